@@ -1,0 +1,135 @@
+package dev.isocheck.history;
+
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A recorded history: transactions in file order, grouped into sessions, over an initial state.
+ *
+ * <p>Immutable once built (see {@link HistoryBuilder}). Transactions are indexed densely from 0
+ * in the order they were recorded; {@link Transaction#index()} is that position.
+ */
+public final class History {
+
+    private final List<Transaction> transactions;
+    private final List<Session> sessions;
+    private final KeyTable keys;
+    private final ValueTable values;
+    private final InitialState initialState;
+    private final Map<String, Integer> byId;
+    private final int committed;
+    private volatile KeyIndex index;
+
+    History(List<Transaction> transactions, List<Session> sessions, KeyTable keys, ValueTable values,
+            InitialState initialState) {
+        this.transactions = Collections.unmodifiableList(transactions);
+        this.sessions = Collections.unmodifiableList(sessions);
+        this.keys = keys;
+        this.values = values;
+        this.initialState = initialState;
+        this.byId = new HashMap<>(transactions.size() * 2);
+        int c = 0;
+        for (Transaction t : transactions) {
+            byId.put(t.id(), t.index());
+            c += t.isCommitted() ? 1 : 0;
+        }
+        this.committed = c;
+    }
+
+    /** A builder for a new history. */
+    public static HistoryBuilder builder() {
+        return new HistoryBuilder();
+    }
+
+    /**
+     * All transactions, committed and aborted, in file order.
+     *
+     * @return never {@code null} but potentially empty; unmodifiable
+     */
+    public List<Transaction> transactions() {
+        return transactions;
+    }
+
+    /** The transaction at a dense index. */
+    public Transaction transaction(int index) {
+        return transactions.get(index);
+    }
+
+    /** The transaction with this id, or empty. */
+    public Optional<Transaction> transaction(String id) {
+        Integer i = byId.get(id);
+        return i == null ? Optional.empty() : Optional.of(transactions.get(i));
+    }
+
+    /** How many transactions, committed and aborted. */
+    public int size() {
+        return transactions.size();
+    }
+
+    /** How many transactions committed. */
+    public int committedCount() {
+        return committed;
+    }
+
+    /**
+     * The sessions, each with its transactions in session order.
+     *
+     * @return never {@code null}; unmodifiable
+     */
+    public List<Session> sessions() {
+        return sessions;
+    }
+
+    /** The session a transaction ran in. */
+    public Session sessionOf(Transaction t) {
+        return sessions.get(t.session());
+    }
+
+    /** The keys of this history. */
+    public KeyTable keys() {
+        return keys;
+    }
+
+    /** The values of this history. */
+    public ValueTable values() {
+        return values;
+    }
+
+    /** The state before the first transaction. */
+    public InitialState initialState() {
+        return initialState;
+    }
+
+    /** Where each key is read and written; built on first use. */
+    public KeyIndex index() {
+        KeyIndex built = index;
+        if (built == null) {
+            synchronized (this) {
+                built = index;
+                if (built == null) {
+                    built = new KeyIndex(this);
+                    index = built;
+                }
+            }
+        }
+        return built;
+    }
+
+    /** The number of operations of all transactions. */
+    public long operationCount() {
+        long n = 0;
+        for (Transaction t : transactions) {
+            n += t.size();
+        }
+        return n;
+    }
+
+    @Override
+    public String toString() {
+        return "History of " + transactions.size() + " transactions (" + committed + " committed) in "
+                + sessions.size() + " sessions over " + keys.size() + " keys";
+    }
+}

@@ -1,0 +1,198 @@
+package dev.isocheck.history;
+
+import java.util.OptionalLong;
+
+/**
+ * One transaction: its id, session, outcome, optional start and end times, and its operations in
+ * program order.
+ *
+ * <p>Operations are stored column-wise ({@link #kind(int)}, {@link #key(int)}, {@link #value(int)})
+ * so that a history of millions of operations stays compact; keys and values are ids in the
+ * history's {@link KeyTable} and {@link ValueTable}. For a {@link OpKind#PREDICATE} operation
+ * {@link #key(int)} is {@code -1} and {@link #predicate(int)} holds the read.
+ */
+public final class Transaction {
+
+    /** The value of {@link #startTime()} and {@link #endTime()} when no time was recorded. */
+    public static final long NO_TIME = Long.MIN_VALUE;
+
+    private static final OpKind[] KINDS = OpKind.values();
+
+    private final int index;
+    private final String id;
+    private final boolean numericId;
+    private final int session;
+    private final Status status;
+    private final long start;
+    private final long end;
+    private final byte[] kinds;
+    private final int[] keys;
+    private final int[] values;
+    private final PredicateRead[] predicates;
+    private final KeyTable keyTable;
+    private final ValueTable valueTable;
+
+    Transaction(int index, String id, boolean numericId, int session, Status status, long start, long end,
+            byte[] kinds, int[] keys, int[] values, PredicateRead[] predicates, KeyTable keyTable,
+            ValueTable valueTable) {
+        this.index = index;
+        this.id = id;
+        this.numericId = numericId;
+        this.session = session;
+        this.status = status;
+        this.start = start;
+        this.end = end;
+        this.kinds = kinds;
+        this.keys = keys;
+        this.values = values;
+        this.predicates = predicates;
+        this.keyTable = keyTable;
+        this.valueTable = valueTable;
+    }
+
+    /** The dense index of this transaction in its history (file order). */
+    public int index() {
+        return index;
+    }
+
+    /** The transaction's id as recorded. */
+    public String id() {
+        return id;
+    }
+
+    /** Whether the id was recorded as an integer (so that writers can give it back as one). */
+    public boolean hasNumericId() {
+        return numericId;
+    }
+
+    /** The index of the transaction's session in {@link History#sessions()}. */
+    public int session() {
+        return session;
+    }
+
+    /** How the transaction ended. */
+    public Status status() {
+        return status;
+    }
+
+    /** Whether the transaction committed. */
+    public boolean isCommitted() {
+        return status == Status.COMMITTED;
+    }
+
+    /** When the transaction's first operation was sent, or empty. */
+    public OptionalLong start() {
+        return start == NO_TIME ? OptionalLong.empty() : OptionalLong.of(start);
+    }
+
+    /** When the transaction's commit or abort was acknowledged, or empty. */
+    public OptionalLong end() {
+        return end == NO_TIME ? OptionalLong.empty() : OptionalLong.of(end);
+    }
+
+    /** The start time, or {@link #NO_TIME}; for loops that must not allocate. */
+    public long startTime() {
+        return start;
+    }
+
+    /** The end time, or {@link #NO_TIME}; for loops that must not allocate. */
+    public long endTime() {
+        return end;
+    }
+
+    /** How many operations the transaction performed. */
+    public int size() {
+        return kinds.length;
+    }
+
+    /** The kind of the {@code i}-th operation. */
+    public OpKind kind(int i) {
+        return KINDS[kinds[i]];
+    }
+
+    /** The key id of the {@code i}-th operation, {@code -1} for a predicate read. */
+    public int key(int i) {
+        return keys[i];
+    }
+
+    /** The value id read or written by the {@code i}-th operation; meaningless for a predicate read. */
+    public int value(int i) {
+        return values[i];
+    }
+
+    /**
+     * The predicate read at operation {@code i}.
+     *
+     * @throws IllegalArgumentException if operation {@code i} is not a predicate read
+     */
+    public PredicateRead predicate(int i) {
+        if (kinds[i] != OpKind.PREDICATE.ordinal()) {
+            throw new IllegalArgumentException("operation " + i + " of " + id + " is a " + kind(i) + ", not a predicate read");
+        }
+        return predicates[values[i]];
+    }
+
+    /** Whether the transaction has any predicate read. */
+    public boolean hasPredicateReads() {
+        return predicates.length > 0;
+    }
+
+    /**
+     * Whether operation {@code i}, a write, is the transaction's last write of its key: the one a
+     * commit installs.
+     */
+    public boolean isFinalWrite(int i) {
+        if (kinds[i] != OpKind.WRITE.ordinal()) {
+            return false;
+        }
+        for (int j = i + 1; j < kinds.length; j++) {
+            if (kinds[j] == OpKind.WRITE.ordinal() && keys[j] == keys[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether the read at operation {@code i} is external: no earlier operation of this
+     * transaction read or wrote the same key, so the database, not the transaction itself,
+     * supplied the value.
+     */
+    public boolean isExternalRead(int i) {
+        int key = keys[i];
+        for (int j = 0; j < i; j++) {
+            if (keys[j] == key && kinds[j] != OpKind.PREDICATE.ordinal()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the transaction writes {@code key} at all. */
+    public boolean writes(int key) {
+        for (int j = 0; j < kinds.length; j++) {
+            if (kinds[j] == OpKind.WRITE.ordinal() && keys[j] == key) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A one-line description of operation {@code i}, such as {@code w(x, 2)} or {@code r(y, null)}. */
+    public String describe(int i) {
+        return switch (kind(i)) {
+            case READ -> "r(" + keyTable.name(keys[i]) + ", " + valueTable.get(values[i]) + ")";
+            case WRITE -> "w(" + keyTable.name(keys[i]) + ", " + valueTable.get(values[i]) + ")";
+            case PREDICATE -> predicates[values[i]].toString();
+        };
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder out = new StringBuilder(id).append(status == Status.ABORTED ? " (aborted)" : "").append(": ");
+        for (int i = 0; i < kinds.length; i++) {
+            out.append(i == 0 ? "" : " ").append(describe(i));
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,263 @@
+package dev.isocheck.history;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * An immutable JSON-like value read or written by a transaction: absent (the row or key does
+ * not exist), a boolean, a number, a string, an array or an object (a row).
+ *
+ * <p>Numbers are normalised so that {@code 1}, {@code 1.0} and {@code 1L} are one value: values
+ * come from JSON files, JDBC drivers and binary logs, and must compare by what they mean.
+ * Object fields are kept sorted, so equal rows print alike.
+ */
+public final class Value {
+
+    /** The absent value: the key did not exist, or was deleted. Written as JSON {@code null}. */
+    public static final Value ABSENT = new Value(null);
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE);
+    private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
+
+    /** null, Boolean, Long, BigDecimal (non-integral or beyond long), String, List, or sorted Map. */
+    private final Object repr;
+    private final int hash;
+
+    private Value(Object repr) {
+        this.repr = repr;
+        this.hash = Objects.hashCode(repr);
+    }
+
+    /** An integer value. */
+    public static Value of(long number) {
+        return new Value(number);
+    }
+
+    /** A string value. */
+    public static Value of(String text) {
+        return text == null ? ABSENT : new Value(text);
+    }
+
+    /** A boolean value. */
+    public static Value of(boolean bool) {
+        return new Value(bool);
+    }
+
+    /**
+     * Converts a plain Java value: {@code null} (absent), {@link Boolean}, {@link Number},
+     * {@link CharSequence}, {@link Map} with string keys (a row), {@link List} or array of such,
+     * or a {@code Value}.
+     *
+     * @throws IllegalArgumentException for anything else, naming its type
+     */
+    public static Value of(Object java) {
+        if (java == null) {
+            return ABSENT;
+        }
+        if (java instanceof Value value) {
+            return value;
+        }
+        if (java instanceof Boolean bool) {
+            return new Value(bool);
+        }
+        if (java instanceof Number number) {
+            return new Value(normalise(number));
+        }
+        if (java instanceof CharSequence text) {
+            return new Value(text.toString());
+        }
+        if (java instanceof Map<?, ?> map) {
+            TreeMap<String, Value> fields = new TreeMap<>();
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                if (!(e.getKey() instanceof String name)) {
+                    throw new IllegalArgumentException("a row's field names must be strings, not " + e.getKey());
+                }
+                fields.put(name, of(e.getValue()));
+            }
+            return new Value(Collections.unmodifiableMap(fields));
+        }
+        if (java instanceof List<?> list) {
+            List<Value> items = new ArrayList<>(list.size());
+            for (Object item : list) {
+                items.add(of(item));
+            }
+            return new Value(Collections.unmodifiableList(items));
+        }
+        if (java instanceof Object[] array) {
+            return of(List.of(array));
+        }
+        throw new IllegalArgumentException("not a JSON-like value: " + java.getClass().getName());
+    }
+
+    /** A row: an object value with the given fields. */
+    public static Value row(Map<String, ?> fields) {
+        return of(fields);
+    }
+
+    private static Object normalise(Number number) {
+        if (number instanceof Long || number instanceof Integer || number instanceof Short || number instanceof Byte) {
+            return number.longValue();
+        }
+        BigDecimal decimal;
+        if (number instanceof BigDecimal big) {
+            decimal = big;
+        } else if (number instanceof BigInteger big) {
+            decimal = new BigDecimal(big);
+        } else {
+            double d = number.doubleValue();
+            if (Double.isNaN(d) || Double.isInfinite(d)) {
+                throw new IllegalArgumentException("not a JSON number: " + d);
+            }
+            decimal = BigDecimal.valueOf(d);
+        }
+        if (decimal.signum() == 0) {
+            return 0L;
+        }
+        decimal = decimal.stripTrailingZeros();
+        if (decimal.scale() <= 0) {
+            BigInteger integer = decimal.toBigIntegerExact();
+            if (integer.compareTo(LONG_MIN) >= 0 && integer.compareTo(LONG_MAX) <= 0) {
+                return integer.longValue();
+            }
+        }
+        return decimal;
+    }
+
+    /** Whether this is the absent value (a missing row, a deleted key, SQL NULL of a whole row). */
+    public boolean isAbsent() {
+        return repr == null;
+    }
+
+    /** Whether this is an object (a row with named fields). */
+    public boolean isObject() {
+        return repr instanceof Map;
+    }
+
+    /** Whether this is a number. */
+    public boolean isNumber() {
+        return repr instanceof Long || repr instanceof BigDecimal;
+    }
+
+    /** Whether this is a string. */
+    public boolean isString() {
+        return repr instanceof String;
+    }
+
+    /** Whether this is a boolean. */
+    public boolean isBoolean() {
+        return repr instanceof Boolean;
+    }
+
+    /** Whether this is an array. */
+    public boolean isArray() {
+        return repr instanceof List;
+    }
+
+    /**
+     * The fields of an object value, sorted by name; empty for any other value.
+     *
+     * @return never {@code null} but potentially empty
+     */
+    @SuppressWarnings("unchecked")
+    public Map<String, Value> fields() {
+        return repr instanceof Map ? (Map<String, Value>) repr : Map.of();
+    }
+
+    /** The field of an object value, or empty when there is no such field or this is no object. */
+    public Optional<Value> field(String name) {
+        return Optional.ofNullable(fields().get(name));
+    }
+
+    /** The items of an array value; empty for any other value. */
+    @SuppressWarnings("unchecked")
+    public List<Value> items() {
+        return repr instanceof List ? (List<Value>) repr : List.of();
+    }
+
+    /** The number as a {@link BigDecimal}, or empty if this is not a number. */
+    public Optional<BigDecimal> asDecimal() {
+        if (repr instanceof Long l) {
+            return Optional.of(BigDecimal.valueOf(l));
+        }
+        return repr instanceof BigDecimal d ? Optional.of(d) : Optional.empty();
+    }
+
+    /** The string, or empty if this is not a string. */
+    public Optional<String> asString() {
+        return repr instanceof String s ? Optional.of(s) : Optional.empty();
+    }
+
+    /** The boolean, or empty if this is not a boolean. */
+    public Optional<Boolean> asBoolean() {
+        return repr instanceof Boolean b ? Optional.of(b) : Optional.empty();
+    }
+
+    /**
+     * Whether a read that observed this value can have read {@code written}: they are equal, or
+     * both are rows and every field observed is in the written row with an equal value (the read
+     * selected only some columns). Nested values compare by equality.
+     */
+    public boolean isConsistentWith(Value written) {
+        if (this.equals(written)) {
+            return true;
+        }
+        if (!(repr instanceof Map) || !(written.repr instanceof Map)) {
+            return false;
+        }
+        Map<String, Value> all = written.fields();
+        for (Map.Entry<String, Value> e : fields().entrySet()) {
+            if (!e.getValue().equals(all.get(e.getKey()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A plain Java form: {@code null}, Boolean, Long, BigDecimal, String, List or Map, for
+     * serialisers.
+     */
+    public Object toJava() {
+        if (repr instanceof Map<?, ?> map) {
+            TreeMap<String, Object> out = new TreeMap<>();
+            map.forEach((k, v) -> out.put((String) k, ((Value) v).toJava()));
+            return out;
+        }
+        if (repr instanceof List<?> list) {
+            List<Object> out = new ArrayList<>(list.size());
+            list.forEach(v -> out.add(((Value) v).toJava()));
+            return out;
+        }
+        return repr;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Value other && hash == other.hash && Objects.equals(repr, other.repr);
+    }
+
+    @Override
+    public int hashCode() {
+        return hash;
+    }
+
+    /** The value as compact JSON, {@code null} for absent. */
+    @Override
+    public String toString() {
+        try {
+            return JSON.writeValueAsString(toJava());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a Value could not be written as JSON", e);
+        }
+    }
+}
