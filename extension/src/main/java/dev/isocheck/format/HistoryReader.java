@@ -1,0 +1,27 @@
+package dev.isocheck.format;
+
+import dev.isocheck.history.History;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** Reads one history from a file or directory in one format. */
+public interface HistoryReader {
+
+    /**
+     * Reads the history at {@code path}.
+     *
+     * @throws HistoryFormatException when the content is malformed; never a partial history
+     * @throws IOException            when the file cannot be read at all
+     */
+    History read(Path path) throws HistoryFormatException, IOException;
+
+    /** The reader for a format. */
+    static HistoryReader of(HistoryFormat format) {
+        return switch (format) {
+            case JSONL -> new JsonlHistoryReader();
+            case DBCOP -> new DbcopHistoryReader();
+            case COBRA -> new CobraHistoryReader(CobraHistoryReader.Values.UNIQUE);
+            case COBRA_DUPLICATES -> new CobraHistoryReader(CobraHistoryReader.Values.DUPLICATE);
+        };
+    }
+}
