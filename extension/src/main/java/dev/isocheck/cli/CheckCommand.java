@@ -1,0 +1,270 @@
+package dev.isocheck.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.isocheck.check.Anomaly;
+import dev.isocheck.check.Checker;
+import dev.isocheck.check.IsolationLevel;
+import dev.isocheck.check.Verdict;
+import dev.isocheck.engine.CheckPipeline;
+import dev.isocheck.format.HistoryFormat;
+import dev.isocheck.format.HistoryFormatException;
+import dev.isocheck.format.HistoryReader;
+import dev.isocheck.history.History;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * {@code check [--level LEVEL] [--format FORMAT] [--json] FILE_OR_DIR...}: reads each history,
+ * checks it, and prints one line per history (see {@code shared/spec/history-format.md}).
+ *
+ * <p>A directory is a Cobra history when it holds {@code *.log} files; otherwise it is searched
+ * for histories ({@code *.jsonl}, {@code *.bincode}, and Cobra directories), checked in path order.
+ */
+public final class CheckCommand {
+
+    /** Every history satisfies the level. */
+    public static final int EXIT_OK = 0;
+    /** Some history violates the level. */
+    public static final int EXIT_VIOLATION = 1;
+    /** An input, or the command line, is invalid, or a history could not be decided. */
+    public static final int EXIT_INVALID = 2;
+
+    static final String USAGE = """
+            usage: isocheck check [--level LEVEL] [--format FORMAT] [--json] FILE_OR_DIR...
+              --level   serializable (default), strict-serializable, snapshot-isolation
+              --format  jsonl (default for *.jsonl), dbcop (*.bincode), cobra (a directory of *.log),
+                        cobra-duplicates (Cobra logs read with duplicate values)
+              --json    one JSON object per history instead of text
+            exit status: 0 all histories satisfy the level, 1 one violates it, 2 invalid input""";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Checker checker;
+
+    /** A command printing to these streams, with the standard checking pipeline. */
+    public CheckCommand(PrintStream out, PrintStream err) {
+        this(out, err, new CheckPipeline());
+    }
+
+    CheckCommand(PrintStream out, PrintStream err, Checker checker) {
+        this.out = out;
+        this.err = err;
+        this.checker = checker;
+    }
+
+    /** Runs the command on its arguments (without the word {@code check}) and returns the exit status. */
+    public int run(String[] args) {
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("isocheck: " + e.getMessage());
+            err.println(USAGE);
+            return EXIT_INVALID;
+        }
+        int status = EXIT_OK;
+        for (Path input : options.inputs) {
+            List<Path> histories;
+            try {
+                histories = histories(input, options.format);
+            } catch (InvalidInput e) {
+                err.println("isocheck: " + e.getMessage());
+                status = Math.max(status, EXIT_INVALID);
+                continue;
+            }
+            for (Path history : histories) {
+                status = Math.max(status, checkOne(history, options));
+            }
+        }
+        return status;
+    }
+
+    private int checkOne(Path path, Options options) {
+        HistoryFormat format = options.format.or(() -> HistoryFormat.detect(path)).orElseThrow();
+        long started = System.nanoTime();
+        History history;
+        try {
+            history = HistoryReader.of(format).read(path);
+        } catch (HistoryFormatException e) {
+            return invalid(path, options, e.getMessage());
+        } catch (IOException | UncheckedIOException e) {
+            return invalid(path, options, path + ": cannot be read: " + describe(e));
+        }
+        long loaded = System.nanoTime();
+        Verdict verdict = checker.check(history, options.level);
+        long millis = (System.nanoTime() - loaded) / 1_000_000;
+        long loadMillis = (loaded - started) / 1_000_000;
+        if (options.json) {
+            out.println(json(path, history, verdict, millis, loadMillis));
+        } else {
+            out.println(text(path, verdict));
+        }
+        return switch (verdict) {
+            case Verdict.Satisfied s -> EXIT_OK;
+            case Verdict.Violated v -> EXIT_VIOLATION;
+            case Verdict.Unknown u -> EXIT_INVALID;
+        };
+    }
+
+    private int invalid(Path path, Options options, String message) {
+        err.println("isocheck: " + message);
+        if (options.json) {
+            ObjectNode node = JSON.createObjectNode();
+            node.put("file", path.toString());
+            node.put("level", options.level.cliName());
+            node.putNull("ok");
+            node.put("error", message);
+            out.println(node);
+        }
+        return EXIT_INVALID;
+    }
+
+    private static String text(Path path, Verdict verdict) {
+        return switch (verdict) {
+            case Verdict.Satisfied s -> path + ": OK";
+            case Verdict.Violated v -> path + ": VIOLATION " + v.anomaly().type().shortName() + "\n"
+                    + HumanReport.of(v.anomaly());
+            case Verdict.Unknown u -> path + ": UNKNOWN " + u.reason();
+        };
+    }
+
+    private static String json(Path path, History history, Verdict verdict, long millis, long loadMillis) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("file", path.toString());
+        node.put("level", verdict.level().cliName());
+        switch (verdict) {
+            case Verdict.Satisfied s -> {
+                node.put("ok", true);
+                node.putNull("anomaly");
+            }
+            case Verdict.Violated v -> {
+                Anomaly a = v.anomaly();
+                node.put("ok", false);
+                node.put("anomaly", a.type().shortName());
+                node.put("description", a.type().description());
+                a.transactions().forEach(node.putArray("transactions")::add);
+                node.put("explanation", a.explanation());
+            }
+            case Verdict.Unknown u -> {
+                node.putNull("ok");
+                node.putNull("anomaly");
+                node.put("unknown", u.reason());
+            }
+        }
+        node.put("millis", millis);
+        node.put("loadMillis", loadMillis);
+        node.put("transactions", history.size());
+        node.put("committed", history.committedCount());
+        return node.toString();
+    }
+
+    /** The histories an argument names: itself, or those found in a directory, in path order. */
+    private static List<Path> histories(Path input, Optional<HistoryFormat> format) throws InvalidInput {
+        if (!Files.exists(input)) {
+            throw new InvalidInput(input + ": no such file or directory");
+        }
+        if (!Files.isDirectory(input)) {
+            if (format.isEmpty() && HistoryFormat.detect(input).isEmpty()) {
+                throw new InvalidInput(input + ": unknown history format (expected *.jsonl or *.bincode; or name one with --format)");
+            }
+            return List.of(input);
+        }
+        if (isCobraDirectory(input) || format.map(CheckCommand::isDirectoryFormat).orElse(false)) {
+            return List.of(input);
+        }
+        List<Path> found = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(input)) {
+            walk.sorted().forEach(p -> {
+                if (Files.isDirectory(p) ? isCobraDirectory(p) : fileMatches(p, format)) {
+                    found.add(p);
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            throw new InvalidInput(input + ": cannot be listed: " + describe(e));
+        }
+        if (found.isEmpty()) {
+            throw new InvalidInput(input + ": no histories found (*.jsonl, *.bincode, or directories of Cobra *.log files)");
+        }
+        return found;
+    }
+
+    private static boolean fileMatches(Path file, Optional<HistoryFormat> format) {
+        Optional<HistoryFormat> detected = HistoryFormat.detect(file);
+        return detected.isPresent() && (format.isEmpty() || format.get() == detected.get());
+    }
+
+    private static boolean isDirectoryFormat(HistoryFormat format) {
+        return format == HistoryFormat.COBRA || format == HistoryFormat.COBRA_DUPLICATES;
+    }
+
+    private static boolean isCobraDirectory(Path dir) {
+        return Files.isDirectory(dir) && HistoryFormat.detect(dir).filter(CheckCommand::isDirectoryFormat).isPresent();
+    }
+
+    private static String describe(Exception e) {
+        Throwable cause = e instanceof UncheckedIOException u ? u.getCause() : e;
+        if (cause instanceof NoSuchFileException) {
+            return "no such file";
+        }
+        return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+    }
+
+    /** An argument that names no history. */
+    private static final class InvalidInput extends Exception {
+        InvalidInput(String message) {
+            super(message);
+        }
+    }
+
+    /** The parsed command line. */
+    private record Options(IsolationLevel level, Optional<HistoryFormat> format, boolean json, List<Path> inputs) {
+
+        static Options parse(String[] args) {
+            IsolationLevel level = IsolationLevel.SERIALIZABLE;
+            Optional<HistoryFormat> format = Optional.empty();
+            boolean json = false;
+            List<Path> inputs = new ArrayList<>();
+            for (int i = 0; i < args.length; i++) {
+                String arg = args[i];
+                String inline = null;
+                if (arg.startsWith("--") && arg.contains("=")) {
+                    inline = arg.substring(arg.indexOf('=') + 1);
+                    arg = arg.substring(0, arg.indexOf('='));
+                }
+                switch (arg) {
+                    case "--level" -> level = IsolationLevel.fromName(inline != null ? inline : value(args, ++i, "--level"));
+                    case "--format" -> format = Optional.of(HistoryFormat.fromName(inline != null ? inline : value(args, ++i, "--format")));
+                    case "--json" -> json = true;
+                    default -> {
+                        if (arg.startsWith("-") && !arg.equals("-")) {
+                            throw new IllegalArgumentException("unknown option '" + arg + "'");
+                        }
+                        inputs.add(Path.of(arg));
+                    }
+                }
+            }
+            if (inputs.isEmpty()) {
+                throw new IllegalArgumentException("no history file or directory given");
+            }
+            return new Options(level, format, json, inputs);
+        }
+
+        private static String value(String[] args, int i, String option) {
+            if (i >= args.length) {
+                throw new IllegalArgumentException(option + " needs a value");
+            }
+            return args[i];
+        }
+    }
+}

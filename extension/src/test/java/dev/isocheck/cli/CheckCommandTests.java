@@ -1,0 +1,178 @@
+package dev.isocheck.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+@DisplayName("check command")
+class CheckCommandTests {
+
+    private static final String LOST_UPDATE = """
+            {"init": {"x": 0}, "complete": true}
+            {"id": "T1", "ops": [{"op": "read", "key": "x", "value": 0}, {"op": "write", "key": "x", "value": 1}]}
+            {"id": "T2", "ops": [{"op": "read", "key": "x", "value": 0}, {"op": "write", "key": "x", "value": 2}]}
+            """;
+    private static final String SERIAL = """
+            {"init": {"x": 0}, "complete": true}
+            {"id": "T1", "session": "a", "ops": [{"op": "read", "key": "x", "value": 0}, {"op": "write", "key": "x", "value": 1}]}
+            {"id": "T2", "session": "a", "ops": [{"op": "read", "key": "x", "value": 1}, {"op": "write", "key": "x", "value": 2}]}
+            """;
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int check(String... args) {
+        return new CheckCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)).run(args);
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private Path file(String name, String content) throws IOException {
+        return Files.writeString(dir.resolve(name), content);
+    }
+
+    @Test
+    void satisfiedHistoryPrintsOkAndExitsZero() throws IOException {
+        Path serial = file("serial.jsonl", SERIAL);
+        assertThat(check(serial.toString())).isZero();
+        assertThat(out()).isEqualTo(serial + ": OK\n");
+        assertThat(err()).isEmpty();
+    }
+
+    @Test
+    void violationPrintsTheAnomalyAndExitsOne() throws IOException {
+        Path lost = file("lost.jsonl", LOST_UPDATE);
+        assertThat(check("--level", "snapshot-isolation", lost.toString())).isEqualTo(1);
+        assertThat(out()).startsWith(lost + ": VIOLATION ");
+    }
+
+    @Test
+    void malformedFileIsOneLineNamingFileAndLineWithExitTwo() throws IOException {
+        Path bad = file("bad.jsonl", SERIAL + "{\"id\": \"T3\", \"ops\": [{\"op\": \"raed\", \"key\": \"x\", \"value\": 1}]}\n");
+        assertThat(check(bad.toString())).isEqualTo(2);
+        assertThat(out()).isEmpty();
+        assertThat(err().lines()).hasSize(1);
+        assertThat(err()).startsWith("isocheck: " + bad + ":4: ").contains("raed").doesNotContain("Exception").doesNotContain("\tat ");
+    }
+
+    @Test
+    void aDirectoryIsCheckedHistoryByHistoryInPathOrder() throws IOException {
+        Path lost = file("b-lost.jsonl", LOST_UPDATE);
+        Path serial = file("a-serial.jsonl", SERIAL);
+        file("notes.txt", "not a history");
+        assertThat(check(dir.toString())).isEqualTo(1);
+        var verdicts = out().lines().filter(l -> l.startsWith(dir.toString())).toList();
+        assertThat(verdicts).hasSize(2);
+        assertThat(verdicts.get(0)).isEqualTo(serial + ": OK");
+        assertThat(verdicts.get(1)).startsWith(lost + ": VIOLATION ");
+    }
+
+    @Test
+    void invalidInputOutranksAViolationInTheExitStatus() throws IOException {
+        Path lost = file("lost.jsonl", LOST_UPDATE);
+        Path bad = file("bad.jsonl", "{\"id\": 1, \"ops\": [}\n");
+        assertThat(check(lost.toString(), bad.toString())).isEqualTo(2);
+        assertThat(out()).startsWith(lost + ": VIOLATION");
+        assertThat(err()).startsWith("isocheck: " + bad + ":1: ");
+    }
+
+    @Test
+    void jsonGivesOneObjectPerHistoryWithTheContractFields() throws IOException {
+        Path lost = file("lost.jsonl", LOST_UPDATE);
+        Path serial = file("serial.jsonl", SERIAL);
+        assertThat(check("--json", serial.toString(), lost.toString())).isEqualTo(1);
+        ObjectMapper json = new ObjectMapper();
+        var lines = out().lines().toList();
+        assertThat(lines).hasSize(2);
+        JsonNode ok = json.readTree(lines.get(0));
+        assertThat(ok.get("file").asText()).isEqualTo(serial.toString());
+        assertThat(ok.get("level").asText()).isEqualTo("serializable");
+        assertThat(ok.get("ok").asBoolean()).isTrue();
+        assertThat(ok.get("anomaly").isNull()).isTrue();
+        assertThat(ok.get("millis").isIntegralNumber()).isTrue();
+        JsonNode violation = json.readTree(lines.get(1));
+        assertThat(violation.get("ok").asBoolean()).isFalse();
+        assertThat(violation.get("anomaly").asText()).isNotBlank();
+    }
+
+    @Test
+    void historiesBeyondTheReferenceCheckerAreUnknownWithExitTwo() throws IOException {
+        StringBuilder big = new StringBuilder("{\"init\": {\"x\": 0}, \"complete\": true}\n");
+        for (int i = 1; i <= 12; i++) {
+            big.append("{\"id\": ").append(i).append(", \"session\": \"s\", \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": ")
+                    .append(i - 1).append("}, {\"op\": \"write\", \"key\": \"x\", \"value\": ").append(i).append("}]}\n");
+        }
+        Path large = file("large.jsonl", big.toString());
+        assertThat(check(large.toString())).isEqualTo(2);
+        assertThat(out()).isEqualTo(large + ": UNKNOWN too large for the reference checker: 12 committed transactions (at most 8)\n");
+    }
+
+    @Test
+    void screeningFindsAbortedReadsInHistoriesOfAnySize() throws IOException {
+        StringBuilder big = new StringBuilder("{\"init\": {\"x\": 0}, \"complete\": true}\n");
+        for (int i = 1; i <= 12; i++) {
+            big.append("{\"id\": ").append(i).append(", \"ops\": [{\"op\": \"write\", \"key\": \"y").append(i).append("\", \"value\": 1}]}\n");
+        }
+        big.append("{\"id\": 13, \"status\": \"aborted\", \"ops\": [{\"op\": \"write\", \"key\": \"x\", \"value\": 7}]}\n");
+        big.append("{\"id\": 14, \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": 7}]}\n");
+        Path large = file("g1a.jsonl", big.toString());
+        assertThat(check(large.toString())).isEqualTo(1);
+        assertThat(out()).startsWith(large + ": VIOLATION G1a\n");
+    }
+
+    @Test
+    void commandLineMistakesAreNamedWithExitTwo() throws IOException {
+        Path serial = file("serial.jsonl", SERIAL);
+        assertThat(check("--level", "serialisable", serial.toString())).isEqualTo(2);
+        assertThat(err()).contains("unknown isolation level 'serialisable'").contains("snapshot-isolation");
+        err.reset();
+        assertThat(check("--frobnicate", serial.toString())).isEqualTo(2);
+        assertThat(err()).contains("unknown option '--frobnicate'");
+        err.reset();
+        assertThat(check()).isEqualTo(2);
+        assertThat(err()).contains("no history file or directory given");
+        err.reset();
+        assertThat(check(dir.resolve("missing.jsonl").toString())).isEqualTo(2);
+        assertThat(err()).contains("missing.jsonl: no such file or directory");
+        err.reset();
+        assertThat(check(file("history.txt", SERIAL).toString())).isEqualTo(2);
+        assertThat(err()).contains("unknown history format");
+        assertThat(out()).isEmpty();
+    }
+
+    @Test
+    void theFormatCanBeForcedForAFileWithAnotherName() throws IOException {
+        Path odd = file("history.txt", SERIAL);
+        assertThat(check("--format", "jsonl", odd.toString())).isZero();
+        assertThat(out()).isEqualTo(odd + ": OK\n");
+    }
+
+    @Test
+    void theSharedDbcopSampleIsReadAsABinaryHistory() {
+        Path sample = SharedSamples.path("veristrong-artifact/fig11/ser/dbcop/chengRW-1000/history.bincode");
+        int status = check("--json", sample.toString());
+        assertThat(err()).isEmpty();
+        assertThat(status).isIn(1, 2);
+        assertThat(out()).contains("\"transactions\":");
+    }
+}
