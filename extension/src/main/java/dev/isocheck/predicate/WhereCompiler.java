@@ -151,7 +151,7 @@ final class WhereCompiler {
     }
 
     private Condition like(LikeExpression like) throws Refused {
-        if (like.getLikeKeyWord() != LikeExpression.KeyWord.LIKE || like.isUseBinary() || like.isCaseInsensitive()) {
+        if (like.getLikeKeyWord() != LikeExpression.KeyWord.LIKE || like.isUseBinary()) {
             throw new Refused(like.getLikeKeyWord() + (like.isUseBinary() ? " BINARY" : "")
                     + " is not supported, only LIKE: " + like);
         }
