@@ -1,0 +1,59 @@
+package dev.isocheck.predicate;
+
+import dev.isocheck.history.Value;
+import java.util.Map;
+
+/** A value inside a condition: a literal, or a column of the row. */
+sealed interface Operand {
+
+    /**
+     * The operand's value on {@code row} (an object value); {@link Value#ABSENT} is SQL NULL;
+     * {@code null} when it cannot be told (an ambiguous column name).
+     */
+    Value valueOn(Value row);
+
+    /** A number, string, boolean or NULL ({@link Value#ABSENT}) literal. */
+    record Literal(Value value) implements Operand {
+        @Override
+        public Value valueOn(Value row) {
+            return value;
+        }
+    }
+
+    /**
+     * A column: the row's field of that name. An unquoted name is matched as databases fold
+     * identifiers: the field of exactly that name, else the one field equal ignoring case; a
+     * quoted name only exactly.
+     */
+    record Column(String name, boolean quoted) implements Operand {
+        @Override
+        public Value valueOn(Value row) {
+            Map<String, Value> fields = row.fields();
+            Value exact = fields.get(name);
+            if (exact != null || quoted) {
+                return exact == null ? Value.ABSENT : exact;
+            }
+            Value found = Value.ABSENT;
+            int matches = 0;
+            for (Map.Entry<String, Value> field : fields.entrySet()) {
+                if (field.getKey().equalsIgnoreCase(name)) {
+                    found = field.getValue();
+                    matches++;
+                }
+            }
+            return matches > 1 ? null : found;
+        }
+
+        /** Whether {@code row} has a field this column names, unambiguously. */
+        boolean isFieldOf(Value row) {
+            Map<String, Value> fields = row.fields();
+            if (fields.containsKey(name)) {
+                return true;
+            }
+            if (quoted) {
+                return false;
+            }
+            return fields.keySet().stream().filter(f -> f.equalsIgnoreCase(name)).count() == 1;
+        }
+    }
+}

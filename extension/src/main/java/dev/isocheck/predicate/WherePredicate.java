@@ -1,0 +1,158 @@
+package dev.isocheck.predicate;
+
+import dev.isocheck.history.Value;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+
+/**
+ * A supported {@code where} clause, compiled, to evaluate on rows.
+ *
+ * <p>The grammar is that of {@code shared/spec/history-format.md}: {@code = <> != < <= > >=},
+ * {@code AND OR NOT}, parentheses, {@code [NOT] IN (list)}, {@code [NOT] BETWEEN}, {@code IS [NOT]
+ * NULL}, {@code [NOT] LIKE} (with an optional one-character {@code ESCAPE}), {@code IS [NOT]
+ * TRUE|FALSE}, a bare column or literal as a condition, and number, {@code 'string'}, {@code TRUE},
+ * {@code FALSE} and {@code NULL} literals. Functions, arithmetic, subqueries, casts, parameters and
+ * dialect operators are {@link UnsupportedWhere unsupported}.
+ *
+ * <p>Decisions where SQL dialects differ (also in {@code docs/semantics.md}):
+ * <ul>
+ *   <li>A column is the row's field of that name; a field the row lacks, or holds as JSON
+ *       {@code null}, is SQL NULL. A qualifier ({@code d.on_call}) is ignored: the read ranges over
+ *       one table. Unquoted names match a field exactly, else the one field equal ignoring case (as
+ *       databases fold identifiers); quoted names match only exactly; two fields equal ignoring
+ *       case make the column {@link Truth#INDETERMINATE}.</li>
+ *   <li>Numbers compare numerically, strings by {@link String#compareTo} (a binary, case-sensitive
+ *       collation, as PostgreSQL's {@code C}; a database with another collation may order or equate
+ *       strings differently), booleans with FALSE before TRUE. {@code LIKE} is case-sensitive.</li>
+ *   <li>Comparing values of different types (a number with a string, ...), or arrays and
+ *       objects, is {@link Truth#INDETERMINATE}, not FALSE or UNKNOWN: databases convert
+ *       ({@code '1' = 1} in MySQL, untyped literals in PostgreSQL) or reject such comparisons, and
+ *       either guess could make a checker raise a false alarm.</li>
+ *   <li>An absent row satisfies nothing ({@link Truth#FALSE}); a present row that is not an object
+ *       has no columns to evaluate and is {@link Truth#INDETERMINATE}.</li>
+ * </ul>
+ */
+public final class WherePredicate implements ParsedWhere {
+
+    /** A bound on the cache, so that a long-lived process reading many distinct clauses stays small. */
+    private static final int CACHE_LIMIT = 10_000;
+    private static final Map<String, ParsedWhere> CACHE = new ConcurrentHashMap<>();
+
+    private final String where;
+    private final Condition condition;
+    private final Set<Operand.Column> columnRefs;
+    private final Set<String> columns;
+
+    private WherePredicate(String where, Condition condition, Set<Operand.Column> columnRefs) {
+        this.where = where;
+        this.condition = condition;
+        this.columnRefs = Set.copyOf(columnRefs);
+        Set<String> names = new LinkedHashSet<>();
+        columnRefs.forEach(c -> names.add(c.name()));
+        this.columns = Collections.unmodifiableSet(names);
+    }
+
+    /**
+     * Parses and compiles a {@code where} clause, once per distinct text (results are cached).
+     *
+     * @return a {@code WherePredicate}, or an {@link UnsupportedWhere} with a one-line reason for a
+     *     broken clause or one outside the supported grammar; never throws for either
+     */
+    public static ParsedWhere parse(String where) {
+        Objects.requireNonNull(where, "where is null");
+        ParsedWhere cached = CACHE.get(where);
+        if (cached != null) {
+            return cached;
+        }
+        ParsedWhere parsed = compile(where);
+        if (CACHE.size() >= CACHE_LIMIT) {
+            CACHE.clear();
+        }
+        CACHE.put(where, parsed);
+        return parsed;
+    }
+
+    private static ParsedWhere compile(String where) {
+        if (where.isBlank()) {
+            return new UnsupportedWhere(where, "the where clause is empty");
+        }
+        Expression expression;
+        try {
+            expression = CCJSqlParserUtil.parseCondExpression(where, false);
+        } catch (JSQLParserException | RuntimeException broken) {
+            // JSqlParser reports lexical errors as unchecked exceptions; both mean "not SQL we can read".
+            return new UnsupportedWhere(where, "not a valid SQL condition: " + oneLine(broken));
+        }
+        WhereCompiler compiler = new WhereCompiler();
+        try {
+            Condition condition = compiler.condition(expression);
+            return new WherePredicate(where, condition, compiler.columns());
+        } catch (WhereCompiler.Refused refused) {
+            return new UnsupportedWhere(where, refused.getMessage());
+        }
+    }
+
+    private static String oneLine(Throwable t) {
+        Throwable cause = t.getCause() != null && t.getMessage() == null ? t.getCause() : t;
+        String message = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+        return message.replaceAll("\\s+", " ").trim();
+    }
+
+    @Override
+    public String where() {
+        return where;
+    }
+
+    /**
+     * The names of the columns the clause mentions, unquoted and unqualified, in order of first
+     * mention.
+     *
+     * @return never {@code null} but potentially empty; unmodifiable
+     */
+    public Set<String> columns() {
+        return columns;
+    }
+
+    /**
+     * The clause's truth on a row's current value: {@link Truth#FALSE} for an absent row,
+     * {@link Truth#INDETERMINATE} for a present value that is not an object.
+     */
+    public Truth evaluate(Value row) {
+        if (row.isAbsent()) {
+            return Truth.FALSE;
+        }
+        if (!row.isObject()) {
+            return Truth.INDETERMINATE;
+        }
+        return condition.evaluate(row);
+    }
+
+    /**
+     * Whether every column the clause mentions is a field of {@code row} (unambiguously), so that
+     * evaluating on {@code row} assumes nothing about fields it lacks. Used on partial knowledge of
+     * a row, such as the merged observations of an unknown initial value.
+     */
+    public boolean namesOnlyFieldsOf(Value row) {
+        if (!row.isObject()) {
+            return false;
+        }
+        for (Operand.Column column : columnRefs) {
+            if (!column.isFieldOf(row)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        return where;
+    }
+}

@@ -1,0 +1,174 @@
+package dev.isocheck.predicate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+import dev.isocheck.history.Value;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class WherePredicateTests {
+
+    /** A row with fields given as name, value pairs; a {@code null} value is a JSON null field. */
+    private static Value row(Object... nameValues) {
+        Map<String, Object> fields = new HashMap<>();
+        for (int i = 0; i < nameValues.length; i += 2) {
+            fields.put((String) nameValues[i], nameValues[i + 1]);
+        }
+        return Value.of(fields);
+    }
+
+    private static final Value DOCTOR = row("id", 1, "on_call", true, "shift", 1, "name", "Alice", "rate", 12.5);
+    private static final Value OFF_DUTY = row("id", 2, "on_call", false, "shift", 2, "name", "bob");
+    private static final Value NO_SHIFT = row("id", 3, "on_call", true, "shift", null, "name", "50%_off.*");
+
+    static Stream<Arguments> table() {
+        return Stream.of(
+                // comparisons
+                arguments("on_call = TRUE", DOCTOR, Truth.TRUE),
+                arguments("on_call = TRUE", OFF_DUTY, Truth.FALSE),
+                arguments("on_call = TRUE AND shift = 1", DOCTOR, Truth.TRUE),
+                arguments("shift <> 1", OFF_DUTY, Truth.TRUE),
+                arguments("shift != 2", OFF_DUTY, Truth.FALSE),
+                arguments("shift < 2", DOCTOR, Truth.TRUE),
+                arguments("shift <= 1", DOCTOR, Truth.TRUE),
+                arguments("shift > 1", DOCTOR, Truth.FALSE),
+                arguments("shift >= 2", OFF_DUTY, Truth.TRUE),
+                arguments("rate = 12.50", DOCTOR, Truth.TRUE),
+                arguments("rate > 1.25e1", DOCTOR, Truth.FALSE),
+                arguments("id > -1", DOCTOR, Truth.TRUE),
+                arguments("name = 'Alice'", DOCTOR, Truth.TRUE),
+                arguments("name < 'B'", DOCTOR, Truth.TRUE),
+                arguments("name < 'B'", OFF_DUTY, Truth.FALSE),
+                arguments("name = 'alice'", DOCTOR, Truth.FALSE),
+                arguments("on_call > FALSE", DOCTOR, Truth.TRUE),
+                arguments("1 = 1", DOCTOR, Truth.TRUE),
+                // qualified, quoted and case-folded columns
+                arguments("d.on_call = TRUE", DOCTOR, Truth.TRUE),
+                arguments("ON_CALL = TRUE", DOCTOR, Truth.TRUE),
+                arguments("\"ON_CALL\" = TRUE", DOCTOR, Truth.UNKNOWN),
+                arguments("\"on_call\" = TRUE", DOCTOR, Truth.TRUE),
+                // NULL: missing and null fields, NULL literals, three-valued connectives
+                arguments("shift = 1", NO_SHIFT, Truth.UNKNOWN),
+                arguments("missing = 1", DOCTOR, Truth.UNKNOWN),
+                arguments("NULL = NULL", DOCTOR, Truth.UNKNOWN),
+                arguments("shift = NULL", DOCTOR, Truth.UNKNOWN),
+                arguments("NOT shift = 1", NO_SHIFT, Truth.UNKNOWN),
+                arguments("shift = 1 OR on_call = TRUE", NO_SHIFT, Truth.TRUE),
+                arguments("shift = 1 OR on_call = FALSE", NO_SHIFT, Truth.UNKNOWN),
+                arguments("shift = 1 AND on_call = FALSE", NO_SHIFT, Truth.FALSE),
+                arguments("shift = 1 AND on_call = TRUE", NO_SHIFT, Truth.UNKNOWN),
+                arguments("shift IS NULL", NO_SHIFT, Truth.TRUE),
+                arguments("missing IS NULL", DOCTOR, Truth.TRUE),
+                arguments("shift IS NOT NULL", NO_SHIFT, Truth.FALSE),
+                arguments("shift IS NOT NULL", DOCTOR, Truth.TRUE),
+                arguments("NOT (shift = 1 OR shift = 2)", OFF_DUTY, Truth.FALSE),
+                arguments("(shift = 1) IS NOT TRUE", NO_SHIFT, Truth.TRUE),
+                arguments("on_call", DOCTOR, Truth.TRUE),
+                arguments("NOT on_call", DOCTOR, Truth.FALSE),
+                // IN, with NULL in the list
+                arguments("shift IN (1, 2)", DOCTOR, Truth.TRUE),
+                arguments("shift IN (3, 4)", DOCTOR, Truth.FALSE),
+                arguments("shift NOT IN (3, 4)", DOCTOR, Truth.TRUE),
+                arguments("shift IN (1, NULL)", DOCTOR, Truth.TRUE),
+                arguments("shift IN (3, NULL)", DOCTOR, Truth.UNKNOWN),
+                arguments("shift NOT IN (3, NULL)", DOCTOR, Truth.UNKNOWN),
+                arguments("shift IN (1, 2)", NO_SHIFT, Truth.UNKNOWN),
+                arguments("name IN ('Alice', 'bob')", OFF_DUTY, Truth.TRUE),
+                // BETWEEN
+                arguments("shift BETWEEN 1 AND 2", DOCTOR, Truth.TRUE),
+                arguments("shift BETWEEN 2 AND 3", DOCTOR, Truth.FALSE),
+                arguments("shift NOT BETWEEN 2 AND 3", DOCTOR, Truth.TRUE),
+                arguments("shift BETWEEN 1 AND 2", NO_SHIFT, Truth.UNKNOWN),
+                arguments("shift BETWEEN 2 AND NULL", DOCTOR, Truth.FALSE),
+                arguments("shift BETWEEN 0 AND NULL", DOCTOR, Truth.UNKNOWN),
+                // LIKE: % and _, regex metacharacters meaning themselves, ESCAPE
+                arguments("name LIKE 'A%'", DOCTOR, Truth.TRUE),
+                arguments("name LIKE 'a%'", DOCTOR, Truth.FALSE),
+                arguments("name LIKE '_lice'", DOCTOR, Truth.TRUE),
+                arguments("name LIKE '_ice'", DOCTOR, Truth.FALSE),
+                arguments("name NOT LIKE '%z%'", DOCTOR, Truth.TRUE),
+                arguments("name LIKE '50%.*'", NO_SHIFT, Truth.TRUE),
+                arguments("name LIKE '50.*%'", NO_SHIFT, Truth.FALSE),
+                arguments("name LIKE '50!%!_off%' ESCAPE '!'", NO_SHIFT, Truth.TRUE),
+                arguments("name LIKE '50!%!_off%' ESCAPE '!'", DOCTOR, Truth.FALSE),
+                arguments("missing LIKE '%'", DOCTOR, Truth.UNKNOWN),
+                // mismatched types: the database might convert or reject, so we cannot tell
+                arguments("shift = '1'", DOCTOR, Truth.INDETERMINATE),
+                arguments("on_call = 1", DOCTOR, Truth.INDETERMINATE),
+                arguments("shift LIKE '1%'", DOCTOR, Truth.INDETERMINATE),
+                arguments("shift = '1' AND on_call = FALSE", DOCTOR, Truth.FALSE),
+                arguments("shift = '1' OR on_call = TRUE", DOCTOR, Truth.TRUE),
+                arguments("name", DOCTOR, Truth.INDETERMINATE),
+                // rows that are not objects
+                arguments("on_call = TRUE", Value.ABSENT, Truth.FALSE),
+                arguments("shift IS NULL", Value.ABSENT, Truth.FALSE),
+                arguments("on_call = TRUE", Value.of(5), Truth.INDETERMINATE));
+    }
+
+    @ParameterizedTest(name = "{0} on {1} is {2}")
+    @MethodSource("table")
+    void evaluatesWithThreeValuedLogic(String where, Value row, Truth expected) {
+        assertThat(WherePredicate.parse(where)).isInstanceOf(WherePredicate.class);
+        assertThat(((WherePredicate) WherePredicate.parse(where)).evaluate(row)).isEqualTo(expected);
+    }
+
+    @ParameterizedTest(name = "{0} is unsupported")
+    @ValueSource(strings = {
+        "lower(name) = 'alice'",
+        "shift + 1 = 2",
+        "-shift = 1",
+        "shift IN (SELECT 1)",
+        "EXISTS (SELECT 1)",
+        "shift = (SELECT 1)",
+        "shift = ?",
+        "shift = 1 XOR on_call = TRUE",
+        "name ILIKE 'a%'",
+        "name LIKE other",
+        "name LIKE 'a!' ESCAPE '!'",
+        "shift IS DISTINCT FROM 1",
+        "(shift, id) IN ((1, 2))",
+        "shift = 1 AND",
+        "shift = 1 garbage",
+        "shift = 'unterminated",
+        "",
+        "   "})
+    void refusesWhatItDoesNotSupport(String where) {
+        ParsedWhere parsed = WherePredicate.parse(where);
+        assertThat(parsed).isInstanceOf(UnsupportedWhere.class);
+        assertThat(parsed.isSupported()).isFalse();
+        assertThat(((UnsupportedWhere) parsed).reason()).isNotBlank().doesNotContain("\n");
+    }
+
+    @Test
+    void truthConnectivesFollowSql() {
+        assertThat(Truth.UNKNOWN.not()).isEqualTo(Truth.UNKNOWN);
+        assertThat(Truth.UNKNOWN.or(Truth.TRUE)).isEqualTo(Truth.TRUE);
+        assertThat(Truth.UNKNOWN.and(Truth.FALSE)).isEqualTo(Truth.FALSE);
+        assertThat(Truth.UNKNOWN.and(Truth.TRUE)).isEqualTo(Truth.UNKNOWN);
+        assertThat(Truth.INDETERMINATE.and(Truth.FALSE)).isEqualTo(Truth.FALSE);
+        assertThat(Truth.INDETERMINATE.or(Truth.TRUE)).isEqualTo(Truth.TRUE);
+        assertThat(Truth.INDETERMINATE.or(Truth.UNKNOWN)).isEqualTo(Truth.INDETERMINATE);
+    }
+
+    @Test
+    void namesTheColumnsItReads() {
+        WherePredicate p = (WherePredicate) WherePredicate.parse("d.on_call = TRUE AND (shift IN (1, 2) OR name LIKE 'A%')");
+        assertThat(p.columns()).containsExactly("on_call", "shift", "name");
+        assertThat(p.namesOnlyFieldsOf(row("on_call", true, "shift", 1, "name", "x"))).isTrue();
+        assertThat(p.namesOnlyFieldsOf(row("on_call", true, "shift", null, "name", "x"))).isTrue();
+        assertThat(p.namesOnlyFieldsOf(row("on_call", true, "name", "x"))).isFalse();
+        assertThat(p.namesOnlyFieldsOf(Value.of(1))).isFalse();
+    }
+
+    @Test
+    void parsesEachDistinctClauseOnce() {
+        assertThat(WherePredicate.parse("shift = 7")).isSameAs(WherePredicate.parse("shift = 7"));
+    }
+}
