@@ -63,8 +63,8 @@ final class BinaryInput implements Closeable {
      */
     void require(int n, long place, String what) throws IOException, HistoryFormatException {
         if (!fill(n)) {
-            throw new HistoryFormatException(file, "byte " + place, "truncated: expected " + what + " (" + n
-                    + " bytes) but the file ends after " + (limit - pos) + (limit - pos == 1 ? " byte" : " bytes"));
+            throw new HistoryFormatException(file, "byte " + place, "truncated: expected " + what + " (" + bytes(n)
+                    + ") but the file ends after " + bytes(limit - pos));
         }
     }
 
@@ -119,6 +119,10 @@ final class BinaryInput implements Closeable {
             done += chunk;
         }
         return out;
+    }
+
+    private static String bytes(int n) {
+        return n + (n == 1 ? " byte" : " bytes");
     }
 
     /** Two hex digits. */

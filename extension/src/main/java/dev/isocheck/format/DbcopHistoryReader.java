@@ -140,7 +140,7 @@ public final class DbcopHistoryReader implements HistoryReader {
         long room = in.remaining() / minBytesEach;
         if (n < 0 || n > room) {
             throw new HistoryFormatException(in.file(), "byte " + at, what + " is " + Long.toUnsignedString(n)
-                    + ", more than the " + in.remaining() + " bytes left in the file could hold");
+                    + ", more than the " + in.remaining() + " bytes left in the file could hold (truncated or corrupt)");
         }
         return n;
     }
