@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.Supplier;
 
 /**
  * Reads a binary file front to back through a buffer, knowing the byte offset of every field so
@@ -62,10 +63,14 @@ final class BinaryInput implements Closeable {
      * @param what  what the bytes are, e.g. {@code "a W record"}
      */
     void require(int n, long place, String what) throws IOException, HistoryFormatException {
-        if (!fill(n)) {
-            throw new HistoryFormatException(file, "byte " + place, "truncated: expected " + what + " (" + bytes(n)
-                    + ") but the file ends after " + bytes(limit - pos));
+        if (limit - pos < n && !fill(n)) {
+            throw truncated(n, place, what);
         }
+    }
+
+    private HistoryFormatException truncated(int n, long place, String what) {
+        return new HistoryFormatException(file, "byte " + place, "truncated: expected " + what + " (" + bytes(n)
+                + ") but the file ends after " + bytes(limit - pos));
     }
 
     /** Reads one unsigned byte. */
@@ -74,26 +79,40 @@ final class BinaryInput implements Closeable {
         return buffer[pos++] & 0xFF;
     }
 
-    /** Reads a bool stored as one byte, 0 or 1 (as Rust's bincode writes it). */
-    boolean bool(String what) throws IOException, HistoryFormatException {
+    /**
+     * Reads a bool stored as one byte, 0 or 1 (as Rust's bincode writes it).
+     *
+     * @param what what the bool is, described only when there is an error, for files of millions of fields
+     */
+    boolean bool(Supplier<String> what) throws IOException, HistoryFormatException {
         long at = offset();
-        int b = u8(what);
+        if (limit - pos < 1 && !fill(1)) {
+            throw truncated(1, at, what.get());
+        }
+        int b = buffer[pos++] & 0xFF;
         if (b > 1) {
             throw new HistoryFormatException(file, "byte " + at,
-                    "expected " + what + " (a bool, 0 or 1) but found 0x" + hex2(b));
+                    "expected " + what.get() + " (a bool, 0 or 1) but found 0x" + hex2(b));
         }
         return b == 1;
     }
 
-    /** Reads a little-endian 64-bit integer. */
-    long i64le(String what) throws IOException, HistoryFormatException {
-        require(8, offset(), what);
+    /** Reads a little-endian 64-bit integer, {@code what} described only when there is an error. */
+    long i64le(Supplier<String> what) throws IOException, HistoryFormatException {
+        if (limit - pos < 8 && !fill(8)) {
+            throw truncated(8, offset(), what.get());
+        }
         long v = 0;
         for (int i = 7; i >= 0; i--) {
             v = (v << 8) | (buffer[pos + i] & 0xFFL);
         }
         pos += 8;
         return v;
+    }
+
+    /** Reads a little-endian 64-bit integer. */
+    long i64le(String what) throws IOException, HistoryFormatException {
+        return i64le(() -> what);
     }
 
     /** Reads a big-endian 64-bit integer. */

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
@@ -72,7 +73,7 @@ public final class CobraHistoryReader implements HistoryReader {
 
     /** Creates a reader for one of the two readings of the values. */
     public CobraHistoryReader(Values values) {
-        this.values = java.util.Objects.requireNonNull(values, "values is null");
+        this.values = Objects.requireNonNull(values, "values is null");
     }
 
     @Override
