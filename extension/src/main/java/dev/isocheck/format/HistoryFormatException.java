@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * A history file that could not be read: the message is one line naming the file, the place (a
  * line, or a byte offset for binary formats) and the problem, for example
- * {@code histories/a.jsonl:12: unknown op "raed" (expected read, write or predicate)}.
+ * {@code histories/a.jsonl:12: ops[2]: unknown op "raed" (expected read, write or predicate)}.
  */
 public final class HistoryFormatException extends Exception {
 

@@ -1,12 +1,402 @@
 package dev.isocheck.format;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.isocheck.history.History;
+import dev.isocheck.history.HistoryBuilder;
+import dev.isocheck.history.HistoryBuilder.TransactionBuilder;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
-/** PLACEHOLDER while the formats are written; replaced before landing. */
+/**
+ * Reads isocheck's JSON Lines history format ({@code shared/spec/history-format.md}).
+ *
+ * <p>Strict where a mistake could change a verdict, lenient where it cannot:
+ * <ul>
+ *   <li>errors: invalid UTF-8 or JSON (duplicate fields in an object and text after the object
+ *       included), a line that is not an object or is neither an initial state nor a transaction,
+ *       an initial state after a transaction or a second one, a duplicate transaction id (an
+ *       integer id and a string id with the same digits are the same id), a missing {@code ops},
+ *       an unknown {@code op}, a read or write without {@code key} or {@code value}, a predicate
+ *       row outside its table or returned twice, fields of the wrong type, {@code end} before
+ *       {@code start};</li>
+ *   <li>accepted: unknown fields (the format may grow), {@code null} for an optional field
+ *       ({@code session}, {@code status}, {@code start}, {@code end}, {@code complete}), as
+ *       serialisers of optional values write it, an integer {@code session} (taken as its
+ *       decimal text), a UTF-8 byte order mark, CRLF line ends, and comment lines
+ *       ({@code //}) and blank lines, with leading white space.</li>
+ * </ul>
+ *
+ * <p>Errors name the line: {@code file:12: ops[2]: unknown op "raed" (expected read, write or predicate)}.
+ */
 public final class JsonlHistoryReader implements HistoryReader {
+
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .build();
+
+    /** Creates a reader; readers keep no state between files. */
+    public JsonlHistoryReader() {
+    }
+
     @Override
-    public History read(Path path) {
-        throw new UnsupportedOperationException("not written yet");
+    public History read(Path path) throws HistoryFormatException, IOException {
+        try (InputStream in = Files.newInputStream(path)) {
+            return new Parse(path).run(in);
+        }
+    }
+
+    /** The state of reading one file. */
+    private static final class Parse {
+
+        private final Path file;
+        private final HistoryBuilder builder = History.builder();
+        private final Map<String, Long> idLines = new HashMap<>();
+        private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        private long line;
+        private long initLine = -1;
+        private long firstTransactionLine = -1;
+
+        Parse(Path file) {
+            this.file = file;
+        }
+
+        History run(InputStream in) throws IOException, HistoryFormatException {
+            ByteArrayOutputStream pending = new ByteArrayOutputStream(256);
+            byte[] chunk = new byte[1 << 16];
+            int n;
+            while ((n = in.read(chunk)) >= 0) {
+                int from = 0;
+                for (int i = 0; i < n; i++) {
+                    if (chunk[i] == '\n') {
+                        pending.write(chunk, from, i - from);
+                        line(pending);
+                        pending.reset();
+                        from = i + 1;
+                    }
+                }
+                pending.write(chunk, from, n - from);
+            }
+            if (pending.size() > 0) {
+                line(pending);
+            }
+            return builder.build();
+        }
+
+        private void line(ByteArrayOutputStream bytes) throws HistoryFormatException {
+            line++;
+            String text;
+            try {
+                text = utf8.decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+            } catch (CharacterCodingException e) {
+                throw error("not valid UTF-8");
+            }
+            if (line == 1 && text.startsWith("\uFEFF")) {
+                text = text.substring(1);
+            }
+            String trimmed = text.strip();
+            if (trimmed.isEmpty() || trimmed.startsWith("//")) {
+                return;
+            }
+            JsonNode node;
+            try {
+                // The untrimmed text, so that Jackson's columns are the line's.
+                node = JSON.readTree(text);
+            } catch (JsonProcessingException e) {
+                String where = e.getLocation() == null ? "" : " at column " + e.getLocation().getColumnNr();
+                throw error("bad JSON" + where + ": " + oneLine(e.getOriginalMessage()));
+            }
+            if (!node.isObject()) {
+                throw error("expected a JSON object (an initial state or a transaction), found " + kind(node));
+            }
+            boolean init = node.has("init");
+            boolean transaction = node.has("id");
+            if (init && transaction) {
+                throw error("a line is either an initial state (\"init\") or a transaction (\"id\"), not both");
+            }
+            if (init) {
+                init(node);
+            } else if (transaction) {
+                transaction(node);
+            } else {
+                throw error("neither an initial state (no \"init\") nor a transaction (no \"id\")");
+            }
+        }
+
+        private void init(JsonNode node) throws HistoryFormatException {
+            if (initLine >= 0) {
+                throw error("a second initial state (the first is on line " + initLine + ")");
+            }
+            if (firstTransactionLine >= 0) {
+                throw error("the initial state must come before the first transaction (line " + firstTransactionLine + ")");
+            }
+            initLine = line;
+            JsonNode init = node.get("init");
+            if (!init.isObject()) {
+                throw error("\"init\" must be an object mapping keys to values, not " + kind(init));
+            }
+            Boolean complete = optionalBoolean(node, "complete");
+            for (Iterator<Map.Entry<String, JsonNode>> it = init.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                builder.initialValue(e.getKey(), java(e.getValue()));
+            }
+            builder.initialStateComplete(complete != null && complete);
+        }
+
+        private void transaction(JsonNode node) throws HistoryFormatException {
+            if (firstTransactionLine < 0) {
+                firstTransactionLine = line;
+            }
+            Object id = id(node.get("id"));
+            String idText = id.toString();
+            Long first = idLines.putIfAbsent(idText, line);
+            if (first != null) {
+                throw error("duplicate transaction id " + quote(idText) + " (first on line " + first + ")");
+            }
+            TransactionBuilder t = builder.transaction(id);
+            String session = session(node.get("session"));
+            if (session != null) {
+                t.session(session);
+            }
+            String status = optionalString(node, "status");
+            if ("aborted".equals(status)) {
+                t.aborted();
+            } else if (status != null && !"committed".equals(status)) {
+                throw error("\"status\" is " + quote(status) + " (expected committed or aborted)");
+            }
+            Long start = optionalTime(node, "start");
+            Long end = optionalTime(node, "end");
+            if (start != null && end != null && end < start) {
+                throw error("\"end\" (" + end + ") is before \"start\" (" + start + ")");
+            }
+            if (start != null) {
+                t.start(start);
+            }
+            if (end != null) {
+                t.end(end);
+            }
+            JsonNode ops = node.get("ops");
+            if (ops == null) {
+                throw error("transaction " + quote(idText) + " has no \"ops\" (write [] for none)");
+            }
+            if (!ops.isArray()) {
+                throw error("\"ops\" must be an array, not " + kind(ops));
+            }
+            for (int i = 0; i < ops.size(); i++) {
+                op(t, ops.get(i), "ops[" + i + "]: ");
+            }
+        }
+
+        private void op(TransactionBuilder t, JsonNode op, String at) throws HistoryFormatException {
+            if (!op.isObject()) {
+                throw error(at + "expected an object, found " + kind(op));
+            }
+            JsonNode kind = op.get("op");
+            if (kind == null) {
+                throw error(at + "no \"op\" (expected read, write or predicate)");
+            }
+            if (!kind.isTextual()) {
+                throw error(at + "\"op\" must be a string (read, write or predicate), not " + kind(kind));
+            }
+            switch (kind.textValue()) {
+                case "read" -> t.read(string(op, "key", at + "read"), value(op, at + "read"));
+                case "write" -> t.write(string(op, "key", at + "write"), value(op, at + "write"));
+                case "predicate" -> predicate(t, op, at);
+                default -> throw error(at + "unknown op " + quote(kind.textValue()) + " (expected read, write or predicate)");
+            }
+        }
+
+        private void predicate(TransactionBuilder t, JsonNode op, String at) throws HistoryFormatException {
+            String table = string(op, "table", at + "predicate");
+            String where = string(op, "where", at + "predicate");
+            JsonNode rows = op.get("rows");
+            if (rows == null) {
+                throw error(at + "predicate has no \"rows\" (write [] when it returned none)");
+            }
+            if (!rows.isArray()) {
+                throw error(at + "\"rows\" must be an array of {\"key\", \"value\"} objects, not " + kind(rows));
+            }
+            Map<String, Object> returned = new LinkedHashMap<>();
+            for (int r = 0; r < rows.size(); r++) {
+                JsonNode row = rows.get(r);
+                String rowAt = at + "rows[" + r + "]: ";
+                if (!row.isObject()) {
+                    throw error(rowAt + "expected a {\"key\", \"value\"} object, found " + kind(row));
+                }
+                String key = string(row, "key", rowAt + "row");
+                if (!key.startsWith(table + "/")) {
+                    throw error(rowAt + "key " + quote(key) + " is not in table " + quote(table)
+                            + " (its keys start with " + quote(table + "/") + ")");
+                }
+                Object value = value(row, rowAt + "row");
+                if (returned.containsKey(key)) {
+                    throw error(rowAt + "key " + quote(key) + " is returned twice");
+                }
+                returned.put(key, value);
+            }
+            t.predicate(table, where, returned);
+        }
+
+        private Object id(JsonNode id) throws HistoryFormatException {
+            if (id.isTextual()) {
+                return id.textValue();
+            }
+            if (id.isIntegralNumber() && id.canConvertToLong()) {
+                return id.longValue();
+            }
+            throw error("\"id\" must be a string or a 64-bit integer, not " + kind(id));
+        }
+
+        private String session(JsonNode session) throws HistoryFormatException {
+            if (session == null || session.isNull()) {
+                return null;
+            }
+            if (session.isTextual()) {
+                return session.textValue();
+            }
+            if (session.isIntegralNumber()) {
+                return session.bigIntegerValue().toString();
+            }
+            throw error("\"session\" must be a string or an integer, not " + kind(session));
+        }
+
+        /** A required string field of an operation or row. */
+        private String string(JsonNode node, String field, String what) throws HistoryFormatException {
+            JsonNode v = node.get(field);
+            if (v == null) {
+                throw error(what + " has no \"" + field + "\"");
+            }
+            if (!v.isTextual()) {
+                throw error(what + ": \"" + field + "\" must be a string, not " + kind(v));
+            }
+            return v.textValue();
+        }
+
+        /** The required {@code value} field: JSON null is the absent value, a missing field an error. */
+        private Object value(JsonNode node, String what) throws HistoryFormatException {
+            JsonNode v = node.get("value");
+            if (v == null) {
+                JsonNode key = node.get("key");
+                String of = key != null && key.isTextual() ? " of " + quote(key.textValue()) : "";
+                throw error(what + of + " has no \"value\" (write null for an absent value)");
+            }
+            return java(v);
+        }
+
+        private String optionalString(JsonNode node, String field) throws HistoryFormatException {
+            JsonNode v = node.get(field);
+            if (v == null || v.isNull()) {
+                return null;
+            }
+            if (!v.isTextual()) {
+                throw error("\"" + field + "\" must be a string, not " + kind(v));
+            }
+            return v.textValue();
+        }
+
+        private Boolean optionalBoolean(JsonNode node, String field) throws HistoryFormatException {
+            JsonNode v = node.get(field);
+            if (v == null || v.isNull()) {
+                return null;
+            }
+            if (!v.isBoolean()) {
+                throw error("\"" + field + "\" must be true or false, not " + kind(v));
+            }
+            return v.booleanValue();
+        }
+
+        private Long optionalTime(JsonNode node, String field) throws HistoryFormatException {
+            JsonNode v = node.get(field);
+            if (v == null || v.isNull()) {
+                return null;
+            }
+            // Long.MIN_VALUE is the model's "no time", so it cannot be a time.
+            if (!v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() == Long.MIN_VALUE) {
+                throw error("\"" + field + "\" must be an integer (a 64-bit clock reading), not " + kind(v));
+            }
+            return v.longValue();
+        }
+
+        private HistoryFormatException error(String problem) {
+            return new HistoryFormatException(file, String.valueOf(line), problem);
+        }
+    }
+
+    /** A JSON tree as the plain Java that {@link dev.isocheck.history.Value#of(Object)} takes. */
+    private static Object java(JsonNode node) {
+        if (node.isNull()) {
+            return null;
+        }
+        if (node.isBoolean()) {
+            return node.booleanValue();
+        }
+        if (node.isTextual()) {
+            return node.textValue();
+        }
+        if (node.isIntegralNumber()) {
+            return node.canConvertToLong() ? (Object) node.longValue() : node.bigIntegerValue();
+        }
+        if (node.isNumber()) {
+            return node.decimalValue();
+        }
+        if (node.isArray()) {
+            List<Object> items = new ArrayList<>(node.size());
+            node.forEach(item -> items.add(java(item)));
+            return items;
+        }
+        Map<String, Object> fields = new LinkedHashMap<>();
+        node.fields().forEachRemaining(e -> fields.put(e.getKey(), java(e.getValue())));
+        return fields;
+    }
+
+    /** What kind of JSON a node is, with the value when short, for error messages. */
+    private static String kind(JsonNode node) {
+        String type = switch (node.getNodeType()) {
+            case ARRAY -> "an array";
+            case OBJECT -> "an object";
+            case BOOLEAN -> "a boolean";
+            case NUMBER -> "a number";
+            case STRING -> "a string";
+            case NULL -> "null";
+            default -> node.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
+        };
+        if (node.isContainerNode() || node.isNull()) {
+            return type;
+        }
+        String text = node.toString();
+        return text.length() <= 40 ? type + " (" + text + ")" : type;
+    }
+
+    /** A string as a JSON literal, so that quotes and line breaks in it keep the message on one line. */
+    static String quote(String s) {
+        return new TextNode(s).toString();
+    }
+
+    /** Jackson's message on one line, its source excerpts reduced to the column they name. */
+    private static String oneLine(String s) {
+        return s == null ? "" : s.replaceAll("\\[Source: .*?; line: \\d+, column: (\\d+)\\]", "column $1")
+                .replaceAll("\\s*[\\r\\n]+\\s*", " ").strip();
     }
 }

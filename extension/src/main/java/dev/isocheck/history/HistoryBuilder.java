@@ -187,6 +187,42 @@ public final class HistoryBuilder {
             return this;
         }
 
+        /**
+         * Sets only when the transaction started, for histories that recorded no end.
+         *
+         * @throws IllegalArgumentException if {@code start} is {@link Transaction#NO_TIME}, or
+         *                                  after an end set already
+         */
+        public TransactionBuilder start(long start) {
+            checkOpen();
+            checkTimes(start, end == Transaction.NO_TIME ? start : end, start);
+            this.start = start;
+            return this;
+        }
+
+        /**
+         * Sets only when the transaction's end was acknowledged, for histories that recorded no start.
+         *
+         * @throws IllegalArgumentException if {@code end} is {@link Transaction#NO_TIME}, or
+         *                                  before a start set already
+         */
+        public TransactionBuilder end(long end) {
+            checkOpen();
+            checkTimes(start == Transaction.NO_TIME ? end : start, end, end);
+            this.end = end;
+            return this;
+        }
+
+        private void checkTimes(long start, long end, long given) {
+            if (given == Transaction.NO_TIME) {
+                throw new IllegalArgumentException("transaction " + id + ": " + Transaction.NO_TIME
+                        + " is reserved for \"no time\"");
+            }
+            if (end < start) {
+                throw new IllegalArgumentException("transaction " + id + " ends (" + end + ") before it starts (" + start + ")");
+            }
+        }
+
         /** Adds a read of {@code key} that observed {@code value} ({@code null}: absent). */
         public TransactionBuilder read(String key, Object value) {
             return add(OpKind.READ, keys.intern(key), values.intern(Value.of(value)));

@@ -1,0 +1,142 @@
+package dev.isocheck.format;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.isocheck.history.History;
+import dev.isocheck.history.HistoryBuilder;
+import java.io.ByteArrayOutputStream;
+import java.io.StringWriter;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JsonlHistoryWriterTests {
+
+    @TempDir
+    Path dir;
+
+    private final JsonlHistoryWriter writer = new JsonlHistoryWriter();
+
+    /** Every feature of the format in one history. */
+    private static History everything(boolean complete) {
+        HistoryBuilder b = History.builder()
+                .initialValue("x", 0)
+                .initialValue("accounts/1", Map.of("id", 1, "balance", 100))
+                .initialValue("gone", null)
+                .initialStateComplete(complete);
+        b.transaction("T7").session("worker-3").times(1200, 3400)
+                .read("x", 1).write("x", 2).read("accounts/9", null)
+                .write("accounts/1", Map.of("id", 1, "balance", 90)).write("accounts/2", null)
+                .predicate("doctors", "on_call = TRUE AND shift = 1",
+                        rows("doctors/4", Map.of("id", 4, "on_call", true, "shift", 1), "doctors/1", Map.of("id", 1)));
+        b.transaction(8L).aborted().start(5).write("y", List.of(1, "two", new BigDecimal("3.25"), false));
+        b.transaction(-3).session("worker-3").end(7).read("z", new BigInteger("123456789012345678901234567890"))
+                .read("line\nbreak \"quoted\" ünïcode", "tab\there");
+        b.transaction("empty").session("7");
+        b.transaction("p").predicate("t", "a IS NULL", new LinkedHashMap<>());
+        return b.build();
+    }
+
+    private static Map<String, Object> rows(Object... keyValues) {
+        Map<String, Object> rows = new LinkedHashMap<>();
+        for (int i = 0; i < keyValues.length; i += 2) {
+            rows.put((String) keyValues[i], keyValues[i + 1]);
+        }
+        return rows;
+    }
+
+    private String text(History h) throws Exception {
+        StringWriter out = new StringWriter();
+        writer.write(h, out);
+        return out.toString();
+    }
+
+    private History reread(String text) throws Exception {
+        Path f = dir.resolve("round.jsonl");
+        Files.writeString(f, text, StandardCharsets.UTF_8);
+        return new JsonlHistoryReader().read(f);
+    }
+
+    private void roundTrips(History original) throws Exception {
+        String first = text(original);
+        History back = reread(first);
+        assertThat(Samples.describe(back)).isEqualTo(Samples.describe(original));
+        assertThat(text(back)).isEqualTo(first);
+    }
+
+    @Test
+    void everyFeatureRoundTrips() throws Exception {
+        roundTrips(everything(true));
+        roundTrips(everything(false));
+    }
+
+    @Test
+    void theTextIsTheFormatItself() throws Exception {
+        String text = text(everything(true));
+        String[] lines = text.split("\n", -1);
+        assertThat(lines).hasSize(7);
+        assertThat(lines[6]).isEmpty();
+        // Known initial values are listed; "gone" starts absent, which "complete" already says.
+        assertThat(lines[0]).isEqualTo("{\"init\":{\"x\":0,\"accounts/1\":{\"balance\":100,\"id\":1}},\"complete\":true}");
+        assertThat(lines[1]).isEqualTo("{\"id\":\"T7\",\"session\":\"worker-3\",\"start\":1200,\"end\":3400,\"ops\":["
+                + "{\"op\":\"read\",\"key\":\"x\",\"value\":1},{\"op\":\"write\",\"key\":\"x\",\"value\":2},"
+                + "{\"op\":\"read\",\"key\":\"accounts/9\",\"value\":null},"
+                + "{\"op\":\"write\",\"key\":\"accounts/1\",\"value\":{\"balance\":90,\"id\":1}},"
+                + "{\"op\":\"write\",\"key\":\"accounts/2\",\"value\":null},"
+                + "{\"op\":\"predicate\",\"table\":\"doctors\",\"where\":\"on_call = TRUE AND shift = 1\",\"rows\":["
+                + "{\"key\":\"doctors/4\",\"value\":{\"id\":4,\"on_call\":true,\"shift\":1}},"
+                + "{\"key\":\"doctors/1\",\"value\":{\"id\":1}}]}]}");
+        assertThat(lines[2]).isEqualTo("{\"id\":8,\"status\":\"aborted\",\"start\":5,\"ops\":["
+                + "{\"op\":\"write\",\"key\":\"y\",\"value\":[1,\"two\",3.25,false]}]}");
+        assertThat(lines[3]).startsWith("{\"id\":-3,\"session\":\"worker-3\",\"end\":7,\"ops\":[");
+        assertThat(lines[4]).isEqualTo("{\"id\":\"empty\",\"session\":\"7\",\"ops\":[]}");
+        assertThat(lines[5]).isEqualTo("{\"id\":\"p\",\"ops\":[{\"op\":\"predicate\",\"table\":\"t\",\"where\":\"a IS NULL\",\"rows\":[]}]}");
+
+        // Not complete: the absent "gone" must be listed, or it would read back as unknown.
+        assertThat(text(everything(false))).startsWith("{\"init\":{\"x\":0,\"accounts/1\":{\"balance\":100,\"id\":1},\"gone\":null}}\n");
+    }
+
+    @Test
+    void noInitLineWithoutAnythingKnown() throws Exception {
+        HistoryBuilder b = History.builder();
+        b.transaction(1).read("x", 1);
+        assertThat(text(b.build())).isEqualTo("{\"id\":1,\"ops\":[{\"op\":\"read\",\"key\":\"x\",\"value\":1}]}\n");
+        assertThat(text(History.builder().build())).isEmpty();
+        assertThat(text(History.builder().initialStateComplete(true).build())).isEqualTo("{\"init\":{},\"complete\":true}\n");
+    }
+
+    @Test
+    void streamsAndFilesGetTheSameUtf8Text() throws Exception {
+        History h = everything(false);
+        String expected = text(h);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        writer.write(h, bytes);
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo(expected);
+        Path f = dir.resolve("out.jsonl");
+        writer.write(h, f);
+        assertThat(Files.readAllBytes(f)).isEqualTo(expected.getBytes(StandardCharsets.UTF_8));
+        assertThat(Arrays.equals(Files.readAllBytes(f), bytes.toByteArray())).isTrue();
+    }
+
+    @Test
+    void theDbcopSamplesRoundTrip() throws Exception {
+        for (String sample : List.of("fig10/20_100_15_5000_0.5_r_0.5_0.5_100/hist-00000/history.bincode",
+                "fig11/si/dbcop/1000/history.bincode")) {
+            roundTrips(new DbcopHistoryReader().read(Samples.veristrong(sample)));
+        }
+    }
+
+    @Test
+    void theCobraSamplesRoundTrip() throws Exception {
+        roundTrips(new CobraHistoryReader(CobraHistoryReader.Values.UNIQUE).read(Samples.veristrong("fig11/ser/cobra/chengRW-1000")));
+        roundTrips(new CobraHistoryReader(CobraHistoryReader.Values.DUPLICATE).read(Samples.veristrong("fig5/twitter-1k")));
+    }
+}
