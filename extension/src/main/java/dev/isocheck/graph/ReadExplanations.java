@@ -232,18 +232,22 @@ public final class ReadExplanations {
                     nodeNext.add(-1);
                     observe(t, i, -1, k, v);
                 } else {
-                    // A repeated read: compatible with every distinct value read before.
+                    // A repeated read: compatible with every distinct value read before, the
+                    // contradicting ones included.
                     boolean seen = false;
+                    int conflict = -1;
                     int last = -1;
                     for (int n = readHead[k]; n >= 0; n = nodeNext.get(n)) {
                         int earlier = nodeValue.get(n);
                         seen |= earlier == v;
-                        if (earlier != v && !ValueRelations.compatible(values.get(v), values.get(earlier))) {
-                            violation(t, i, -1, AFTER_OWN_READ, earlier);
-                            seen = true;
-                            break;
+                        if (conflict < 0 && earlier != v
+                                && !ValueRelations.compatible(values.get(v), values.get(earlier))) {
+                            conflict = earlier;
                         }
                         last = n;
+                    }
+                    if (conflict >= 0) {
+                        violation(t, i, -1, AFTER_OWN_READ, conflict);
                     }
                     if (!seen) {
                         nodeNext.set(last, nodeValue.size());
