@@ -31,9 +31,11 @@ import java.util.Set;
  * by any transaction (the reader, aborted ones and overwritten writes included), is consistent with
  * it.
  *
- * <p>Built in time linear in the history for exact matches (a hash of (key, value id) to writers);
- * an object observation is compared with every distinct object value written to its key only when
- * that key's written rows do not all have the observation's columns (a partial-row read).
+ * <p>Built in time linear in the history for exact matches (an open-addressing hash of (key,
+ * value id) to writers, with no allocation per operation). An object observation is compared with
+ * other written rows of its key only when that key's written rows do not all have exactly the
+ * observation's columns (a partial-row read); for a key with many versions, through a per-key
+ * index of written rows by column value, built on first use.
  * Immutable once built; the tables are plain arrays, so the search can walk them cheaply.
  */
 public final class ReadExplanations {
@@ -51,6 +53,9 @@ public final class ReadExplanations {
     private static final int NO_SHAPE = -1;
     private static final int MIXED_SHAPES = -2;
     private static final int NOT_COMPUTED = Integer.MIN_VALUE;
+    /** Up to this many distinct values of a key, a partial-row read compares with each. */
+    private static final int SCAN_LIMIT = 8;
+    private static final int[] NO_GROUPS = new int[0];
 
     private final History history;
     private final ValueTable values;
@@ -67,6 +72,7 @@ public final class ReadExplanations {
     private final int[] keyShape;
     private final int[] valueShape;
     private final Map<Set<String>, Integer> shapes = new HashMap<>();
+    private final Map<Integer, Map<String, Map<Value, IntList>>> columnIndexes = new HashMap<>();
 
     // Observations, column-wise.
     private final IntList obsTransaction = new IntList(1024);
@@ -292,8 +298,10 @@ public final class ReadExplanations {
         Value value = values.get(observed);
         boolean scanned = false;
         if (needsScan(key, observed, value)) {
-            for (int at = keyGroupStart[key]; at < keyGroupStart[key + 1]; at++) {
-                int g = keyGroups[at];
+            int[] among = candidateGroups(key, value);
+            int count = among == null ? keyGroupStart[key + 1] - keyGroupStart[key] : among.length;
+            for (int at = 0; at < count; at++) {
+                int g = among == null ? keyGroups[keyGroupStart[key] + at] : among[at];
                 if (g != exact && value.isConsistentWith(values.get(groupValue[g]))) {
                     anyWrite = true;
                     scanned = true;
@@ -324,6 +332,43 @@ public final class ReadExplanations {
         // When every row written to the key has exactly the observed columns, consistency is
         // equality, and the exact lookup found everything.
         return keyShape[key] == MIXED_SHAPES || shapeOf(observed) != keyShape[key];
+    }
+
+    /**
+     * The groups of {@code key} whose rows have the observed value in one of the observed columns
+     * (a superset of the consistent ones), or {@code null} for all of the key's groups. Indexed per key on first use, so that
+     * partial-row reads of a key with many versions do not compare with every version.
+     */
+    private int[] candidateGroups(int key, Value observed) {
+        int groupsOfKey = keyGroupStart[key + 1] - keyGroupStart[key];
+        if (groupsOfKey <= SCAN_LIMIT || observed.fields().isEmpty()) {
+            return null;
+        }
+        Map<String, Map<Value, IntList>> byColumn = columnIndexes.computeIfAbsent(key, k -> indexColumns(k));
+        // The most selective observed column: a row id column matches every version of the key.
+        IntList best = null;
+        for (Map.Entry<String, Value> column : observed.fields().entrySet()) {
+            IntList groups = byColumn.getOrDefault(column.getKey(), Map.of()).get(column.getValue());
+            if (groups == null) {
+                return NO_GROUPS;
+            }
+            if (best == null || groups.size() < best.size()) {
+                best = groups;
+            }
+        }
+        return best.toArray();
+    }
+
+    private Map<String, Map<Value, IntList>> indexColumns(int key) {
+        Map<String, Map<Value, IntList>> byColumn = new HashMap<>();
+        for (int at = keyGroupStart[key]; at < keyGroupStart[key + 1]; at++) {
+            int g = keyGroups[at];
+            for (Map.Entry<String, Value> column : values.get(groupValue[g]).fields().entrySet()) {
+                byColumn.computeIfAbsent(column.getKey(), c -> new HashMap<>())
+                        .computeIfAbsent(column.getValue(), v -> new IntList(2)).add(g);
+            }
+        }
+        return byColumn;
     }
 
     private void addInstalled(int group, int reader) {

@@ -100,4 +100,40 @@ class ReadExplanationsTests {
         assertThat(e.row(0)).isZero();
         assertThat(e.writers(0)).containsExactly(0);
     }
+
+    @Test
+    void partialRowsOfKeysWithManyVersionsAreExplainedLikeFewVersions() {
+        HistoryBuilder b = History.builder().initialStateComplete(true);
+        for (int i = 0; i < 20; i++) {
+            Map<String, Object> row = row(1, i % 10);
+            row.put("w", i);
+            b.transaction("T" + i).write("t/1", row);
+        }
+        b.transaction("R").read("t/1", Map.of("v", 3)).read("t/2", Map.of()).read("t/1", Map.of("id", 1, "w", 17))
+                .read("t/3", Map.of("v", 3));
+        b.transaction("S").read("t/1", Map.of("v", 11)).read("t/1", Map.of()).read("t/1", row(1, 3));
+        ReadExplanations e = ReadExplanations.of(b.build());
+        assertThat(e.writers(0)).containsExactly(3, 13);
+        assertThat(e.size()).isEqualTo(4);
+        assertThat(e.writers(1)).isEmpty();
+        assertThat(e.writers(2)).isEmpty();
+        assertThat(e.writers(3)).isEmpty();
+        assertThat(e.writerCount(e.firstOf(21))).isZero();
+        assertThat(e.initialStateExplains(e.firstOf(21))).isFalse();
+    }
+
+    @Test
+    void aPartialRowMatchingOnlyALaterColumnIsExplained() {
+        HistoryBuilder b = History.builder().initialStateComplete(true);
+        for (int i = 0; i < 20; i++) {
+            Map<String, Object> row = row(1, i);
+            row.put("w", i);
+            b.transaction("T" + i).write("t/1", row);
+        }
+        b.transaction("R").read("t/1", Map.of("id", 1, "w", 17));
+        b.transaction("S").read("t/1", Map.of());
+        ReadExplanations e = ReadExplanations.of(b.build());
+        assertThat(e.writers(0)).containsExactly(17);
+        assertThat(e.writerCount(1)).isEqualTo(20);
+    }
 }
