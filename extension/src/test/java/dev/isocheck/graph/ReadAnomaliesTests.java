@@ -1,0 +1,221 @@
+package dev.isocheck.graph;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.isocheck.check.Anomaly;
+import dev.isocheck.check.AnomalyType;
+import dev.isocheck.history.History;
+import dev.isocheck.history.HistoryBuilder;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ReadAnomaliesTests {
+
+    private static Map<String, Object> row(int id, int v) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("id", id);
+        row.put("v", v);
+        return row;
+    }
+
+    private static Map<String, Object> rows(Object... keysAndValues) {
+        Map<String, Object> rows = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            rows.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return rows;
+    }
+
+    private static HistoryBuilder known() {
+        return History.builder().initialValue("x", 0).initialValue("y", 0).initialValue("z", 0).initialStateComplete(true);
+    }
+
+    @Test
+    void abortedReadNamesTheReaderAndTheAbortedWriter() {
+        HistoryBuilder b = known();
+        b.transaction("T1").write("x", 5).aborted();
+        b.transaction("T2").read("x", 5);
+        assertThat(ReadAnomalies.find(b.build())).containsExactly(new Anomaly(AnomalyType.G1A, List.of("T2", "T1"),
+                "T2 read x = 5, but only T1 wrote x = 5, and T1 aborted"));
+    }
+
+    @Test
+    void intermediateReadNamesTheOverwritingValue() {
+        HistoryBuilder b = known();
+        b.transaction("T1").write("y", 7).write("y", 8);
+        b.transaction("T3").read("y", 7);
+        assertThat(ReadAnomalies.find(b.build())).containsExactly(new Anomaly(AnomalyType.G1B, List.of("T3", "T1"),
+                "T3 read y = 7, which T1 wrote but overwrote with y = 8 before committing"));
+    }
+
+    @Test
+    void thinAirNamesTheInitialValue() {
+        HistoryBuilder b = known();
+        b.transaction("T4").read("z", 42);
+        assertThat(ReadAnomalies.find(b.build())).containsExactly(new Anomaly(AnomalyType.THIN_AIR, List.of("T4"),
+                "T4 read z = 42, which no transaction wrote and is not z's initial value (0)"));
+    }
+
+    @Test
+    void aValueOnlyTheReaderWritesLaterIsThinAirEvenWithAnUnknownInitialValue() {
+        HistoryBuilder b = History.builder();
+        b.transaction("T1").read("x", 3).write("x", 3);
+        assertThat(ReadAnomalies.find(b.build())).containsExactly(new Anomaly(AnomalyType.THIN_AIR, List.of("T1"),
+                "T1 read x = 3, which only T1 itself writes, later, so it cannot be x's unknown initial value either"));
+    }
+
+    @Test
+    void internalReadAfterOwnWrite() {
+        HistoryBuilder b = known();
+        b.transaction("T1").write("x", 1).read("x", 2);
+        assertThat(ReadAnomalies.find(b.build())).containsExactly(new Anomaly(AnomalyType.INTERNAL, List.of("T1"),
+                "T1 read x = 2 after writing x = 1 itself"));
+    }
+
+    @Test
+    void internalReadAfterOwnReadsMustBeCompatible() {
+        HistoryBuilder b = known();
+        b.transaction("T0").write("t/1", row(1, 5));
+        b.transaction("T1").read("t/1", Map.of("v", 5)).read("t/1", Map.of("id", 1)).read("t/1", row(1, 5));
+        b.transaction("T2").read("x", 0).read("x", 1);
+        b.transaction("T5").write("x", 1);
+        assertThat(ReadAnomalies.find(b.build())).containsExactly(new Anomaly(AnomalyType.INTERNAL, List.of("T2"),
+                "T2 read x = 1 after reading x = 0 earlier in the same transaction"));
+    }
+
+    @Test
+    void partialRowAfterOwnWriteIsFineButAContradictingOneIsNot() {
+        HistoryBuilder b = known();
+        b.transaction("T1").write("t/1", row(1, 5)).read("t/1", Map.of("v", 5)).read("t/1", Map.of("v", 6));
+        assertThat(ReadAnomalies.find(b.build())).containsExactly(new Anomaly(AnomalyType.INTERNAL, List.of("T1"),
+                "T1 read t/1 = {\"v\":6} after writing t/1 = {\"id\":1,\"v\":5} itself"));
+    }
+
+    @Test
+    void aDuplicateValueWithACommittedFinalWriterIsNoAnomaly() {
+        HistoryBuilder b = known();
+        b.transaction("T1").write("x", 5).aborted();
+        b.transaction("T2").write("x", 5).write("x", 6);
+        b.transaction("T3").write("x", 5);
+        b.transaction("T4").read("x", 5);
+        assertThat(ReadAnomalies.find(b.build())).isEmpty();
+    }
+
+    @Test
+    void abortedAndIntermediateWritersTogetherAreG1aNamingBoth() {
+        HistoryBuilder b = known();
+        b.transaction("T1").write("x", 5).aborted();
+        b.transaction("T2").write("x", 5).write("x", 6);
+        b.transaction("T3").read("x", 5);
+        assertThat(ReadAnomalies.find(b.build())).containsExactly(new Anomaly(AnomalyType.G1A, List.of("T3", "T1", "T2"),
+                "T3 read x = 5, but no committed transaction installed that value: T1 wrote x = 5 and aborted; "
+                        + "T2 wrote x = 5 but overwrote it with x = 6 before committing"));
+    }
+
+    @Test
+    void partialRowReadsAreExplainedByAnyRowWithThoseColumns() {
+        HistoryBuilder b = known();
+        b.transaction("T1").write("t/1", row(1, 5));
+        b.transaction("T2").read("t/1", Map.of("v", 5)).read("t/2", Map.of("v", 9));
+        b.transaction("T3").write("t/2", row(2, 9)).aborted();
+        List<Anomaly> found = ReadAnomalies.find(b.build());
+        assertThat(found).containsExactly(new Anomaly(AnomalyType.G1A, List.of("T2", "T3"),
+                "T2 read t/2 = {\"v\":9}, but only T3 wrote t/2 = {\"id\":2,\"v\":9}, and T3 aborted"));
+    }
+
+    @Test
+    void unknownInitialStateAllowsAbsentReadsOfKeysDeletedLater() {
+        HistoryBuilder b = History.builder();
+        b.transaction("T1").readAbsent("x").write("x", 1);
+        b.transaction("T2").read("x", 1).delete("x");
+        b.transaction("T3").readAbsent("x");
+        assertThat(ReadAnomalies.find(b.build())).isEmpty();
+    }
+
+    @Test
+    void unknownInitialStateFlagsConflictingInitialObservations() {
+        HistoryBuilder b = History.builder();
+        b.transaction("T1").read("x", 1);
+        b.transaction("T2").read("x", 1);
+        b.transaction("T3").read("x", 2);
+        b.transaction("T4").readAbsent("y");
+        b.transaction("T5").read("y", 7);
+        assertThat(ReadAnomalies.find(b.build())).containsExactly(
+                new Anomaly(AnomalyType.INITIAL_VALUE_CONFLICT, List.of("T1", "T3"),
+                        "T1 read x = 1 and T3 read x = 2; only x's unknown initial value can explain either, and it cannot be both"),
+                new Anomaly(AnomalyType.INITIAL_VALUE_CONFLICT, List.of("T4", "T5"),
+                        "T4 read y = null and T5 read y = 7; only y's unknown initial value can explain either, and it cannot be both"));
+    }
+
+    @Test
+    void compatiblePartialInitialObservationsAreNoConflict() {
+        HistoryBuilder b = History.builder();
+        b.transaction("T1").read("t/1", Map.of("v", 1));
+        b.transaction("T2").read("t/1", Map.of("id", 1));
+        b.transaction("T3").read("t/1", row(1, 1));
+        assertThat(ReadAnomalies.find(b.build())).isEmpty();
+    }
+
+    @Test
+    void aPresentReadEqualToAWrittenValueIsNotAttributedToTheUnknownInitialValue() {
+        HistoryBuilder b = History.builder();
+        b.transaction("T1").write("x", 5).aborted();
+        b.transaction("T2").read("x", 5);
+        List<Anomaly> found = ReadAnomalies.find(b.build());
+        assertThat(found).extracting(Anomaly::type).containsExactly(AnomalyType.G1A);
+    }
+
+    @Test
+    void predicateRowsAreScreenedLikeReads() {
+        HistoryBuilder b = known();
+        b.transaction("T1").write("t/1", row(1, 5)).aborted();
+        b.transaction("T2").write("t/2", row(2, 4));
+        b.transaction("T3").predicate("t", "v >= 3", rows("t/1", row(1, 5), "t/2", row(2, 4)));
+        assertThat(ReadAnomalies.find(b.build())).containsExactly(new Anomaly(AnomalyType.G1A, List.of("T3", "T1"),
+                "T3's predicate read of t where v >= 3 returned t/1 = {\"id\":1,\"v\":5}, but only T1 wrote "
+                        + "t/1 = {\"id\":1,\"v\":5}, and T1 aborted"));
+    }
+
+    @Test
+    void aPredicateRowOfAKeyTheReaderWroteIsAnInternalRead() {
+        HistoryBuilder b = known();
+        b.transaction("T1").write("t/1", row(1, 5)).predicate("t", "v >= 3", rows("t/1", Map.of("v", 5)));
+        b.transaction("T2").write("t/2", row(2, 5)).predicate("t", "v >= 3", rows("t/2", row(2, 6)));
+        assertThat(ReadAnomalies.find(b.build())).containsExactly(new Anomaly(AnomalyType.INTERNAL, List.of("T2"),
+                "T2's predicate read of t where v >= 3 returned t/2 = {\"id\":2,\"v\":6} after T2 wrote "
+                        + "t/2 = {\"id\":2,\"v\":5} itself"));
+    }
+
+    @Test
+    void readsInAbortedTransactionsAreIgnored() {
+        HistoryBuilder b = known();
+        b.transaction("T1").read("x", 99).write("y", 1).read("y", 2).aborted();
+        assertThat(ReadAnomalies.find(b.build())).isEmpty();
+        assertThat(ReadExplanations.of(known().build()).size()).isZero();
+    }
+
+    @Test
+    void anomaliesComeInTransactionThenOperationOrder() {
+        HistoryBuilder b = known();
+        b.transaction("T1").write("x", 5).aborted();
+        b.transaction("T2").read("z", 42).write("y", 1).read("y", 3).read("x", 5);
+        b.transaction("T3").read("x", 5);
+        History history = b.build();
+        assertThat(ReadAnomalies.find(history)).extracting(Anomaly::type)
+                .containsExactly(AnomalyType.THIN_AIR, AnomalyType.INTERNAL, AnomalyType.G1A, AnomalyType.G1A);
+        assertThat(ReadAnomalies.first(history)).map(Anomaly::type).contains(AnomalyType.THIN_AIR);
+    }
+
+    @Test
+    void aCorrectHistoryHasNoAnomalies() {
+        HistoryBuilder b = known();
+        b.transaction("T1").session("a").read("x", 0).write("x", 1);
+        b.transaction("T2").session("b").read("x", 1).write("x", 2).read("x", 2);
+        b.transaction("T3").session("a").read("x", 2).delete("x");
+        b.transaction("T4").session("b").readAbsent("x").read("y", 0);
+        assertThat(ReadAnomalies.find(b.build())).isEmpty();
+        assertThat(ReadAnomalies.first(known().build())).isEmpty();
+    }
+}

@@ -1,0 +1,139 @@
+package dev.isocheck.graph;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.isocheck.history.History;
+import dev.isocheck.history.HistoryBuilder;
+import dev.isocheck.history.Value;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ReadExplanationsTests {
+
+    private static Map<String, Object> row(int id, int v) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("id", id);
+        row.put("v", v);
+        return row;
+    }
+
+    @Test
+    void everyCommittedFinalWriterOfTheValueExplainsARead() {
+        HistoryBuilder b = History.builder().initialValue("x", 5);
+        b.transaction("T0").write("x", 5);
+        b.transaction("T1").write("x", 5).aborted();
+        b.transaction("T2").write("x", 5).write("x", 6);
+        b.transaction("T3").read("x", 5).write("x", 5);
+        b.transaction("T4").write("x", 5);
+        b.transaction("T5").write("y", 5);
+        ReadExplanations e = ReadExplanations.of(b.build());
+        assertThat(e.size()).isEqualTo(1);
+        assertThat(e.transaction(0)).isEqualTo(3);
+        assertThat(e.writers(0)).containsExactly(0, 4);
+        assertThat(e.writerCount(0)).isEqualTo(2);
+        assertThat(e.writer(0, 1)).isEqualTo(4);
+        assertThat(e.initialStateExplains(0)).isTrue();
+        assertThat(e.isExplained(0)).isTrue();
+    }
+
+    @Test
+    void partialRowsAreExplainedByEveryWrittenRowWithThoseColumns() {
+        HistoryBuilder b = History.builder().initialStateComplete(true);
+        b.transaction("T0").write("t/1", row(1, 5));
+        b.transaction("T1").write("t/1", Map.of("v", 5));
+        b.transaction("T2").write("t/1", row(1, 6));
+        b.transaction("T3").read("t/1", Map.of("v", 5)).read("t/2", Map.of("v", 5));
+        ReadExplanations e = ReadExplanations.of(b.build());
+        assertThat(e.size()).isEqualTo(2);
+        assertThat(e.writers(0)).containsExactly(0, 1);
+        assertThat(e.initialStateExplains(0)).isFalse();
+        assertThat(e.writers(1)).isEmpty();
+        assertThat(e.isExplained(1)).isFalse();
+    }
+
+    @Test
+    void aFullRowIsExplainedOnlyByEqualRowsWhenEveryRowHasItsColumns() {
+        HistoryBuilder b = History.builder().initialStateComplete(true);
+        b.transaction("T0").write("t/1", row(1, 5));
+        b.transaction("T1").write("t/1", row(1, 6));
+        b.transaction("T2").read("t/1", row(1, 6));
+        ReadExplanations e = ReadExplanations.of(b.build());
+        assertThat(e.writers(0)).containsExactly(1);
+    }
+
+    @Test
+    void theUnknownInitialValueExplainsAbsenceAndUnwrittenValuesOnly() {
+        HistoryBuilder b = History.builder();
+        b.transaction("T0").write("x", 1).delete("y");
+        b.transaction("T1").write("x", 2).aborted();
+        b.transaction("T2").readAbsent("x").read("x", 2);
+        b.transaction("T3").read("x", 3).readAbsent("y").read("t/1", Map.of("v", 1));
+        b.transaction("T4").write("t/1", row(1, 1)).aborted();
+        History history = b.build();
+        ReadExplanations e = ReadExplanations.of(history);
+        // T2's second read of x is internal, so not an observation.
+        assertThat(e.size()).isEqualTo(4);
+        assertThat(e.firstOf(2)).isZero();
+        assertThat(e.endOf(2)).isEqualTo(1);
+        assertThat(e.initialStateExplains(0)).isTrue();
+        assertThat(e.value(1)).isEqualTo(history.values().idOf(Value.of(3)));
+        assertThat(e.initialStateExplains(1)).isTrue();
+        assertThat(e.writers(1)).isEmpty();
+        assertThat(e.initialStateExplains(2)).isTrue();
+        assertThat(e.writers(2)).containsExactly(0);
+        assertThat(e.initialStateExplains(3)).isFalse();
+        assertThat(e.isExplained(3)).isFalse();
+    }
+
+    @Test
+    void predicateRowsAreObservationsWithTheirRowIndex() {
+        Map<String, Object> returned = new LinkedHashMap<>();
+        returned.put("t/1", row(1, 5));
+        returned.put("t/2", row(2, 7));
+        HistoryBuilder b = History.builder().initialStateComplete(true);
+        b.transaction("T0").write("t/1", row(1, 5)).write("t/2", row(2, 7));
+        b.transaction("T1").write("t/2", row(2, 7)).predicate("t", "v > 1", returned);
+        ReadExplanations e = ReadExplanations.of(b.build());
+        assertThat(e.size()).isEqualTo(1);
+        assertThat(e.operation(0)).isEqualTo(1);
+        assertThat(e.row(0)).isZero();
+        assertThat(e.writers(0)).containsExactly(0);
+    }
+
+    @Test
+    void partialRowsOfKeysWithManyVersionsAreExplainedLikeFewVersions() {
+        HistoryBuilder b = History.builder().initialStateComplete(true);
+        for (int i = 0; i < 20; i++) {
+            Map<String, Object> row = row(1, i % 10);
+            row.put("w", i);
+            b.transaction("T" + i).write("t/1", row);
+        }
+        b.transaction("R").read("t/1", Map.of("v", 3)).read("t/2", Map.of()).read("t/1", Map.of("id", 1, "w", 17))
+                .read("t/3", Map.of("v", 3));
+        b.transaction("S").read("t/1", Map.of("v", 11)).read("t/1", Map.of()).read("t/1", row(1, 3));
+        ReadExplanations e = ReadExplanations.of(b.build());
+        assertThat(e.writers(0)).containsExactly(3, 13);
+        assertThat(e.size()).isEqualTo(4);
+        assertThat(e.writers(1)).isEmpty();
+        assertThat(e.writers(2)).isEmpty();
+        assertThat(e.writers(3)).isEmpty();
+        assertThat(e.writerCount(e.firstOf(21))).isZero();
+        assertThat(e.initialStateExplains(e.firstOf(21))).isFalse();
+    }
+
+    @Test
+    void aPartialRowMatchingOnlyALaterColumnIsExplained() {
+        HistoryBuilder b = History.builder().initialStateComplete(true);
+        for (int i = 0; i < 20; i++) {
+            Map<String, Object> row = row(1, i);
+            row.put("w", i);
+            b.transaction("T" + i).write("t/1", row);
+        }
+        b.transaction("R").read("t/1", Map.of("id", 1, "w", 17));
+        b.transaction("S").read("t/1", Map.of());
+        ReadExplanations e = ReadExplanations.of(b.build());
+        assertThat(e.writers(0)).containsExactly(17);
+        assertThat(e.writerCount(1)).isEqualTo(20);
+    }
+}
