@@ -41,8 +41,8 @@ public final class CheckCommand {
     static final String USAGE = """
             usage: isocheck check [--level LEVEL] [--format FORMAT] [--json] FILE_OR_DIR...
               --level   serializable (default), strict-serializable, snapshot-isolation
-              --format  jsonl (default for *.jsonl), dbcop (*.bincode), cobra (a directory of *.log),
-                        cobra-duplicates (Cobra logs read with duplicate values)
+              --format  jsonl (default for *.jsonl), dbcop (*.bincode), cobra (a directory of *.log,
+                        read as the logs declare), cobra-unique, cobra-duplicates (force a reading)
               --json    one JSON object per history instead of text
             exit status: 0 all histories satisfy the level, 1 one violates it, 2 invalid input""";
 
@@ -110,11 +110,10 @@ public final class CheckCommand {
         } else {
             out.println(text(path, verdict));
         }
-        return switch (verdict) {
-            case Verdict.Satisfied s -> EXIT_OK;
-            case Verdict.Violated v -> EXIT_VIOLATION;
-            case Verdict.Unknown u -> EXIT_INVALID;
-        };
+        if (verdict.isSatisfied()) {
+            return EXIT_OK;
+        }
+        return verdict.isViolated() ? EXIT_VIOLATION : EXIT_INVALID;
     }
 
     private int invalid(Path path, Options options, String message) {
@@ -131,36 +130,33 @@ public final class CheckCommand {
     }
 
     private static String text(Path path, Verdict verdict) {
-        return switch (verdict) {
-            case Verdict.Satisfied s -> path + ": OK";
-            case Verdict.Violated v -> path + ": VIOLATION " + v.anomaly().type().shortName() + "\n"
-                    + HumanReport.of(v.anomaly());
-            case Verdict.Unknown u -> path + ": UNKNOWN " + u.reason();
-        };
+        if (verdict instanceof Verdict.Violated v) {
+            return path + ": VIOLATION " + v.anomaly().type().shortName() + "\n" + HumanReport.of(v.anomaly());
+        }
+        if (verdict instanceof Verdict.Unknown u) {
+            return path + ": UNKNOWN " + u.reason();
+        }
+        return path + ": OK";
     }
 
     private static String json(Path path, History history, Verdict verdict, long millis, long loadMillis) {
         ObjectNode node = JSON.createObjectNode();
         node.put("file", path.toString());
         node.put("level", verdict.level().cliName());
-        switch (verdict) {
-            case Verdict.Satisfied s -> {
-                node.put("ok", true);
-                node.putNull("anomaly");
-            }
-            case Verdict.Violated v -> {
-                Anomaly a = v.anomaly();
-                node.put("ok", false);
-                node.put("anomaly", a.type().shortName());
-                node.put("description", a.type().description());
-                a.transactions().forEach(node.putArray("transactions")::add);
-                node.put("explanation", a.explanation());
-            }
-            case Verdict.Unknown u -> {
-                node.putNull("ok");
-                node.putNull("anomaly");
-                node.put("unknown", u.reason());
-            }
+        if (verdict instanceof Verdict.Violated v) {
+            Anomaly a = v.anomaly();
+            node.put("ok", false);
+            node.put("anomaly", a.type().shortName());
+            node.put("description", a.type().description());
+            a.transactions().forEach(node.putArray("involved")::add);
+            node.put("explanation", a.explanation());
+        } else if (verdict instanceof Verdict.Unknown u) {
+            node.putNull("ok");
+            node.putNull("anomaly");
+            node.put("unknown", u.reason());
+        } else {
+            node.put("ok", true);
+            node.putNull("anomaly");
         }
         node.put("millis", millis);
         node.put("loadMillis", loadMillis);
@@ -205,7 +201,7 @@ public final class CheckCommand {
     }
 
     private static boolean isDirectoryFormat(HistoryFormat format) {
-        return format == HistoryFormat.COBRA || format == HistoryFormat.COBRA_DUPLICATES;
+        return format == HistoryFormat.COBRA || format == HistoryFormat.COBRA_UNIQUE || format == HistoryFormat.COBRA_DUPLICATES;
     }
 
     private static boolean isCobraDirectory(Path dir) {

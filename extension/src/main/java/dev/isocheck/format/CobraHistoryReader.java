@@ -59,7 +59,13 @@ public final class CobraHistoryReader implements HistoryReader {
         /** A value is its {@code (writeId, transaction, value)}: Cobra's default, every write distinct. */
         UNIQUE,
         /** A value is its {@code (writeId, value)}: only what was written counts, so values may repeat. */
-        DUPLICATE
+        DUPLICATE,
+        /**
+         * The reading the logs declare: {@link #DUPLICATE} when a write carries, or a read names,
+         * Cobra's universal id (duplicate-value logs do, since they cannot tell writes apart),
+         * {@link #UNIQUE} otherwise.
+         */
+        AS_LOGGED
     }
 
     /** Cobra's transaction and write id for the initial state. */
@@ -90,17 +96,52 @@ public final class CobraHistoryReader implements HistoryReader {
         if (logs.isEmpty()) {
             throw new HistoryFormatException(path, "", "no *.log files");
         }
+        Values reading = values == Values.AS_LOGGED ? declaredReading(logs) : values;
         HistoryBuilder builder = History.builder();
         Map<Long, String> started = new HashMap<>();
         for (Path log : logs) {
             try (BinaryInput in = BinaryInput.open(log)) {
-                readLog(in, builder, started);
+                readLog(in, builder, started, reading);
             }
         }
         return builder.build();
     }
 
-    private void readLog(BinaryInput in, HistoryBuilder builder, Map<Long, String> started)
+    /**
+     * Duplicate when any write or read record carries the universal id, unique otherwise. A
+     * malformed log ends the scan quietly: the reading proper reports it, with its offset.
+     */
+    private static Values declaredReading(List<Path> logs) throws IOException {
+        for (Path log : logs) {
+            try (BinaryInput in = BinaryInput.open(log)) {
+                while (!in.atEnd()) {
+                    int op = in.u8("a record type");
+                    int fields = switch (op) {
+                        case 'S', 'C' -> 1;
+                        case 'W' -> 3;
+                        case 'R' -> 4;
+                        default -> 0;
+                    };
+                    if (fields == 0 || in.remaining() < 8L * fields) {
+                        break;
+                    }
+                    long first = in.i64be("a field");
+                    long second = fields > 1 ? in.i64be("a field") : 0;
+                    for (int f = 2; f < fields; f++) {
+                        in.i64be("a field");
+                    }
+                    if ((op == 'W' && first == UNIVERSAL) || (op == 'R' && (first == UNIVERSAL || second == UNIVERSAL))) {
+                        return Values.DUPLICATE;
+                    }
+                }
+            } catch (HistoryFormatException malformed) {
+                // Reported, with its place, when the log is read for real.
+            }
+        }
+        return Values.UNIQUE;
+    }
+
+    private void readLog(BinaryInput in, HistoryBuilder builder, Map<Long, String> started, Values reading)
             throws IOException, HistoryFormatException {
         String name = in.file().getFileName().toString();
         String session = name.substring(0, name.length() - ".log".length());
@@ -149,7 +190,7 @@ public final class CobraHistoryReader implements HistoryReader {
                     if (open == null) {
                         throw error(in, at, "write outside a transaction (no S record before it)");
                     }
-                    open.write(Long.toHexString(key), written(writeId, openId, value));
+                    open.write(Long.toHexString(key), written(reading, writeId, openId, value));
                 }
                 case 'R' -> {
                     in.require(32, at, "an R record's writer transaction, write id, key and value");
@@ -160,7 +201,7 @@ public final class CobraHistoryReader implements HistoryReader {
                     if (open == null) {
                         throw error(in, at, "read outside a transaction (no S record before it)");
                     }
-                    open.read(Long.toHexString(key), read(in, at, writer, writeId, value));
+                    open.read(Long.toHexString(key), read(reading, in, at, writer, writeId, value));
                 }
                 default -> throw error(in, at, "unknown record type 0x" + BinaryInput.hex2(op) + " (expected S, C, W or R)");
             }
@@ -171,14 +212,15 @@ public final class CobraHistoryReader implements HistoryReader {
     }
 
     /** The value a write installs, in this reading. */
-    private String written(long writeId, long txn, long value) {
-        return values == Values.UNIQUE
+    private static String written(Values reading, long writeId, long txn, long value) {
+        return reading == Values.UNIQUE
                 ? Long.toHexString(writeId) + ':' + Long.toHexString(txn) + ':' + Long.toHexString(value)
                 : Long.toHexString(writeId) + ':' + Long.toHexString(value);
     }
 
     /** The value a read observed, in this reading. */
-    private String read(BinaryInput in, long at, long writer, long writeId, long value) throws HistoryFormatException {
+    private static String read(Values reading, BinaryInput in, long at, long writer, long writeId, long value)
+            throws HistoryFormatException {
         if (writer == INIT || writer == NULL) {
             if (writeId != INIT && writeId != NULL) {
                 throw error(in, at, "read of the initial state (writer " + Long.toHexString(writer) + ") with write id "
@@ -186,12 +228,12 @@ public final class CobraHistoryReader implements HistoryReader {
             }
             return "init:" + Long.toHexString(value);
         }
-        if (values == Values.UNIQUE && writer == UNIVERSAL) {
+        if (reading == Values.UNIQUE && writer == UNIVERSAL) {
             throw error(in, at, "read names the universal transaction " + Long.toHexString(UNIVERSAL)
                     + " instead of its writer, as duplicate-value logs do; read this history with the duplicate reading"
                     + " (format " + HistoryFormat.COBRA_DUPLICATES.cliName() + ")");
         }
-        return written(writeId, writer, value);
+        return written(reading, writeId, writer, value);
     }
 
     private static void checkNotReserved(BinaryInput in, long at, long id) throws HistoryFormatException {

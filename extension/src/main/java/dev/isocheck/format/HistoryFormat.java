@@ -15,8 +15,14 @@ public enum HistoryFormat {
     /** dbcop's binary history ({@code history.bincode}). */
     DBCOP("dbcop"),
 
-    /** Cobra's per-client logs (a directory of {@code *.log}), unique-value reading. */
+    /**
+     * Cobra's per-client logs (a directory of {@code *.log}), read as the logs declare: with
+     * duplicate values when they carry Cobra's universal id, unique values otherwise.
+     */
     COBRA("cobra"),
+
+    /** Cobra's per-client logs, unique-value reading: a value is the write that wrote it. */
+    COBRA_UNIQUE("cobra-unique"),
 
     /** Cobra's per-client logs, duplicate-value reading: only the written value counts. */
     COBRA_DUPLICATES("cobra-duplicates");
@@ -50,7 +56,7 @@ public enum HistoryFormat {
 
     /**
      * The format a path is in, judged by its name: {@code *.jsonl} files, {@code *.bincode} files,
-     * and directories holding {@code *.log} files (Cobra, unique-value reading); empty when none fits.
+     * and directories holding {@code *.log} files (Cobra, read as the logs declare); empty when none fits.
      */
     public static java.util.Optional<HistoryFormat> detect(Path path) {
         String name = path.getFileName() == null ? "" : path.getFileName().toString();

@@ -20,7 +20,8 @@ public interface HistoryReader {
         return switch (format) {
             case JSONL -> new JsonlHistoryReader();
             case DBCOP -> new DbcopHistoryReader();
-            case COBRA -> new CobraHistoryReader(CobraHistoryReader.Values.UNIQUE);
+            case COBRA -> new CobraHistoryReader(CobraHistoryReader.Values.AS_LOGGED);
+            case COBRA_UNIQUE -> new CobraHistoryReader(CobraHistoryReader.Values.UNIQUE);
             case COBRA_DUPLICATES -> new CobraHistoryReader(CobraHistoryReader.Values.DUPLICATE);
         };
     }
