@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 @DisplayName("check command")
 class CheckCommandTests {
@@ -174,5 +176,53 @@ class CheckCommandTests {
         assertThat(err()).isEmpty();
         assertThat(status).isIn(1, 2);
         assertThat(out()).contains("\"transactions\":");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            bad JSON         | {"id": "T1", "ops": [{"op": "read", "key": "x" "value": 1}]}                       | 2 | bad JSON
+            unknown op       | {"id": "T1", "ops": [{"op": "scan", "key": "x", "value": 1}]}                      | 2 | unknown op "scan"
+            missing key      | {"id": "T1", "ops": [{"op": "read", "value": 1}]}                                  | 2 | key
+            missing value    | {"id": "T1", "ops": [{"op": "write", "key": "x"}]}                                 | 2 | value
+            duplicate id     | {"id": "T0", "ops": []}                                                            | 2 | duplicate
+            init too late    | {"init": {"x": 1}}                                                                 | 2 | init
+            """)
+    void malformedJsonlIsAnsweredWithOneLineAndExitTwo(String name, String badLine, int lineNumber, String problem)
+            throws IOException {
+        Path bad = file("bad.jsonl", "{\"id\": \"T0\", \"ops\": [{\"op\": \"write\", \"key\": \"x\", \"value\": 1}]}\n" + badLine + "\n");
+        assertThat(check(bad.toString())).isEqualTo(2);
+        assertThat(out()).isEmpty();
+        assertThat(err().lines()).hasSize(1);
+        assertThat(err()).startsWith("isocheck: " + bad + ":" + lineNumber + ": ").contains(problem)
+                .doesNotContain("Exception").doesNotContain("\tat ");
+    }
+
+    @Test
+    void truncatedBincodeIsAnsweredWithOneLineNamingTheByteAndExitTwo() throws IOException {
+        byte[] sample = Files.readAllBytes(SharedSamples.path("veristrong-artifact/fig11/ser/dbcop/chengRW-1000/history.bincode"));
+        for (int cut : new int[] {7, 60, sample.length / 2, sample.length - 1}) {
+            out.reset();
+            err.reset();
+            Path truncated = Files.write(dir.resolve("cut-" + cut + ".bincode"), java.util.Arrays.copyOf(sample, cut));
+            assertThat(check(truncated.toString())).as("cut at %d", cut).isEqualTo(2);
+            assertThat(out()).isEmpty();
+            assertThat(err().lines()).hasSize(1);
+            assertThat(err()).startsWith("isocheck: " + truncated + ":byte ").doesNotContain("Exception");
+        }
+    }
+
+    @Test
+    void aReadOfAKeyWrittenOnlyByAnAbortedTransactionIsAnAbortedReadNotAnInputError() throws IOException {
+        Path g1a = file("g1a.jsonl", """
+                {"init": {"x": 0}, "complete": true}
+                {"id": "T1", "status": "aborted", "ops": [{"op": "write", "key": "x", "value": 1}]}
+                {"id": "T2", "ops": [{"op": "read", "key": "x", "value": 1}]}
+                """);
+        assertThat(check(g1a.toString())).isEqualTo(1);
+        assertThat(out()).isEqualTo(g1a + ": VIOLATION G1a\n"
+                + "  G1a: aborted read\n"
+                + "  T2 read x = 1, but only T1 wrote x = 1, and T1 aborted\n"
+                + "  transactions: T2, T1\n");
+        assertThat(err()).isEmpty();
     }
 }
