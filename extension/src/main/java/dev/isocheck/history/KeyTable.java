@@ -1,9 +1,6 @@
 package dev.isocheck.history;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
+import java.util.Arrays;
 
 /**
  * The keys of one history, each interned to a dense {@code int} id in order of first appearance.
@@ -13,37 +10,28 @@ import java.util.Map;
  */
 public final class KeyTable {
 
-    private final List<String> names = new ArrayList<>();
-    private final Map<String, Integer> ids = new HashMap<>();
+    private final Interner<String> interner = new Interner<>();
 
     KeyTable() {
     }
 
     int intern(String key) {
-        Integer id = ids.get(key);
-        if (id != null) {
-            return id;
-        }
-        int fresh = names.size();
-        names.add(key);
-        ids.put(key, fresh);
-        return fresh;
+        return interner.intern(key);
     }
 
     /** The key with this id. */
     public String name(int id) {
-        return names.get(id);
+        return interner.get(id);
     }
 
     /** The id of a key, or {@code -1} when the history never mentions it. */
     public int idOf(String key) {
-        Integer id = ids.get(key);
-        return id == null ? -1 : id;
+        return interner.idOf(key);
     }
 
     /** How many distinct keys the history mentions. */
     public int size() {
-        return names.size();
+        return interner.size();
     }
 
     /**
@@ -52,13 +40,13 @@ public final class KeyTable {
      */
     public int[] keysOfTable(String table) {
         String prefix = table + "/";
-        int[] out = new int[names.size()];
+        int[] out = new int[interner.size()];
         int n = 0;
-        for (int id = 0; id < names.size(); id++) {
-            if (names.get(id).startsWith(prefix)) {
+        for (int id = 0; id < interner.size(); id++) {
+            if (interner.get(id).startsWith(prefix)) {
                 out[n++] = id;
             }
         }
-        return java.util.Arrays.copyOf(out, n);
+        return Arrays.copyOf(out, n);
     }
 }

@@ -1,10 +1,5 @@
 package dev.isocheck.history;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
 /**
  * The distinct values of one history, each interned to a dense {@code int} id.
  *
@@ -17,37 +12,28 @@ public final class ValueTable {
     /** The id of {@link Value#ABSENT}. */
     public static final int ABSENT = 0;
 
-    private final List<Value> values = new ArrayList<>();
-    private final Map<Value, Integer> ids = new HashMap<>();
+    private final Interner<Value> interner = new Interner<>();
 
     ValueTable() {
         intern(Value.ABSENT);
     }
 
     int intern(Value value) {
-        Integer id = ids.get(value);
-        if (id != null) {
-            return id;
-        }
-        int fresh = values.size();
-        values.add(value);
-        ids.put(value, fresh);
-        return fresh;
+        return interner.intern(value);
     }
 
     /** The value with this id. */
     public Value get(int id) {
-        return values.get(id);
+        return interner.get(id);
     }
 
     /** The id of a value, or {@code -1} when the history never mentions it. */
     public int idOf(Value value) {
-        Integer id = ids.get(value);
-        return id == null ? -1 : id;
+        return interner.idOf(value);
     }
 
     /** How many distinct values the history mentions, absent included. */
     public int size() {
-        return values.size();
+        return interner.size();
     }
 }
