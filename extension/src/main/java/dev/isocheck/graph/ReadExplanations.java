@@ -27,9 +27,9 @@ import java.util.Set;
  * <em>final</em> writes of other transactions whose value the observation is consistent with,
  * given here as the writers' transaction indexes ({@link #writers(int)}), and the initial state
  * when it can explain the observation ({@link #initialStateExplains(int)}). For the unknown initial
- * value of a key: an absent observation always can; a present one only when no write of that key,
- * by any transaction (the reader, aborted ones and overwritten writes included), is consistent with
- * it.
+ * value of a key: an absent observation and a row (object) observation always can; any other
+ * present one only when no write of that key, by any transaction (the reader, aborted ones and
+ * overwritten writes included), is consistent with it.
  *
  * <p>Built in time linear in the history for exact matches (an open-addressing hash of (key,
  * value id) to writers, with no allocation per operation). An object observation is compared with
@@ -316,7 +316,9 @@ public final class ReadExplanations {
         int initial = history.initialState().valueOf(key);
         boolean explains;
         if (initial == InitialState.UNKNOWN) {
-            explains = observed == ValueTable.ABSENT || !anyWrite;
+            // A row observation names only the columns it selected; the initial row may share them
+            // with a written row, so only a non-row value is ruled out by a write of it.
+            explains = observed == ValueTable.ABSENT || value.isObject() || !anyWrite;
         } else {
             explains = observed == initial || value.isConsistentWith(values.get(initial));
         }
