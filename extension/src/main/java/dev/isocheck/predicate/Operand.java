@@ -44,16 +44,13 @@ sealed interface Operand {
             return matches > 1 ? null : found;
         }
 
-        /** Whether {@code row} has a field this column names, unambiguously. */
+        /**
+         * Whether {@code row} has a field of exactly this name. A field equal only ignoring case
+         * does not count: {@code row} may be partial knowledge of a row, and an unobserved field of
+         * exactly this name would take precedence over it.
+         */
         boolean isFieldOf(Value row) {
-            Map<String, Value> fields = row.fields();
-            if (fields.containsKey(name)) {
-                return true;
-            }
-            if (quoted) {
-                return false;
-            }
-            return fields.keySet().stream().filter(f -> f.equalsIgnoreCase(name)).count() == 1;
+            return row.fields().containsKey(name);
         }
     }
 }

@@ -135,9 +135,11 @@ public final class WherePredicate implements ParsedWhere {
     }
 
     /**
-     * Whether every column the clause mentions is a field of {@code row} (unambiguously), so that
-     * evaluating on {@code row} assumes nothing about fields it lacks. Used on partial knowledge of
-     * a row, such as the merged observations of an unknown initial value.
+     * Whether every column the clause mentions is a field of {@code row} of exactly its name, so
+     * that evaluating on {@code row} assumes nothing about fields it lacks (an unquoted column that
+     * matches a field only ignoring case would read another field if the row also had one of
+     * exactly its name). Used on partial knowledge of a row, such as the merged observations of an
+     * unknown initial value.
      */
     public boolean namesOnlyFieldsOf(Value row) {
         if (!row.isObject()) {

@@ -313,6 +313,29 @@ class ReferenceCheckerTests {
             b.transaction("T2").predicate("doctors", "on_call = TRUE", Map.of());
             assertLevels(b.build(), true, true, true);
         }
+
+        @Test
+        void aFieldMatchedOnlyIgnoringCaseIsNotKnown() {
+            // The unquoted column v would read a field "V" only if the row has no field "v"; T3
+            // shows that it has one, and the initial row {"V": 3, "v": -1} fails v >= 0, so T2 may
+            // miss it. Found cross-checking against NaiveOracle: the checker used to decide T2 on
+            // T1's {"V": 3} alone, a false alarm.
+            HistoryBuilder b = History.builder();
+            b.transaction("T1").session("s").read("t/1", Map.of("V", 3));
+            b.transaction("T2").session("s").predicate("t", "v >= 0", Map.of());
+            b.transaction("T3").session("s").read("t/1", Map.of("v", -1));
+            assertLevels(b.build(), true, true, true);
+            // Without T3 the row may still have an unobserved field "v": no constraint either.
+            HistoryBuilder unseen = History.builder();
+            unseen.transaction("T1").read("t/1", Map.of("V", 3));
+            unseen.transaction("T2").predicate("t", "v >= 0", Map.of());
+            assertLevels(unseen.build(), true, true, true);
+            // An exact field is known: {"v": 3} is selected by v >= 0, and "v" cannot be shadowed.
+            HistoryBuilder exact = History.builder();
+            exact.transaction("T1").read("t/1", Map.of("v", 3));
+            exact.transaction("T2").predicate("t", "v >= 0", Map.of());
+            assertLevels(exact.build(), false, false, false);
+        }
     }
 
     @Nested
