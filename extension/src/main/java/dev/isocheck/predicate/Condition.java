@@ -109,7 +109,9 @@ sealed interface Condition {
 
     /**
      * {@code operand [NOT] LIKE pattern}: a string matched against a compiled pattern, case
-     * sensitively; any other non-NULL value is INDETERMINATE (dialects convert or reject it).
+     * sensitively; any other non-NULL value is INDETERMINATE (dialects convert or reject it). A
+     * {@code null} pattern is one whose meaning depends on the dialect (a backslash in it): every
+     * non-NULL value is INDETERMINATE.
      */
     record Like(Operand operand, Pattern pattern, boolean negated) implements Condition {
         @Override
@@ -121,7 +123,7 @@ sealed interface Condition {
             if (value.isAbsent()) {
                 return Truth.UNKNOWN;
             }
-            if (!value.isString()) {
+            if (pattern == null || !value.isString()) {
                 return Truth.INDETERMINATE;
             }
             Truth matches = Truth.of(pattern.matcher(value.asString().orElseThrow()).matches());

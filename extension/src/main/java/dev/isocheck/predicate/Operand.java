@@ -21,6 +21,19 @@ sealed interface Operand {
     }
 
     /**
+     * A string literal whose value depends on the SQL dialect: one containing a backslash, which
+     * is an escape character in MySQL's default mode ({@code 'a\\b'} is {@code a\b}) and an
+     * ordinary character in PostgreSQL and SQLite. Its value is never told ({@code null}), so every
+     * comparison with it is {@link Truth#INDETERMINATE}.
+     */
+    record DialectString(String text) implements Operand {
+        @Override
+        public Value valueOn(Value row) {
+            return null;
+        }
+    }
+
+    /**
      * A column: the row's field of that name. An unquoted name is matched as databases fold
      * identifiers: the field of exactly that name, else the one field equal ignoring case; a
      * quoted name only exactly.

@@ -159,14 +159,27 @@ final class WhereCompiler {
             throw new Refused("a LIKE pattern must be a string literal: " + like);
         }
         Character escape = null;
+        boolean dialectDependent = hasBackslash(pattern.getNotExcapedValue());
         if (like.getEscape() != null) {
             if (!(like.getEscape() instanceof StringValue e) || !isPlainString(e) || e.getNotExcapedValue().length() != 1) {
                 throw new Refused("a LIKE escape must be a one-character string literal: " + like);
             }
             escape = e.getNotExcapedValue().charAt(0);
+            dialectDependent |= escape == '\\';
         }
-        return new Condition.Like(operand(like.getLeftExpression()),
-                likePattern(pattern.getNotExcapedValue(), escape), like.isNot());
+        Operand operand = operand(like.getLeftExpression());
+        if (dialectDependent) {
+            // A backslash in a LIKE pattern is the default escape character in PostgreSQL and MySQL
+            // ('a\_b' matches only a_b there) and an ordinary character in SQLite; MySQL also
+            // unescapes it in the string literal itself. What the pattern matches depends on the
+            // database, so the LIKE is INDETERMINATE on every non-NULL value.
+            return new Condition.Like(operand, null, like.isNot());
+        }
+        return new Condition.Like(operand, likePattern(pattern.getNotExcapedValue(), escape), like.isNot());
+    }
+
+    private static boolean hasBackslash(String text) {
+        return text.indexOf('\\') >= 0;
     }
 
     /**
@@ -229,7 +242,10 @@ final class WhereCompiler {
             return new Operand.Literal(Value.of(((BooleanValue) e).getValue()));
         }
         if (e.getClass() == StringValue.class && isPlainString((StringValue) e)) {
-            return new Operand.Literal(Value.of(((StringValue) e).getNotExcapedValue()));
+            String text = ((StringValue) e).getNotExcapedValue();
+            // MySQL's default mode reads a backslash as an escape ('a\\b' is a\b), PostgreSQL and
+            // SQLite as itself: the literal's value depends on the database.
+            return hasBackslash(text) ? new Operand.DialectString(text) : new Operand.Literal(Value.of(text));
         }
         BigDecimal number = number(e);
         if (number != null) {

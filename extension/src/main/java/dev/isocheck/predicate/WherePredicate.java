@@ -31,6 +31,11 @@ import net.sf.jsqlparser.parser.CCJSqlParserUtil;
  *   <li>Numbers compare numerically, strings by {@link String#compareTo} (a binary, case-sensitive
  *       collation, as PostgreSQL's {@code C}; a database with another collation may order or equate
  *       strings differently), booleans with FALSE before TRUE. {@code LIKE} is case-sensitive.</li>
+ *   <li>A string literal containing a backslash has a dialect-dependent value (an escape in
+ *       MySQL's default mode, itself in PostgreSQL and SQLite): comparisons with it are
+ *       {@link Truth#INDETERMINATE}. So is a {@code LIKE} whose pattern or {@code ESCAPE} contains
+ *       one (PostgreSQL's and MySQL's default {@code LIKE} escape, an ordinary character in
+ *       SQLite), on every non-NULL value.</li>
  *   <li>Comparing values of different types (a number with a string, ...), or arrays and
  *       objects, is {@link Truth#INDETERMINATE}, not FALSE or UNKNOWN: databases convert
  *       ({@code '1' = 1} in MySQL, untyped literals in PostgreSQL) or reject such comparisons, and

@@ -99,6 +99,25 @@ class WherePredicateTests {
                 arguments("name LIKE '50!%!_off%' ESCAPE '!'", NO_SHIFT, Truth.TRUE),
                 arguments("name LIKE '50!%!_off%' ESCAPE '!'", DOCTOR, Truth.FALSE),
                 arguments("missing LIKE '%'", DOCTOR, Truth.UNKNOWN),
+                // a backslash in a LIKE pattern: PostgreSQL's and MySQL's default escape, SQLite's
+                // ordinary character, so what it matches depends on the database
+                arguments("name LIKE 'a\\_b'", row("name", "a_b"), Truth.INDETERMINATE),
+                arguments("name LIKE 'a\\_b'", row("name", "a\\xb"), Truth.INDETERMINATE),
+                arguments("name NOT LIKE 'a\\_b'", row("name", "a_b"), Truth.INDETERMINATE),
+                arguments("name LIKE 'a\\%'", row("name", "zzz"), Truth.INDETERMINATE),
+                arguments("name LIKE 'a_b' ESCAPE '\\'", row("name", "a_b"), Truth.INDETERMINATE),
+                arguments("name LIKE 'a\\_b' ESCAPE '!'", row("name", "a_b"), Truth.INDETERMINATE),
+                arguments("missing LIKE 'a\\_b'", DOCTOR, Truth.UNKNOWN),
+                arguments("id = 2 AND name LIKE 'a\\_b'", DOCTOR, Truth.FALSE),
+                arguments("id = 1 OR name LIKE 'a\\_b'", DOCTOR, Truth.TRUE),
+                // a backslash in a string literal: an escape in MySQL ('a\\b' is a\b), itself in
+                // PostgreSQL and SQLite
+                arguments("name = 'a\\\\b'", row("name", "a\\\\b"), Truth.INDETERMINATE),
+                arguments("name = 'a\\\\b'", row("name", "a\\b"), Truth.INDETERMINATE),
+                arguments("name <> 'a\\b'", row("name", "x"), Truth.INDETERMINATE),
+                arguments("name IN ('x', 'a\\b')", row("name", "x"), Truth.TRUE),
+                arguments("name IN ('y', 'a\\b')", row("name", "x"), Truth.INDETERMINATE),
+                arguments("name = 'a\\b' AND id = 2", DOCTOR, Truth.FALSE),
                 // mismatched types: the database might convert or reject, so we cannot tell
                 arguments("shift = '1'", DOCTOR, Truth.INDETERMINATE),
                 arguments("on_call = 1", DOCTOR, Truth.INDETERMINATE),
