@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.isocheck.history.History;
 import dev.isocheck.history.HistoryBuilder;
 import dev.isocheck.history.HistoryBuilder.TransactionBuilder;
+import dev.isocheck.history.Value;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -127,6 +128,9 @@ public final class JsonlHistoryReader implements HistoryReader {
             } catch (JsonProcessingException e) {
                 String where = e.getLocation() == null ? "" : " at column " + e.getLocation().getColumnNr();
                 throw error("bad JSON" + where + ": " + oneLine(e.getOriginalMessage()));
+            } catch (RuntimeException e) {
+                // Jackson throws some number errors unchecked (1e2147483648: NumberFormatException).
+                throw error("bad JSON: " + describe(e));
             }
             if (!node.isObject()) {
                 throw error("expected a JSON object (an initial state or a transaction), found " + kind(node));
@@ -136,12 +140,17 @@ public final class JsonlHistoryReader implements HistoryReader {
             if (init && transaction) {
                 throw error("a line is either an initial state (\"init\") or a transaction (\"id\"), not both");
             }
-            if (init) {
-                init(node);
-            } else if (transaction) {
-                transaction(node);
-            } else {
-                throw error("neither an initial state (no \"init\") nor a transaction (no \"id\")");
+            try {
+                if (init) {
+                    init(node);
+                } else if (transaction) {
+                    transaction(node);
+                } else {
+                    throw error("neither an initial state (no \"init\") nor a transaction (no \"id\")");
+                }
+            } catch (RuntimeException e) {
+                // A last resort: whatever the model refuses is this line's problem, not a crash.
+                throw error(describe(e));
             }
         }
 
@@ -160,7 +169,7 @@ public final class JsonlHistoryReader implements HistoryReader {
             Boolean complete = optionalBoolean(node, "complete");
             for (Iterator<Map.Entry<String, JsonNode>> it = init.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                builder.initialValue(e.getKey(), java(e.getValue()));
+                builder.initialValue(e.getKey(), convert(e.getValue(), "init: " + quote(e.getKey())));
             }
             builder.initialStateComplete(complete != null && complete);
         }
@@ -302,7 +311,16 @@ public final class JsonlHistoryReader implements HistoryReader {
                 String of = key != null && key.isTextual() ? " of " + quote(key.textValue()) : "";
                 throw error(what + of + " has no \"value\" (write null for an absent value)");
             }
-            return java(v);
+            return convert(v, what);
+        }
+
+        /** A JSON value as a {@link Value}, or this line's error naming {@code what} when the model refuses it. */
+        private Value convert(JsonNode v, String what) throws HistoryFormatException {
+            try {
+                return Value.of(java(v));
+            } catch (RuntimeException e) {
+                throw error(what + ": " + describe(e));
+            }
         }
 
         private String optionalString(JsonNode node, String field) throws HistoryFormatException {
@@ -387,6 +405,12 @@ public final class JsonlHistoryReader implements HistoryReader {
         }
         String text = node.toString();
         return text.length() <= 40 ? type + " (" + text + ")" : type;
+    }
+
+    /** An unchecked exception as one line: its message, else its class. */
+    private static String describe(RuntimeException e) {
+        String message = e.getMessage();
+        return message == null || message.isBlank() ? e.getClass().getSimpleName() : oneLine(message);
     }
 
     /** A string as a JSON literal, so that quotes and line breaks in it keep the message on one line. */

@@ -11,19 +11,44 @@ sealed interface Condition {
     /** The truth of this condition on {@code row}, an object value. */
     Truth evaluate(Value row);
 
-    /** {@code left AND right}. */
-    record And(Condition left, Condition right) implements Condition {
+    /**
+     * {@code t1 AND t2 AND ...}: a chain flattened into one node, so that a long chain (a normal
+     * generated clause) is neither compiled nor evaluated by deep recursion.
+     */
+    record And(List<Condition> terms) implements Condition {
+        public And {
+            terms = List.copyOf(terms);
+        }
+
         @Override
         public Truth evaluate(Value row) {
-            return left.evaluate(row).and(right.evaluate(row));
+            Truth all = Truth.TRUE;
+            for (Condition term : terms) {
+                all = all.and(term.evaluate(row));
+                if (all == Truth.FALSE) {
+                    return all;
+                }
+            }
+            return all;
         }
     }
 
-    /** {@code left OR right}. */
-    record Or(Condition left, Condition right) implements Condition {
+    /** {@code t1 OR t2 OR ...}: a chain flattened into one node, as {@link And}. */
+    record Or(List<Condition> terms) implements Condition {
+        public Or {
+            terms = List.copyOf(terms);
+        }
+
         @Override
         public Truth evaluate(Value row) {
-            return left.evaluate(row).or(right.evaluate(row));
+            Truth any = Truth.FALSE;
+            for (Condition term : terms) {
+                any = any.or(term.evaluate(row));
+                if (any == Truth.TRUE) {
+                    return any;
+                }
+            }
+            return any;
         }
     }
 

@@ -85,6 +85,18 @@ public final class WherePredicate implements ParsedWhere {
     }
 
     private static ParsedWhere compile(String where) {
+        try {
+            return compileOrThrow(where);
+        } catch (StackOverflowError tooDeep) {
+            // JSqlParser parses nested parentheses by recursion: a clause nested thousands deep.
+            return new UnsupportedWhere(where, "the where clause is nested too deeply to parse");
+        } catch (RuntimeException unexpected) {
+            // parse never throws: a clause we cannot compile is one we do not support.
+            return new UnsupportedWhere(where, "the where clause could not be compiled: " + oneLine(unexpected));
+        }
+    }
+
+    private static ParsedWhere compileOrThrow(String where) {
         if (where.isBlank()) {
             return new UnsupportedWhere(where, "the where clause is empty");
         }

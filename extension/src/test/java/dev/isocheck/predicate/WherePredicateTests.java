@@ -5,6 +5,7 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import dev.isocheck.history.Value;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -187,6 +188,64 @@ class WherePredicateTests {
         // A field equal only ignoring case is not known to be the one read: the row may also have
         // an unobserved field "shift", which the unquoted column would read instead.
         assertThat(p.namesOnlyFieldsOf(row("on_call", true, "SHIFT", 1, "name", "x"))).isFalse();
+    }
+
+    @Test
+    void absurdNumbersAreUnsupported() {
+        for (String where : List.of("x = 1e999999999", "x = 1e2147483648", "x IN (1, -1e-999999999)")) {
+            ParsedWhere parsed = WherePredicate.parse(where);
+            assertThat(parsed).as(where).isInstanceOf(UnsupportedWhere.class);
+            assertThat(((UnsupportedWhere) parsed).reason()).isNotBlank().doesNotContain("\n");
+        }
+    }
+
+    @Test
+    void longChainsAreFlattenedNotRecursedInto() {
+        for (String connective : List.of(" OR ", " AND ")) {
+            StringBuilder where = new StringBuilder("x = 0");
+            for (int i = 1; i < 10_000; i++) {
+                where.append(connective).append(connective.equals(" OR ") ? "x = " + i : "x <> " + (i + 20_000));
+            }
+            ParsedWhere parsed = WherePredicate.parse(where.toString());
+            assertThat(parsed).as(connective).isInstanceOf(WherePredicate.class);
+            WherePredicate p = (WherePredicate) parsed;
+            assertThat(p.evaluate(row("x", 0))).isEqualTo(Truth.TRUE);
+            if (connective.equals(" OR ")) {
+                assertThat(p.evaluate(row("x", 9_999))).isEqualTo(Truth.TRUE);
+                assertThat(p.evaluate(row("x", 10_000))).isEqualTo(Truth.FALSE);
+            } else {
+                assertThat(p.evaluate(row("x", 29_999))).isEqualTo(Truth.FALSE);
+            }
+            assertThat(p.evaluate(row("y", 1))).isEqualTo(Truth.UNKNOWN);
+        }
+        // parentheses inside a chain of the same connective
+        WherePredicate mixed = (WherePredicate) WherePredicate.parse("(x = 1 OR (x = 2 OR x = 3)) OR x = 4 AND y = 5");
+        assertThat(mixed.evaluate(row("x", 3))).isEqualTo(Truth.TRUE);
+        assertThat(mixed.evaluate(row("x", 4, "y", 5))).isEqualTo(Truth.TRUE);
+        assertThat(mixed.evaluate(row("x", 4, "y", 6))).isEqualTo(Truth.FALSE);
+    }
+
+    @Test
+    void deepNestingIsUnsupportedNeverAStackOverflow() {
+        String parens = "(".repeat(3_000) + "x = 1" + ")".repeat(3_000);
+        String nots = "NOT ".repeat(3_000) + "x = 1";
+        StringBuilder alternating = new StringBuilder("x = 0");
+        for (int i = 1; i < 3_000; i++) {
+            alternating.insert(0, "(").append(i % 2 == 0 ? " AND " : " OR ").append("x = ").append(i).append(")");
+        }
+        for (String where : List.of(parens, nots, alternating.toString())) {
+            ParsedWhere parsed = WherePredicate.parse(where);
+            if (parsed instanceof WherePredicate p) {
+                // Supported only when shallow enough to evaluate.
+                assertThat(p.evaluate(row("x", 1))).isNotNull();
+            } else {
+                assertThat(((UnsupportedWhere) parsed).reason()).isNotBlank().doesNotContain("\n");
+            }
+        }
+        assertThat(WherePredicate.parse(nots)).isInstanceOf(UnsupportedWhere.class);
+        assertThat(WherePredicate.parse(alternating.toString())).isInstanceOf(UnsupportedWhere.class);
+        // Redundant parentheses add no depth.
+        assertThat(WherePredicate.parse("(".repeat(500) + "x = 1" + ")".repeat(500))).isInstanceOf(WherePredicate.class);
     }
 
     @Test
