@@ -37,7 +37,8 @@ import java.util.Map;
  *       an initial state after a transaction or a second one, a duplicate transaction id (an
  *       integer id and a string id with the same digits are the same id), a missing {@code ops},
  *       an unknown {@code op}, a read or write without {@code key} or {@code value}, a predicate
- *       row outside its table or returned twice, fields of the wrong type, {@code end} before
+ *       row outside its table, returned twice or with a {@code null} value (an absent row),
+ *       fields of the wrong type, {@code end} before
  *       {@code start};</li>
  *   <li>accepted: unknown fields (the format may grow), {@code null} for an optional field
  *       ({@code session}, {@code status}, {@code start}, {@code end}, {@code complete}), as
@@ -247,7 +248,7 @@ public final class JsonlHistoryReader implements HistoryReader {
             if (!rows.isArray()) {
                 throw error(at + "\"rows\" must be an array of {\"key\", \"value\"} objects, not " + kind(rows));
             }
-            Map<String, Object> returned = new LinkedHashMap<>();
+            Map<String, Value> returned = new LinkedHashMap<>();
             for (int r = 0; r < rows.size(); r++) {
                 JsonNode row = rows.get(r);
                 String rowAt = at + "rows[" + r + "]: ";
@@ -259,7 +260,11 @@ public final class JsonlHistoryReader implements HistoryReader {
                     throw error(rowAt + "key " + quote(key) + " is not in table " + quote(table)
                             + " (its keys start with " + quote(table + "/") + ")");
                 }
-                Object value = value(row, rowAt + "row");
+                Value value = value(row, rowAt + "row");
+                if (value.isAbsent()) {
+                    throw error(rowAt + "row of " + quote(key) + " has \"value\": null, but a predicate read returns only"
+                            + " rows that exist (leave out a row it did not return)");
+                }
                 if (returned.containsKey(key)) {
                     throw error(rowAt + "key " + quote(key) + " is returned twice");
                 }
@@ -304,7 +309,7 @@ public final class JsonlHistoryReader implements HistoryReader {
         }
 
         /** The required {@code value} field: JSON null is the absent value, a missing field an error. */
-        private Object value(JsonNode node, String what) throws HistoryFormatException {
+        private Value value(JsonNode node, String what) throws HistoryFormatException {
             JsonNode v = node.get("value");
             if (v == null) {
                 JsonNode key = node.get("key");

@@ -226,6 +226,7 @@ class JsonlHistoryReaderTests {
         "{\"id\": 1, \"ops\": [{\"op\": \"predicate\", \"table\": \"t\", \"where\": \"a\", \"rows\": [{\"key\": \"u/1\", \"value\": 1}]}]} | 1 | ops[0]: rows[0]: key \"u/1\" is not in table \"t\" (its keys start with \"t/\")",
         "{\"id\": 1, \"ops\": [{\"op\": \"predicate\", \"table\": \"t\", \"where\": \"a\", \"rows\": [{\"key\": \"t/1\"}]}]} | 1 | ops[0]: rows[0]: row of \"t/1\" has no \"value\"",
         "{\"id\": 1, \"ops\": [{\"op\": \"predicate\", \"table\": \"t\", \"where\": \"a\", \"rows\": [{\"key\": \"t/1\", \"value\": 1}, {\"key\": \"t/1\", \"value\": 1}]}]} | 1 | ops[0]: rows[1]: key \"t/1\" is returned twice",
+        "{\"id\": 1, \"ops\": [{\"op\": \"predicate\", \"table\": \"t\", \"where\": \"a\", \"rows\": [{\"key\": \"t/1\", \"value\": 1}, {\"key\": \"t/2\", \"value\": null}]}]} | 1 | ops[0]: rows[1]: row of \"t/2\" has \"value\": null, but a predicate read returns only rows that exist",
         "{\"id\": 1, \"id\": 2, \"ops\": []} | 1 | bad JSON at column",
         "{\"id\": 1, \"ops\": []} {\"id\": 2, \"ops\": []} | 1 | bad JSON",
         "// fine\\n{\"id\": 1, \"ops\": [{\"op\": \"read\", \"key\": \"a\\nb\", \"value\": 1}]} | 2 | bad JSON",
