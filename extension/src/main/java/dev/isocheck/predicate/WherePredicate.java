@@ -25,9 +25,10 @@ import net.sf.jsqlparser.parser.CCJSqlParserUtil;
  * <ul>
  *   <li>A column is the row's field of that name; a field the row lacks, or holds as JSON
  *       {@code null}, is SQL NULL. A qualifier ({@code d.on_call}) is ignored: the read ranges over
- *       one table. Unquoted names match a field exactly, else the one field equal ignoring case (as
- *       databases fold identifiers); quoted names match only exactly; two fields equal ignoring
- *       case make the column {@link Truth#INDETERMINATE}.</li>
+ *       one table. Unquoted names match the one field equal ignoring case (databases fold
+ *       identifiers, each its own way); two or more such fields ({@code v} and {@code V}) make the
+ *       column's value unknown, and comparisons with it {@link Truth#INDETERMINATE}, even when one
+ *       is spelt exactly as the name. Quoted names match only exactly.</li>
  *   <li>Numbers compare numerically, strings by {@link String#compareTo} (a binary, case-sensitive
  *       collation, as PostgreSQL's {@code C}; a database with another collation may order or equate
  *       strings differently), booleans with FALSE before TRUE. {@code LIKE} is case-sensitive.</li>

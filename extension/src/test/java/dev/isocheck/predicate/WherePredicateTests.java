@@ -55,6 +55,14 @@ class WherePredicateTests {
                 arguments("ON_CALL = TRUE", DOCTOR, Truth.TRUE),
                 arguments("\"ON_CALL\" = TRUE", DOCTOR, Truth.UNKNOWN),
                 arguments("\"on_call\" = TRUE", DOCTOR, Truth.TRUE),
+                // two fields equal ignoring case: which one an unquoted name reads depends on the
+                // database (PostgreSQL folds to lower case, Oracle to upper case)
+                arguments("v >= 0", row("v", 3, "V", -1), Truth.INDETERMINATE),
+                arguments("V >= 0", row("v", 3, "V", -1), Truth.INDETERMINATE),
+                arguments("v IS NULL", row("v", 3, "V", null), Truth.INDETERMINATE),
+                arguments("v >= 0 AND id = 2", row("id", 1, "v", 3, "V", -1), Truth.FALSE),
+                arguments("\"v\" >= 0", row("v", 3, "V", -1), Truth.TRUE),
+                arguments("\"V\" >= 0", row("v", 3, "V", -1), Truth.FALSE),
                 // NULL: missing and null fields, NULL literals, three-valued connectives
                 arguments("shift = 1", NO_SHIFT, Truth.UNKNOWN),
                 arguments("missing = 1", DOCTOR, Truth.UNKNOWN),
@@ -188,6 +196,10 @@ class WherePredicateTests {
         // A field equal only ignoring case is not known to be the one read: the row may also have
         // an unobserved field "shift", which the unquoted column would read instead.
         assertThat(p.namesOnlyFieldsOf(row("on_call", true, "SHIFT", 1, "name", "x"))).isFalse();
+        // Nor is a field of exactly the name when another one equals it ignoring case.
+        assertThat(p.namesOnlyFieldsOf(row("on_call", true, "shift", 1, "Shift", 2, "name", "x"))).isFalse();
+        WherePredicate quoted = (WherePredicate) WherePredicate.parse("\"shift\" = 1");
+        assertThat(quoted.namesOnlyFieldsOf(row("shift", 1, "Shift", 2))).isTrue();
     }
 
     @Test
