@@ -471,14 +471,30 @@ public final class ReadExplanations {
     /**
      * Every write of the observed key, by any transaction, whose value observation {@code obs} is
      * consistent with, as positions for {@link #writeRef(int)} and {@link #writeState(int)}, in
-     * group then transaction order. For reporting: this allocates and may scan the key's values.
+     * group then transaction order. For reporting: this allocates. A non-row observation is
+     * consistent only with an equal value, found by the exact (key, value) lookup; a row
+     * observation compares with the key's written values that the per-key column index leaves
+     * (all of them for a key with few values), so that many unexplained reads of a heavily written
+     * key do not each scan every value written to it.
      */
     int[] consistentWrites(int obs) {
         int key = key(obs);
-        Value value = values.get(value(obs));
+        int observed = value(obs);
+        Value value = values.get(observed);
         IntList out = new IntList(4);
-        for (int at = keyGroupStart[key]; at < keyGroupStart[key + 1]; at++) {
-            int g = keyGroups[at];
+        if (!value.isObject()) {
+            int g = groups.get(key, observed);
+            if (g >= 0) {
+                for (int pos = groupStart[g]; pos < groupStart[g + 1]; pos++) {
+                    out.add(pos);
+                }
+            }
+            return out.toArray();
+        }
+        int[] among = candidateGroups(key, value);
+        int count = among == null ? keyGroupStart[key + 1] - keyGroupStart[key] : among.length;
+        for (int at = 0; at < count; at++) {
+            int g = among == null ? keyGroups[keyGroupStart[key] + at] : among[at];
             if (value.isConsistentWith(values.get(groupValue[g]))) {
                 for (int pos = groupStart[g]; pos < groupStart[g + 1]; pos++) {
                     out.add(pos);
