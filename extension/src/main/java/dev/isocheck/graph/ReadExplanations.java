@@ -337,8 +337,8 @@ public final class ReadExplanations {
     }
 
     /**
-     * The groups of {@code key} whose rows have the observed value in one of the observed columns
-     * (a superset of the consistent ones), or {@code null} for all of the key's groups. Indexed per key on first use, so that
+     * The groups of {@code key} whose rows have the observed value in one of the observed non-null
+     * columns (a superset of the consistent ones), or {@code null} for all of the key's groups. Indexed per key on first use, so that
      * partial-row reads of a key with many versions do not compare with every version.
      */
     private int[] candidateGroups(int key, Value observed) {
@@ -348,8 +348,12 @@ public final class ReadExplanations {
         }
         Map<String, Map<Value, IntList>> byColumn = columnIndexes.computeIfAbsent(key, k -> indexColumns(k));
         // The most selective observed column: a row id column matches every version of the key.
+        // A null observed column selects nothing: it is consistent with rows that lack the column.
         IntList best = null;
         for (Map.Entry<String, Value> column : observed.fields().entrySet()) {
+            if (column.getValue().isAbsent()) {
+                continue;
+            }
             IntList groups = byColumn.getOrDefault(column.getKey(), Map.of()).get(column.getValue());
             if (groups == null) {
                 return NO_GROUPS;
@@ -358,7 +362,7 @@ public final class ReadExplanations {
                 best = groups;
             }
         }
-        return best.toArray();
+        return best == null ? null : best.toArray();
     }
 
     private Map<String, Map<Value, IntList>> indexColumns(int key) {

@@ -225,7 +225,10 @@ public final class Value {
     /**
      * Whether a read that observed this value can have read {@code written}: they are equal, or
      * both are rows and every field observed is in the written row with an equal value (the read
-     * selected only some columns). Nested values compare by equality.
+     * selected only some columns). An observed field that is JSON {@code null} also matches a
+     * written row that lacks the field: in SQL an unset column is NULL, and a recorder that logs
+     * only the inserted columns writes {@code {"id":1}} for the row that {@code SELECT *} reads as
+     * {@code {"id":1,"note":null}}. Nested values compare by equality.
      */
     public boolean isConsistentWith(Value written) {
         if (this.equals(written)) {
@@ -236,7 +239,8 @@ public final class Value {
         }
         Map<String, Value> all = written.fields();
         for (Map.Entry<String, Value> e : fields().entrySet()) {
-            if (!e.getValue().equals(all.get(e.getKey()))) {
+            Value there = all.get(e.getKey());
+            if (there == null ? !e.getValue().isAbsent() : !e.getValue().equals(there)) {
                 return false;
             }
         }

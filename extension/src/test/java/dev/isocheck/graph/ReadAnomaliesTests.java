@@ -257,4 +257,23 @@ class ReadAnomaliesTests {
         assertThat(found.get(n)).isEqualTo(new Anomaly(AnomalyType.THIN_AIR, List.of("RV2"),
                 "RV2 read t/1 = {\"v\":99}, which no transaction wrote and is not t/1's initial value (null)"));
     }
+
+    @Test
+    void aNullFieldMatchesARowWrittenWithoutItAndRepeatedReadsStayCompatible() {
+        Map<String, Object> selectAll = new LinkedHashMap<>(row(1, 2));
+        selectAll.put("note", null);
+        HistoryBuilder b = History.builder().initialStateComplete(true);
+        b.transaction("T1").write("t/1", row(1, 2));
+        b.transaction("T2").read("t/1", selectAll).read("t/1", row(1, 2));
+        b.transaction("T3").read("t/1", row(1, 2)).read("t/1", selectAll);
+        b.transaction("T4").predicate("t", "note IS NULL", rows("t/1", selectAll));
+        assertThat(ReadAnomalies.find(b.build())).isEmpty();
+
+        Map<String, Object> onlyNull = new LinkedHashMap<>();
+        onlyNull.put("note", null);
+        HistoryBuilder c = History.builder().initialStateComplete(true);
+        c.transaction("T1").write("t/1", Map.of("id", 1, "note", "x"));
+        c.transaction("T2").read("t/1", Map.of("note", "x")).read("t/1", onlyNull);
+        assertThat(ReadAnomalies.find(c.build())).extracting(Anomaly::type).containsExactly(AnomalyType.INTERNAL);
+    }
 }

@@ -86,4 +86,24 @@ class ValueTests {
         assertThat(Value.of(new BigDecimal("1e19")).toJava()).isEqualTo(new BigDecimal("1e19"));
         assertThat(Value.of(new BigDecimal("-9223372036854775808")).toJava()).isEqualTo(Long.MIN_VALUE);
     }
+
+    @Test
+    void aNullObservedFieldIsConsistentWithARowWithoutTheField() {
+        Map<String, Object> observed = new java.util.HashMap<>(Map.of("id", 1, "v", 2));
+        observed.put("note", null);
+        Value written = Value.of(Map.of("id", 1, "v", 2));
+        assertThat(Value.of(observed).isConsistentWith(written)).isTrue();
+        Map<String, Object> writtenNull = new java.util.HashMap<>(Map.of("id", 1, "v", 2));
+        writtenNull.put("note", null);
+        assertThat(Value.of(observed).isConsistentWith(Value.of(writtenNull))).isTrue();
+        assertThat(Value.of(observed).isConsistentWith(Value.of(Map.of("id", 1, "v", 2, "note", "x")))).isFalse();
+        assertThat(Value.of(observed).isConsistentWith(Value.of(Map.of("id", 1, "v", 3)))).isFalse();
+        // A present observed field still needs the written field.
+        assertThat(Value.of(Map.of("id", 1, "note", "x")).isConsistentWith(written)).isFalse();
+        // Only row fields: a whole absent value is not a row, and nested values compare by equality.
+        assertThat(Value.ABSENT.isConsistentWith(written)).isFalse();
+        Map<String, Object> nestedNull = new java.util.HashMap<>();
+        nestedNull.put("n", null);
+        assertThat(Value.of(Map.of("a", nestedNull)).isConsistentWith(Value.of(Map.of("a", Map.of())))).isFalse();
+    }
 }

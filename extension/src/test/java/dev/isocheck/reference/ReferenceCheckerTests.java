@@ -470,6 +470,29 @@ class ReferenceCheckerTests {
         }
 
         @Test
+        void aNullFieldIsTheMissingColumnOfTheRowWritten() {
+            // The recorder logged only the inserted columns; SELECT * shows the unset one as null.
+            Map<String, Object> selectAll = new LinkedHashMap<>(Map.of("id", 1, "v", 2));
+            selectAll.put("note", null);
+            HistoryBuilder b = History.builder().initialStateComplete(true);
+            b.transaction("T1").session("s").write("t/1", Map.of("id", 1, "v", 2));
+            b.transaction("T2").session("s").read("t/1", selectAll).predicate("t", "note IS NULL", rows("t/1", selectAll));
+            assertLevels(b.build(), true, true, true);
+
+            // Two observations of an unknown initial row, one with the null column: compatible.
+            HistoryBuilder unknown = History.builder();
+            unknown.transaction("T1").read("t/1", Map.of("id", 1, "v", 2)).read("t/1", selectAll);
+            unknown.transaction("T2").read("t/1", selectAll);
+            assertLevels(unknown.build(), true, true, true);
+
+            // ... but a null column and a present one are not.
+            HistoryBuilder conflict = History.builder();
+            conflict.transaction("T1").read("t/1", selectAll);
+            conflict.transaction("T2").read("t/1", Map.of("id", 1, "note", "x"));
+            assertLevels(conflict.build(), false, false, false);
+        }
+
+        @Test
         void indeterminateComparisonNeitherRequiresNorForbidsARow() {
             // shift is a number, the literal a string: the database may convert; either answer is allowed.
             HistoryBuilder b = History.builder().initialStateComplete(true).initialValue("doctors/1", Map.of("id", 1, "shift", 1));
