@@ -49,6 +49,8 @@ public final class WherePredicate implements ParsedWhere {
 
     /** A bound on the cache, so that a long-lived process reading many distinct clauses stays small. */
     private static final int CACHE_LIMIT = 10_000;
+    /** The deepest nesting of parentheses parsed; deeper clauses are unsupported. */
+    static final int MAX_PARENTHESES = 100;
     private static final Map<String, ParsedWhere> CACHE = new ConcurrentHashMap<>();
 
     private final String where;
@@ -101,6 +103,10 @@ public final class WherePredicate implements ParsedWhere {
         if (where.isBlank()) {
             return new UnsupportedWhere(where, "the where clause is empty");
         }
+        if (parenthesisDepth(where) > MAX_PARENTHESES) {
+            // JSqlParser's time grows with the square of the nesting (500 levels: seconds).
+            return new UnsupportedWhere(where, "the where clause nests parentheses more than " + MAX_PARENTHESES + " deep");
+        }
         Expression expression;
         try {
             expression = CCJSqlParserUtil.parseCondExpression(where, false);
@@ -115,6 +121,32 @@ public final class WherePredicate implements ParsedWhere {
         } catch (WhereCompiler.Refused refused) {
             return new UnsupportedWhere(where, refused.getMessage());
         }
+    }
+
+    /**
+     * The deepest nesting of parentheses outside string literals and quoted names; a cheap bound
+     * checked before parsing, so a mistaken count (a backslash-escaped quote) only errs either way
+     * on what is refused or parsed, never on what a parsed clause means.
+     */
+    static int parenthesisDepth(String where) {
+        int depth = 0;
+        int deepest = 0;
+        char quote = 0;
+        for (int i = 0; i < where.length(); i++) {
+            char c = where.charAt(i);
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                }
+            } else if (c == '\'' || c == '"' || c == '`') {
+                quote = c;
+            } else if (c == '(') {
+                deepest = Math.max(deepest, ++depth);
+            } else if (c == ')') {
+                depth--;
+            }
+        }
+        return deepest;
     }
 
     private static String oneLine(Throwable t) {

@@ -240,24 +240,37 @@ class WherePredicateTests {
     @Test
     void deepNestingIsUnsupportedNeverAStackOverflow() {
         String parens = "(".repeat(3_000) + "x = 1" + ")".repeat(3_000);
-        String nots = "NOT ".repeat(3_000) + "x = 1";
+        String nots = "NOT (".repeat(3_000) + "x = 1" + ")".repeat(3_000);
         StringBuilder alternating = new StringBuilder("x = 0");
         for (int i = 1; i < 3_000; i++) {
             alternating.insert(0, "(").append(i % 2 == 0 ? " AND " : " OR ").append("x = ").append(i).append(")");
         }
-        for (String where : List.of(parens, nots, alternating.toString())) {
+        for (String where : List.of(parens, nots, alternating.toString(), "(".repeat(101) + "x = 1" + ")".repeat(101))) {
             ParsedWhere parsed = WherePredicate.parse(where);
-            if (parsed instanceof WherePredicate p) {
-                // Supported only when shallow enough to evaluate.
-                assertThat(p.evaluate(row("x", 1))).isNotNull();
-            } else {
-                assertThat(((UnsupportedWhere) parsed).reason()).isNotBlank().doesNotContain("\n");
-            }
+            assertThat(parsed).isInstanceOf(UnsupportedWhere.class);
+            assertThat(((UnsupportedWhere) parsed).reason()).isNotBlank().doesNotContain("\n");
         }
-        assertThat(WherePredicate.parse(nots)).isInstanceOf(UnsupportedWhere.class);
-        assertThat(WherePredicate.parse(alternating.toString())).isInstanceOf(UnsupportedWhere.class);
-        // Redundant parentheses add no depth.
-        assertThat(WherePredicate.parse("(".repeat(500) + "x = 1" + ")".repeat(500))).isInstanceOf(WherePredicate.class);
+        // Up to 100 parentheses deep is parsed; redundant ones add no depth to the condition.
+        WherePredicate hundred = (WherePredicate) WherePredicate.parse("(".repeat(100) + "x = 1" + ")".repeat(100));
+        assertThat(hundred.evaluate(row("x", 1))).isEqualTo(Truth.TRUE);
+        // Parentheses inside strings and quoted names do not count.
+        assertThat(WherePredicate.parse("x = '" + "(".repeat(200) + "'")).isInstanceOf(WherePredicate.class);
+        assertThat(WherePredicate.parenthesisDepth("(a = '(((') AND \"((\" = 1")).isEqualTo(1);
+    }
+
+    @Test
+    void conditionsNestedBeyondTheLimitAreUnsupported() throws Exception {
+        // Beyond what the parenthesis bound lets through, the compiler's own bound still holds.
+        net.sf.jsqlparser.expression.Expression e = new net.sf.jsqlparser.expression.NotExpression(
+                net.sf.jsqlparser.parser.CCJSqlParserUtil.parseCondExpression("x = 0", false));
+        for (int i = 1; i < WhereCompiler.MAX_DEPTH; i++) {
+            e = new net.sf.jsqlparser.expression.NotExpression(e);
+        }
+        net.sf.jsqlparser.expression.Expression tooDeep = e;
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new WhereCompiler().condition(tooDeep))
+                .isInstanceOf(WhereCompiler.Refused.class).hasMessageContaining("nested more than");
+        net.sf.jsqlparser.expression.Expression atLimit = ((net.sf.jsqlparser.expression.NotExpression) e).getExpression();
+        assertThat(new WhereCompiler().condition(atLimit).evaluate(row("x", 0))).isEqualTo(Truth.FALSE);
     }
 
     @Test
