@@ -91,6 +91,17 @@ public final class CheckCommand {
     }
 
     private int checkOne(Path path, Options options) {
+        try {
+            return readAndCheck(path, options);
+        } catch (RuntimeException | StackOverflowError e) {
+            // A last resort: a bug must not print a stack trace, nor a verdict it did not reach.
+            String message = e.getMessage() == null ? "" : e.getMessage().replaceAll("\\s+", " ").strip();
+            return invalid(path, options, path + ": internal error: " + e.getClass().getName()
+                    + (message.isEmpty() ? "" : ": " + message) + " (please report)");
+        }
+    }
+
+    private int readAndCheck(Path path, Options options) {
         HistoryFormat format = options.format.or(() -> HistoryFormat.detect(path)).orElseThrow();
         long started = System.nanoTime();
         History history;

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.isocheck.history.History;
 import dev.isocheck.history.HistoryBuilder;
 import dev.isocheck.history.HistoryBuilder.TransactionBuilder;
+import dev.isocheck.history.Value;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,7 +37,8 @@ import java.util.Map;
  *       an initial state after a transaction or a second one, a duplicate transaction id (an
  *       integer id and a string id with the same digits are the same id), a missing {@code ops},
  *       an unknown {@code op}, a read or write without {@code key} or {@code value}, a predicate
- *       row outside its table or returned twice, fields of the wrong type, {@code end} before
+ *       row outside its table, returned twice or with a {@code null} value (an absent row),
+ *       fields of the wrong type, {@code end} before
  *       {@code start};</li>
  *   <li>accepted: unknown fields (the format may grow), {@code null} for an optional field
  *       ({@code session}, {@code status}, {@code start}, {@code end}, {@code complete}), as
@@ -127,6 +129,9 @@ public final class JsonlHistoryReader implements HistoryReader {
             } catch (JsonProcessingException e) {
                 String where = e.getLocation() == null ? "" : " at column " + e.getLocation().getColumnNr();
                 throw error("bad JSON" + where + ": " + oneLine(e.getOriginalMessage()));
+            } catch (RuntimeException e) {
+                // Jackson throws some number errors unchecked (1e2147483648: NumberFormatException).
+                throw error("bad JSON: " + describe(e));
             }
             if (!node.isObject()) {
                 throw error("expected a JSON object (an initial state or a transaction), found " + kind(node));
@@ -136,12 +141,17 @@ public final class JsonlHistoryReader implements HistoryReader {
             if (init && transaction) {
                 throw error("a line is either an initial state (\"init\") or a transaction (\"id\"), not both");
             }
-            if (init) {
-                init(node);
-            } else if (transaction) {
-                transaction(node);
-            } else {
-                throw error("neither an initial state (no \"init\") nor a transaction (no \"id\")");
+            try {
+                if (init) {
+                    init(node);
+                } else if (transaction) {
+                    transaction(node);
+                } else {
+                    throw error("neither an initial state (no \"init\") nor a transaction (no \"id\")");
+                }
+            } catch (RuntimeException e) {
+                // A last resort: whatever the model refuses is this line's problem, not a crash.
+                throw error(describe(e));
             }
         }
 
@@ -160,7 +170,7 @@ public final class JsonlHistoryReader implements HistoryReader {
             Boolean complete = optionalBoolean(node, "complete");
             for (Iterator<Map.Entry<String, JsonNode>> it = init.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                builder.initialValue(e.getKey(), java(e.getValue()));
+                builder.initialValue(e.getKey(), convert(e.getValue(), "init: " + quote(e.getKey())));
             }
             builder.initialStateComplete(complete != null && complete);
         }
@@ -238,7 +248,7 @@ public final class JsonlHistoryReader implements HistoryReader {
             if (!rows.isArray()) {
                 throw error(at + "\"rows\" must be an array of {\"key\", \"value\"} objects, not " + kind(rows));
             }
-            Map<String, Object> returned = new LinkedHashMap<>();
+            Map<String, Value> returned = new LinkedHashMap<>();
             for (int r = 0; r < rows.size(); r++) {
                 JsonNode row = rows.get(r);
                 String rowAt = at + "rows[" + r + "]: ";
@@ -250,7 +260,11 @@ public final class JsonlHistoryReader implements HistoryReader {
                     throw error(rowAt + "key " + quote(key) + " is not in table " + quote(table)
                             + " (its keys start with " + quote(table + "/") + ")");
                 }
-                Object value = value(row, rowAt + "row");
+                Value value = value(row, rowAt + "row");
+                if (value.isAbsent()) {
+                    throw error(rowAt + "row of " + quote(key) + " has \"value\": null, but a predicate read returns only"
+                            + " rows that exist (leave out a row it did not return)");
+                }
                 if (returned.containsKey(key)) {
                     throw error(rowAt + "key " + quote(key) + " is returned twice");
                 }
@@ -295,14 +309,23 @@ public final class JsonlHistoryReader implements HistoryReader {
         }
 
         /** The required {@code value} field: JSON null is the absent value, a missing field an error. */
-        private Object value(JsonNode node, String what) throws HistoryFormatException {
+        private Value value(JsonNode node, String what) throws HistoryFormatException {
             JsonNode v = node.get("value");
             if (v == null) {
                 JsonNode key = node.get("key");
                 String of = key != null && key.isTextual() ? " of " + quote(key.textValue()) : "";
                 throw error(what + of + " has no \"value\" (write null for an absent value)");
             }
-            return java(v);
+            return convert(v, what);
+        }
+
+        /** A JSON value as a {@link Value}, or this line's error naming {@code what} when the model refuses it. */
+        private Value convert(JsonNode v, String what) throws HistoryFormatException {
+            try {
+                return Value.of(java(v));
+            } catch (RuntimeException e) {
+                throw error(what + ": " + describe(e));
+            }
         }
 
         private String optionalString(JsonNode node, String field) throws HistoryFormatException {
@@ -387,6 +410,12 @@ public final class JsonlHistoryReader implements HistoryReader {
         }
         String text = node.toString();
         return text.length() <= 40 ? type + " (" + text + ")" : type;
+    }
+
+    /** An unchecked exception as one line: its message, else its class. */
+    private static String describe(RuntimeException e) {
+        String message = e.getMessage();
+        return message == null || message.isBlank() ? e.getClass().getSimpleName() : oneLine(message);
     }
 
     /** A string as a JSON literal, so that quotes and line breaks in it keep the message on one line. */

@@ -337,8 +337,8 @@ public final class ReadExplanations {
     }
 
     /**
-     * The groups of {@code key} whose rows have the observed value in one of the observed columns
-     * (a superset of the consistent ones), or {@code null} for all of the key's groups. Indexed per key on first use, so that
+     * The groups of {@code key} whose rows have the observed value in one of the observed non-null
+     * columns (a superset of the consistent ones), or {@code null} for all of the key's groups. Indexed per key on first use, so that
      * partial-row reads of a key with many versions do not compare with every version.
      */
     private int[] candidateGroups(int key, Value observed) {
@@ -348,8 +348,12 @@ public final class ReadExplanations {
         }
         Map<String, Map<Value, IntList>> byColumn = columnIndexes.computeIfAbsent(key, k -> indexColumns(k));
         // The most selective observed column: a row id column matches every version of the key.
+        // A null observed column selects nothing: it is consistent with rows that lack the column.
         IntList best = null;
         for (Map.Entry<String, Value> column : observed.fields().entrySet()) {
+            if (column.getValue().isAbsent()) {
+                continue;
+            }
             IntList groups = byColumn.getOrDefault(column.getKey(), Map.of()).get(column.getValue());
             if (groups == null) {
                 return NO_GROUPS;
@@ -358,7 +362,7 @@ public final class ReadExplanations {
                 best = groups;
             }
         }
-        return best.toArray();
+        return best == null ? null : best.toArray();
     }
 
     private Map<String, Map<Value, IntList>> indexColumns(int key) {
@@ -471,14 +475,30 @@ public final class ReadExplanations {
     /**
      * Every write of the observed key, by any transaction, whose value observation {@code obs} is
      * consistent with, as positions for {@link #writeRef(int)} and {@link #writeState(int)}, in
-     * group then transaction order. For reporting: this allocates and may scan the key's values.
+     * group then transaction order. For reporting: this allocates. A non-row observation is
+     * consistent only with an equal value, found by the exact (key, value) lookup; a row
+     * observation compares with the key's written values that the per-key column index leaves
+     * (all of them for a key with few values), so that many unexplained reads of a heavily written
+     * key do not each scan every value written to it.
      */
     int[] consistentWrites(int obs) {
         int key = key(obs);
-        Value value = values.get(value(obs));
+        int observed = value(obs);
+        Value value = values.get(observed);
         IntList out = new IntList(4);
-        for (int at = keyGroupStart[key]; at < keyGroupStart[key + 1]; at++) {
-            int g = keyGroups[at];
+        if (!value.isObject()) {
+            int g = groups.get(key, observed);
+            if (g >= 0) {
+                for (int pos = groupStart[g]; pos < groupStart[g + 1]; pos++) {
+                    out.add(pos);
+                }
+            }
+            return out.toArray();
+        }
+        int[] among = candidateGroups(key, value);
+        int count = among == null ? keyGroupStart[key + 1] - keyGroupStart[key] : among.length;
+        for (int at = 0; at < count; at++) {
+            int g = among == null ? keyGroups[keyGroupStart[key] + at] : among[at];
             if (value.isConsistentWith(values.get(groupValue[g]))) {
                 for (int pos = groupStart[g]; pos < groupStart[g + 1]; pos++) {
                     out.add(pos);

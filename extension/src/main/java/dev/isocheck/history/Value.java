@@ -28,6 +28,12 @@ public final class Value {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE);
     private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
+    /**
+     * The largest decimal exponent a number may have, either sign: beyond every SQL numeric type
+     * (PostgreSQL's {@code numeric} reaches 10^131072), and small enough that no conversion of such a
+     * number is expensive.
+     */
+    public static final int MAX_EXPONENT = 1_000_000;
 
     /** null, Boolean, Long, BigDecimal (non-integral or beyond long), String, List, or sorted Map. */
     private final Object repr;
@@ -58,7 +64,8 @@ public final class Value {
      * {@link CharSequence}, {@link Map} with string keys (a row), {@link List} or array of such,
      * or a {@code Value}.
      *
-     * @throws IllegalArgumentException for anything else, naming its type
+     * @throws IllegalArgumentException for anything else, naming its type, and for a number that
+     *     is not finite or whose decimal exponent is beyond &plusmn;{@link #MAX_EXPONENT}
      */
     public static Value of(Object java) {
         if (java == null) {
@@ -123,8 +130,21 @@ public final class Value {
         if (decimal.signum() == 0) {
             return 0L;
         }
+        // The decimal exponent of the leading digit, checked before anything that could expand the
+        // number (1e100000000 as a BigInteger takes a minute and a gigabyte).
+        long exponent = (long) decimal.precision() - decimal.scale() - 1;
+        if (Math.abs(exponent) > MAX_EXPONENT) {
+            String shown = decimal.toString();
+            if (shown.length() > 40) {
+                int e = shown.indexOf('E');
+                shown = shown.substring(0, 20) + "..." + (e >= 0 ? shown.substring(e) : "");
+            }
+            throw new IllegalArgumentException("the number " + shown + " is out of range (its decimal exponent, "
+                    + exponent + ", is beyond " + MAX_EXPONENT + " either way)");
+        }
         decimal = decimal.stripTrailingZeros();
-        if (decimal.scale() <= 0) {
+        // 19 digits or more before the point: never a long, so no integer conversion is needed.
+        if (decimal.scale() <= 0 && exponent < 19) {
             BigInteger integer = decimal.toBigIntegerExact();
             if (integer.compareTo(LONG_MIN) >= 0 && integer.compareTo(LONG_MAX) <= 0) {
                 return integer.longValue();
@@ -205,7 +225,10 @@ public final class Value {
     /**
      * Whether a read that observed this value can have read {@code written}: they are equal, or
      * both are rows and every field observed is in the written row with an equal value (the read
-     * selected only some columns). Nested values compare by equality.
+     * selected only some columns). An observed field that is JSON {@code null} also matches a
+     * written row that lacks the field: in SQL an unset column is NULL, and a recorder that logs
+     * only the inserted columns writes {@code {"id":1}} for the row that {@code SELECT *} reads as
+     * {@code {"id":1,"note":null}}. Nested values compare by equality.
      */
     public boolean isConsistentWith(Value written) {
         if (this.equals(written)) {
@@ -216,7 +239,8 @@ public final class Value {
         }
         Map<String, Value> all = written.fields();
         for (Map.Entry<String, Value> e : fields().entrySet()) {
-            if (!e.getValue().equals(all.get(e.getKey()))) {
+            Value there = all.get(e.getKey());
+            if (there == null ? !e.getValue().isAbsent() : !e.getValue().equals(there)) {
                 return false;
             }
         }

@@ -11,19 +11,44 @@ sealed interface Condition {
     /** The truth of this condition on {@code row}, an object value. */
     Truth evaluate(Value row);
 
-    /** {@code left AND right}. */
-    record And(Condition left, Condition right) implements Condition {
+    /**
+     * {@code t1 AND t2 AND ...}: a chain flattened into one node, so that a long chain (a normal
+     * generated clause) is neither compiled nor evaluated by deep recursion.
+     */
+    record And(List<Condition> terms) implements Condition {
+        public And {
+            terms = List.copyOf(terms);
+        }
+
         @Override
         public Truth evaluate(Value row) {
-            return left.evaluate(row).and(right.evaluate(row));
+            Truth all = Truth.TRUE;
+            for (Condition term : terms) {
+                all = all.and(term.evaluate(row));
+                if (all == Truth.FALSE) {
+                    return all;
+                }
+            }
+            return all;
         }
     }
 
-    /** {@code left OR right}. */
-    record Or(Condition left, Condition right) implements Condition {
+    /** {@code t1 OR t2 OR ...}: a chain flattened into one node, as {@link And}. */
+    record Or(List<Condition> terms) implements Condition {
+        public Or {
+            terms = List.copyOf(terms);
+        }
+
         @Override
         public Truth evaluate(Value row) {
-            return left.evaluate(row).or(right.evaluate(row));
+            Truth any = Truth.FALSE;
+            for (Condition term : terms) {
+                any = any.or(term.evaluate(row));
+                if (any == Truth.TRUE) {
+                    return any;
+                }
+            }
+            return any;
         }
     }
 
@@ -109,7 +134,9 @@ sealed interface Condition {
 
     /**
      * {@code operand [NOT] LIKE pattern}: a string matched against a compiled pattern, case
-     * sensitively; any other non-NULL value is INDETERMINATE (dialects convert or reject it).
+     * sensitively; any other non-NULL value is INDETERMINATE (dialects convert or reject it). A
+     * {@code null} pattern is one whose meaning depends on the dialect (a backslash in it): every
+     * non-NULL value is INDETERMINATE.
      */
     record Like(Operand operand, Pattern pattern, boolean negated) implements Condition {
         @Override
@@ -121,7 +148,7 @@ sealed interface Condition {
             if (value.isAbsent()) {
                 return Truth.UNKNOWN;
             }
-            if (!value.isString()) {
+            if (pattern == null || !value.isString()) {
                 return Truth.INDETERMINATE;
             }
             Truth matches = Truth.of(pattern.matcher(value.asString().orElseThrow()).matches());

@@ -21,16 +21,31 @@ sealed interface Operand {
     }
 
     /**
-     * A column: the row's field of that name. An unquoted name is matched as databases fold
-     * identifiers: the field of exactly that name, else the one field equal ignoring case; a
-     * quoted name only exactly.
+     * A string literal whose value depends on the SQL dialect: one containing a backslash, which
+     * is an escape character in MySQL's default mode ({@code 'a\\b'} is {@code a\b}) and an
+     * ordinary character in PostgreSQL and SQLite. Its value is never told ({@code null}), so every
+     * comparison with it is {@link Truth#INDETERMINATE}.
+     */
+    record DialectString(String text) implements Operand {
+        @Override
+        public Value valueOn(Value row) {
+            return null;
+        }
+    }
+
+    /**
+     * A column: the row's field of that name. A quoted name matches only exactly. An unquoted name
+     * is matched as databases fold identifiers, which they do differently (PostgreSQL to lower
+     * case, Oracle to upper case, MySQL and SQLite ignore case): the one field equal to it ignoring
+     * case; when the row has two or more such fields ({@code v} and {@code V}), which one the
+     * database read cannot be told.
      */
     record Column(String name, boolean quoted) implements Operand {
         @Override
         public Value valueOn(Value row) {
             Map<String, Value> fields = row.fields();
-            Value exact = fields.get(name);
-            if (exact != null || quoted) {
+            if (quoted) {
+                Value exact = fields.get(name);
                 return exact == null ? Value.ABSENT : exact;
             }
             Value found = Value.ABSENT;
@@ -45,12 +60,26 @@ sealed interface Operand {
         }
 
         /**
-         * Whether {@code row} has a field of exactly this name. A field equal only ignoring case
-         * does not count: {@code row} may be partial knowledge of a row, and an unobserved field of
-         * exactly this name would take precedence over it.
+         * Whether {@code row} has a field of exactly this name, which is the one this column reads.
+         * A field equal only ignoring case does not count: {@code row} may be partial knowledge of a
+         * row, and an unobserved field of exactly this name would take precedence over it in
+         * PostgreSQL. Nor does a field when another one equals it ignoring case (an unquoted column
+         * then reads a field we cannot tell).
          */
         boolean isFieldOf(Value row) {
-            return row.fields().containsKey(name);
+            Map<String, Value> fields = row.fields();
+            if (!fields.containsKey(name)) {
+                return false;
+            }
+            if (quoted) {
+                return true;
+            }
+            for (String field : fields.keySet()) {
+                if (!field.equals(name) && field.equalsIgnoreCase(name)) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 }

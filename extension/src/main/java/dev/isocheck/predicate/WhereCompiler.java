@@ -2,11 +2,13 @@ package dev.isocheck.predicate;
 
 import dev.isocheck.history.Value;
 import java.math.BigDecimal;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import net.sf.jsqlparser.expression.BinaryExpression;
 import net.sf.jsqlparser.expression.BooleanValue;
 import net.sf.jsqlparser.expression.DoubleValue;
 import net.sf.jsqlparser.expression.Expression;
@@ -41,6 +43,12 @@ import net.sf.jsqlparser.schema.Column;
  */
 final class WhereCompiler {
 
+    /**
+     * The deepest nesting compiled (see {@link #condition(Expression, int)}); deeper is refused, so
+     * that evaluating a condition can never exhaust the stack.
+     */
+    static final int MAX_DEPTH = 1_000;
+
     private final Set<Operand.Column> columns = new LinkedHashSet<>();
 
     /** Thrown inside the compiler for an expression outside the supported grammar. */
@@ -56,19 +64,28 @@ final class WhereCompiler {
     }
 
     Condition condition(Expression e) throws Refused {
-        if (e.getClass() == AndExpression.class) {
-            AndExpression and = (AndExpression) e;
-            return new Condition.And(condition(and.getLeftExpression()), condition(and.getRightExpression()));
+        return condition(e, 1);
+    }
+
+    /**
+     * {@code e} compiled, at nesting level {@code depth}: chains of AND (or of OR) are one level,
+     * each NOT, IS TRUE|FALSE or switch between AND and OR one more; parentheses none.
+     */
+    private Condition condition(Expression e, int depth) throws Refused {
+        if (depth > MAX_DEPTH) {
+            throw new Refused("the condition is nested more than " + MAX_DEPTH + " levels deep");
         }
-        if (e.getClass() == OrExpression.class) {
-            OrExpression or = (OrExpression) e;
-            return new Condition.Or(condition(or.getLeftExpression()), condition(or.getRightExpression()));
+        e = unparenthesised(e);
+        if (e.getClass() == AndExpression.class || e.getClass() == OrExpression.class) {
+            List<Expression> chain = chain(e, e.getClass());
+            List<Condition> terms = new ArrayList<>(chain.size());
+            for (Expression term : chain) {
+                terms.add(condition(term, depth + 1));
+            }
+            return e.getClass() == AndExpression.class ? new Condition.And(terms) : new Condition.Or(terms);
         }
         if (e.getClass() == NotExpression.class) {
-            return new Condition.Not(condition(((NotExpression) e).getExpression()));
-        }
-        if (e instanceof ParenthesedExpressionList<?> list && isParenthesis(list)) {
-            return condition(list.get(0));
+            return new Condition.Not(condition(((NotExpression) e).getExpression(), depth + 1));
         }
         Condition.Comparison comparison = comparisonOf(e);
         if (comparison != null) {
@@ -93,7 +110,7 @@ final class WhereCompiler {
         }
         if (e.getClass() == IsBooleanExpression.class) {
             IsBooleanExpression is = (IsBooleanExpression) e;
-            return new Condition.IsBoolean(condition(is.getLeftExpression()), is.isTrue(), is.isNot());
+            return new Condition.IsBoolean(condition(is.getLeftExpression(), depth + 1), is.isTrue(), is.isNot());
         }
         if (e.getClass() == LikeExpression.class) {
             return like((LikeExpression) e);
@@ -102,6 +119,35 @@ final class WhereCompiler {
             return new Condition.BooleanOperand(operand(e));
         }
         throw refusedExpression(e);
+    }
+
+    /** {@code e} without the parentheses around it, unwrapped without recursion. */
+    private static Expression unparenthesised(Expression e) {
+        while (e instanceof ParenthesedExpressionList<?> list && isParenthesis(list)) {
+            e = list.get(0);
+        }
+        return e;
+    }
+
+    /**
+     * The terms of a chain of one connective ({@code a AND b AND (c AND d)}), in order, found
+     * without recursion: JSqlParser nests a chain of n terms n levels deep.
+     */
+    private static List<Expression> chain(Expression e, Class<?> connective) {
+        List<Expression> terms = new ArrayList<>();
+        ArrayDeque<Expression> pending = new ArrayDeque<>();
+        pending.push(e);
+        while (!pending.isEmpty()) {
+            Expression next = unparenthesised(pending.pop());
+            if (next.getClass() == connective) {
+                BinaryExpression binary = (BinaryExpression) next;
+                pending.push(binary.getRightExpression());
+                pending.push(binary.getLeftExpression());
+            } else {
+                terms.add(next);
+            }
+        }
+        return terms;
     }
 
     private static boolean isParenthesis(ParenthesedExpressionList<?> list) {
@@ -159,14 +205,27 @@ final class WhereCompiler {
             throw new Refused("a LIKE pattern must be a string literal: " + like);
         }
         Character escape = null;
+        boolean dialectDependent = hasBackslash(pattern.getNotExcapedValue());
         if (like.getEscape() != null) {
             if (!(like.getEscape() instanceof StringValue e) || !isPlainString(e) || e.getNotExcapedValue().length() != 1) {
                 throw new Refused("a LIKE escape must be a one-character string literal: " + like);
             }
             escape = e.getNotExcapedValue().charAt(0);
+            dialectDependent |= escape == '\\';
         }
-        return new Condition.Like(operand(like.getLeftExpression()),
-                likePattern(pattern.getNotExcapedValue(), escape), like.isNot());
+        Operand operand = operand(like.getLeftExpression());
+        if (dialectDependent) {
+            // A backslash in a LIKE pattern is the default escape character in PostgreSQL and MySQL
+            // ('a\_b' matches only a_b there) and an ordinary character in SQLite; MySQL also
+            // unescapes it in the string literal itself. What the pattern matches depends on the
+            // database, so the LIKE is INDETERMINATE on every non-NULL value.
+            return new Condition.Like(operand, null, like.isNot());
+        }
+        return new Condition.Like(operand, likePattern(pattern.getNotExcapedValue(), escape), like.isNot());
+    }
+
+    private static boolean hasBackslash(String text) {
+        return text.indexOf('\\') >= 0;
     }
 
     /**
@@ -220,7 +279,7 @@ final class WhereCompiler {
             return compiled;
         }
         if (e instanceof ParenthesedExpressionList<?> list && isParenthesis(list)) {
-            return operand(list.get(0));
+            return operand(unparenthesised(list));
         }
         if (e.getClass() == NullValue.class) {
             return new Operand.Literal(Value.ABSENT);
@@ -229,7 +288,10 @@ final class WhereCompiler {
             return new Operand.Literal(Value.of(((BooleanValue) e).getValue()));
         }
         if (e.getClass() == StringValue.class && isPlainString((StringValue) e)) {
-            return new Operand.Literal(Value.of(((StringValue) e).getNotExcapedValue()));
+            String text = ((StringValue) e).getNotExcapedValue();
+            // MySQL's default mode reads a backslash as an escape ('a\\b' is a\b), PostgreSQL and
+            // SQLite as itself: the literal's value depends on the database.
+            return hasBackslash(text) ? new Operand.DialectString(text) : new Operand.Literal(Value.of(text));
         }
         BigDecimal number = number(e);
         if (number != null) {

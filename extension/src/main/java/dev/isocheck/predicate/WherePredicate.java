@@ -25,12 +25,18 @@ import net.sf.jsqlparser.parser.CCJSqlParserUtil;
  * <ul>
  *   <li>A column is the row's field of that name; a field the row lacks, or holds as JSON
  *       {@code null}, is SQL NULL. A qualifier ({@code d.on_call}) is ignored: the read ranges over
- *       one table. Unquoted names match a field exactly, else the one field equal ignoring case (as
- *       databases fold identifiers); quoted names match only exactly; two fields equal ignoring
- *       case make the column {@link Truth#INDETERMINATE}.</li>
+ *       one table. Unquoted names match the one field equal ignoring case (databases fold
+ *       identifiers, each its own way); two or more such fields ({@code v} and {@code V}) make the
+ *       column's value unknown, and comparisons with it {@link Truth#INDETERMINATE}, even when one
+ *       is spelt exactly as the name. Quoted names match only exactly.</li>
  *   <li>Numbers compare numerically, strings by {@link String#compareTo} (a binary, case-sensitive
  *       collation, as PostgreSQL's {@code C}; a database with another collation may order or equate
  *       strings differently), booleans with FALSE before TRUE. {@code LIKE} is case-sensitive.</li>
+ *   <li>A string literal containing a backslash has a dialect-dependent value (an escape in
+ *       MySQL's default mode, itself in PostgreSQL and SQLite): comparisons with it are
+ *       {@link Truth#INDETERMINATE}. So is a {@code LIKE} whose pattern or {@code ESCAPE} contains
+ *       one (PostgreSQL's and MySQL's default {@code LIKE} escape, an ordinary character in
+ *       SQLite), on every non-NULL value.</li>
  *   <li>Comparing values of different types (a number with a string, ...), or arrays and
  *       objects, is {@link Truth#INDETERMINATE}, not FALSE or UNKNOWN: databases convert
  *       ({@code '1' = 1} in MySQL, untyped literals in PostgreSQL) or reject such comparisons, and
@@ -43,6 +49,8 @@ public final class WherePredicate implements ParsedWhere {
 
     /** A bound on the cache, so that a long-lived process reading many distinct clauses stays small. */
     private static final int CACHE_LIMIT = 10_000;
+    /** The deepest nesting of parentheses parsed; deeper clauses are unsupported. */
+    static final int MAX_PARENTHESES = 100;
     private static final Map<String, ParsedWhere> CACHE = new ConcurrentHashMap<>();
 
     private final String where;
@@ -80,8 +88,24 @@ public final class WherePredicate implements ParsedWhere {
     }
 
     private static ParsedWhere compile(String where) {
+        try {
+            return compileOrThrow(where);
+        } catch (StackOverflowError tooDeep) {
+            // JSqlParser parses nested parentheses by recursion: a clause nested thousands deep.
+            return new UnsupportedWhere(where, "the where clause is nested too deeply to parse");
+        } catch (RuntimeException unexpected) {
+            // parse never throws: a clause we cannot compile is one we do not support.
+            return new UnsupportedWhere(where, "the where clause could not be compiled: " + oneLine(unexpected));
+        }
+    }
+
+    private static ParsedWhere compileOrThrow(String where) {
         if (where.isBlank()) {
             return new UnsupportedWhere(where, "the where clause is empty");
+        }
+        if (parenthesisDepth(where) > MAX_PARENTHESES) {
+            // JSqlParser's time grows with the square of the nesting (500 levels: seconds).
+            return new UnsupportedWhere(where, "the where clause nests parentheses more than " + MAX_PARENTHESES + " deep");
         }
         Expression expression;
         try {
@@ -97,6 +121,32 @@ public final class WherePredicate implements ParsedWhere {
         } catch (WhereCompiler.Refused refused) {
             return new UnsupportedWhere(where, refused.getMessage());
         }
+    }
+
+    /**
+     * The deepest nesting of parentheses outside string literals and quoted names; a cheap bound
+     * checked before parsing, so a mistaken count (a backslash-escaped quote) only errs either way
+     * on what is refused or parsed, never on what a parsed clause means.
+     */
+    static int parenthesisDepth(String where) {
+        int depth = 0;
+        int deepest = 0;
+        char quote = 0;
+        for (int i = 0; i < where.length(); i++) {
+            char c = where.charAt(i);
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                }
+            } else if (c == '\'' || c == '"' || c == '`') {
+                quote = c;
+            } else if (c == '(') {
+                deepest = Math.max(deepest, ++depth);
+            } else if (c == ')') {
+                depth--;
+            }
+        }
+        return deepest;
     }
 
     private static String oneLine(Throwable t) {

@@ -54,6 +54,31 @@ class CheckCommandTests {
     }
 
     @Test
+    void anInternalErrorIsOneLineAndExitTwoNeverAVerdict() throws IOException {
+        Path serial = file("serial.jsonl", SERIAL);
+        Path other = file("other.jsonl", SERIAL);
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        dev.isocheck.check.Checker broken = (history, level) -> {
+            throw new IllegalStateException("boom\nsecond line");
+        };
+        assertThat(new CheckCommand(o, e, broken).run(new String[] {serial.toString(), other.toString()})).isEqualTo(2);
+        assertThat(out()).isEmpty();
+        assertThat(err().lines()).containsExactly(
+                "isocheck: " + serial + ": internal error: java.lang.IllegalStateException: boom second line (please report)",
+                "isocheck: " + other + ": internal error: java.lang.IllegalStateException: boom second line (please report)");
+
+        out.reset();
+        err.reset();
+        dev.isocheck.check.Checker deep = (history, level) -> {
+            throw new StackOverflowError();
+        };
+        assertThat(new CheckCommand(o, e, deep).run(new String[] {"--json", serial.toString()})).isEqualTo(2);
+        assertThat(err()).isEqualTo("isocheck: " + serial + ": internal error: java.lang.StackOverflowError (please report)\n");
+        assertThat(out()).contains("\"ok\":null").contains("internal error").doesNotContain("\"ok\":true");
+    }
+
+    @Test
     void satisfiedHistoryPrintsOkAndExitsZero() throws IOException {
         Path serial = file("serial.jsonl", SERIAL);
         assertThat(check(serial.toString())).isZero();

@@ -226,6 +226,7 @@ class JsonlHistoryReaderTests {
         "{\"id\": 1, \"ops\": [{\"op\": \"predicate\", \"table\": \"t\", \"where\": \"a\", \"rows\": [{\"key\": \"u/1\", \"value\": 1}]}]} | 1 | ops[0]: rows[0]: key \"u/1\" is not in table \"t\" (its keys start with \"t/\")",
         "{\"id\": 1, \"ops\": [{\"op\": \"predicate\", \"table\": \"t\", \"where\": \"a\", \"rows\": [{\"key\": \"t/1\"}]}]} | 1 | ops[0]: rows[0]: row of \"t/1\" has no \"value\"",
         "{\"id\": 1, \"ops\": [{\"op\": \"predicate\", \"table\": \"t\", \"where\": \"a\", \"rows\": [{\"key\": \"t/1\", \"value\": 1}, {\"key\": \"t/1\", \"value\": 1}]}]} | 1 | ops[0]: rows[1]: key \"t/1\" is returned twice",
+        "{\"id\": 1, \"ops\": [{\"op\": \"predicate\", \"table\": \"t\", \"where\": \"a\", \"rows\": [{\"key\": \"t/1\", \"value\": 1}, {\"key\": \"t/2\", \"value\": null}]}]} | 1 | ops[0]: rows[1]: row of \"t/2\" has \"value\": null, but a predicate read returns only rows that exist",
         "{\"id\": 1, \"id\": 2, \"ops\": []} | 1 | bad JSON at column",
         "{\"id\": 1, \"ops\": []} {\"id\": 2, \"ops\": []} | 1 | bad JSON",
         "// fine\\n{\"id\": 1, \"ops\": [{\"op\": \"read\", \"key\": \"a\\nb\", \"value\": 1}]} | 2 | bad JSON",
@@ -234,6 +235,34 @@ class JsonlHistoryReaderTests {
         HistoryFormatException e = error(content.replace("\\n", "\n"));
         assertThat(e.place()).isEqualTo(line);
         assertThat(e.problem()).startsWith(problem);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+        // Jackson throws NumberFormatException for an exponent beyond an int
+        "{\"id\": 1, \"ops\": []}\\n{\"id\": 2, \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": 1e2147483648}]} | 2 | bad JSON",
+        // BigInteger conversion: an ArithmeticException, or a minute and a gigabyte
+        "{\"id\": 1, \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": 1e999999999}]} | 1 | ops[0]: read: the number 1E+999999999 is out of range",
+        "{\"id\": 1, \"ops\": [{\"op\": \"write\", \"key\": \"x\", \"value\": {\"a\": [1e100000000]}}]} | 1 | ops[0]: write: the number 1E+100000000 is out of range",
+        "{\"id\": 1, \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": -1e-999999999}]} | 1 | ops[0]: read: the number -1E-999999999 is out of range",
+        "{\"init\": {\"x\": 1e999999999}} | 1 | init: \"x\": the number 1E+999999999 is out of range",
+        "{\"id\": 1, \"ops\": [{\"op\": \"predicate\", \"table\": \"t\", \"where\": \"a\", \"rows\": [{\"key\": \"t/1\", \"value\": {\"a\": 1e999999999}}]}]} | 1 | ops[0]: rows[0]: row: the number 1E+999999999 is out of range",
+    })
+    void absurdNumbersAreErrorsOnTheirLine(String content, String line, String problem) throws IOException {
+        long started = System.nanoTime();
+        HistoryFormatException e = error(content.replace("\\n", "\n"));
+        assertThat(e.place()).isEqualTo(line);
+        assertThat(e.problem()).startsWith(problem);
+        assertThat(System.nanoTime() - started).as("rejected before any expensive conversion").isLessThan(5_000_000_000L);
+    }
+
+    @Test
+    void largeButReasonableNumbersAreRead() throws Exception {
+        History h = read("{\"id\": 1, \"ops\": [{\"op\": \"write\", \"key\": \"x\", \"value\": 1e400},"
+                + " {\"op\": \"write\", \"key\": \"y\", \"value\": 12345678901234567890123}]}");
+        Transaction t = h.transactions().get(0);
+        assertThat(value(h, t, 0)).isEqualTo(Value.of(new BigDecimal("1e400")));
+        assertThat(value(h, t, 1)).isEqualTo(Value.of(new BigDecimal("12345678901234567890123")));
     }
 
     @Test

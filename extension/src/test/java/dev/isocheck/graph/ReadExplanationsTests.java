@@ -138,4 +138,48 @@ class ReadExplanationsTests {
         assertThat(e.writers(0)).containsExactly(17);
         assertThat(e.writerCount(1)).isEqualTo(20);
     }
+
+    private static Map<String, Object> withNote(int id, int v, Object note) {
+        Map<String, Object> row = row(id, v);
+        row.put("note", note);
+        return row;
+    }
+
+    @Test
+    void aNullFieldIsExplainedByARowWrittenWithoutIt() {
+        // Few versions (compared one by one) and many versions (through the column index), with
+        // every written row of one shape (no shape shortcut may hide the candidates).
+        for (int versions : new int[] {1, 3, 20}) {
+            HistoryBuilder b = History.builder().initialStateComplete(true);
+            for (int i = 1; i <= versions; i++) {
+                b.transaction("W" + i).write("t/1", row(1, i));
+            }
+            b.transaction("R").read("t/1", withNote(1, 1, null)).read("t/2", withNote(2, 1, null));
+            b.transaction("R2").read("t/1", Map.of("note", "x"));
+            Map<String, Object> onlyNull = new LinkedHashMap<>();
+            onlyNull.put("note", null);
+            b.transaction("R3").read("t/1", onlyNull);
+            ReadExplanations e = ReadExplanations.of(b.build());
+            assertThat(e.size()).as("%d versions", versions).isEqualTo(4);
+            assertThat(e.writers(0)).as("%d versions", versions).containsExactly(0);
+            assertThat(e.isExplained(1)).isFalse();
+            assertThat(e.isExplained(2)).isFalse();
+            int[] all = new int[versions];
+            for (int i = 0; i < versions; i++) {
+                all[i] = i;
+            }
+            assertThat(e.writers(3)).as("%d versions", versions).containsExactly(all);
+            assertThat(e.consistentWrites(3)).hasSize(versions);
+            assertThat(e.consistentWrites(0)).hasSize(1);
+        }
+        // A written null field and a missing one are both NULL to a null observation, but not to
+        // a present one.
+        HistoryBuilder b = History.builder().initialStateComplete(true);
+        b.transaction("W1").write("t/1", withNote(1, 1, null));
+        b.transaction("W2").write("t/1", row(1, 1));
+        b.transaction("W3").write("t/1", withNote(1, 1, "x"));
+        b.transaction("R").read("t/1", withNote(1, 1, null));
+        ReadExplanations e = ReadExplanations.of(b.build());
+        assertThat(e.writers(0)).containsExactly(0, 1);
+    }
 }

@@ -72,4 +72,38 @@ class ValueTests {
         assertThatThrownBy(() -> Value.of(Double.NaN)).hasMessageContaining("NaN");
         assertThatThrownBy(() -> Value.of(Map.of(1, 2))).hasMessageContaining("field names must be strings");
     }
+
+    @Test
+    void numbersWithAbsurdExponentsAreRefusedCheaply() {
+        for (String number : List.of("1e999999999", "1e100000000", "-1e-999999999", "1e1000001")) {
+            assertThatThrownBy(() -> Value.of(new BigDecimal(number)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("out of range");
+        }
+        assertThat(Value.of(new BigDecimal("1e1000000")).isNumber()).isTrue();
+        assertThat(Value.of(new BigDecimal("1e1000000"))).isEqualTo(Value.of(new BigDecimal("10e999999")));
+        assertThat(Value.of(new BigDecimal("9.2e18"))).isEqualTo(Value.of(new BigDecimal("9200000000000000000")));
+        assertThat(Value.of(new BigDecimal("9.2e18")).toJava()).isEqualTo(9_200_000_000_000_000_000L);
+        assertThat(Value.of(new BigDecimal("1e19")).toJava()).isEqualTo(new BigDecimal("1e19"));
+        assertThat(Value.of(new BigDecimal("-9223372036854775808")).toJava()).isEqualTo(Long.MIN_VALUE);
+    }
+
+    @Test
+    void aNullObservedFieldIsConsistentWithARowWithoutTheField() {
+        Map<String, Object> observed = new java.util.HashMap<>(Map.of("id", 1, "v", 2));
+        observed.put("note", null);
+        Value written = Value.of(Map.of("id", 1, "v", 2));
+        assertThat(Value.of(observed).isConsistentWith(written)).isTrue();
+        Map<String, Object> writtenNull = new java.util.HashMap<>(Map.of("id", 1, "v", 2));
+        writtenNull.put("note", null);
+        assertThat(Value.of(observed).isConsistentWith(Value.of(writtenNull))).isTrue();
+        assertThat(Value.of(observed).isConsistentWith(Value.of(Map.of("id", 1, "v", 2, "note", "x")))).isFalse();
+        assertThat(Value.of(observed).isConsistentWith(Value.of(Map.of("id", 1, "v", 3)))).isFalse();
+        // A present observed field still needs the written field.
+        assertThat(Value.of(Map.of("id", 1, "note", "x")).isConsistentWith(written)).isFalse();
+        // Only row fields: a whole absent value is not a row, and nested values compare by equality.
+        assertThat(Value.ABSENT.isConsistentWith(written)).isFalse();
+        Map<String, Object> nestedNull = new java.util.HashMap<>();
+        nestedNull.put("n", null);
+        assertThat(Value.of(Map.of("a", nestedNull)).isConsistentWith(Value.of(Map.of("a", Map.of())))).isFalse();
+    }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import dev.isocheck.history.Value;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -54,6 +55,14 @@ class WherePredicateTests {
                 arguments("ON_CALL = TRUE", DOCTOR, Truth.TRUE),
                 arguments("\"ON_CALL\" = TRUE", DOCTOR, Truth.UNKNOWN),
                 arguments("\"on_call\" = TRUE", DOCTOR, Truth.TRUE),
+                // two fields equal ignoring case: which one an unquoted name reads depends on the
+                // database (PostgreSQL folds to lower case, Oracle to upper case)
+                arguments("v >= 0", row("v", 3, "V", -1), Truth.INDETERMINATE),
+                arguments("V >= 0", row("v", 3, "V", -1), Truth.INDETERMINATE),
+                arguments("v IS NULL", row("v", 3, "V", null), Truth.INDETERMINATE),
+                arguments("v >= 0 AND id = 2", row("id", 1, "v", 3, "V", -1), Truth.FALSE),
+                arguments("\"v\" >= 0", row("v", 3, "V", -1), Truth.TRUE),
+                arguments("\"V\" >= 0", row("v", 3, "V", -1), Truth.FALSE),
                 // NULL: missing and null fields, NULL literals, three-valued connectives
                 arguments("shift = 1", NO_SHIFT, Truth.UNKNOWN),
                 arguments("missing = 1", DOCTOR, Truth.UNKNOWN),
@@ -99,6 +108,25 @@ class WherePredicateTests {
                 arguments("name LIKE '50!%!_off%' ESCAPE '!'", NO_SHIFT, Truth.TRUE),
                 arguments("name LIKE '50!%!_off%' ESCAPE '!'", DOCTOR, Truth.FALSE),
                 arguments("missing LIKE '%'", DOCTOR, Truth.UNKNOWN),
+                // a backslash in a LIKE pattern: PostgreSQL's and MySQL's default escape, SQLite's
+                // ordinary character, so what it matches depends on the database
+                arguments("name LIKE 'a\\_b'", row("name", "a_b"), Truth.INDETERMINATE),
+                arguments("name LIKE 'a\\_b'", row("name", "a\\xb"), Truth.INDETERMINATE),
+                arguments("name NOT LIKE 'a\\_b'", row("name", "a_b"), Truth.INDETERMINATE),
+                arguments("name LIKE 'a\\%'", row("name", "zzz"), Truth.INDETERMINATE),
+                arguments("name LIKE 'a_b' ESCAPE '\\'", row("name", "a_b"), Truth.INDETERMINATE),
+                arguments("name LIKE 'a\\_b' ESCAPE '!'", row("name", "a_b"), Truth.INDETERMINATE),
+                arguments("missing LIKE 'a\\_b'", DOCTOR, Truth.UNKNOWN),
+                arguments("id = 2 AND name LIKE 'a\\_b'", DOCTOR, Truth.FALSE),
+                arguments("id = 1 OR name LIKE 'a\\_b'", DOCTOR, Truth.TRUE),
+                // a backslash in a string literal: an escape in MySQL ('a\\b' is a\b), itself in
+                // PostgreSQL and SQLite
+                arguments("name = 'a\\\\b'", row("name", "a\\\\b"), Truth.INDETERMINATE),
+                arguments("name = 'a\\\\b'", row("name", "a\\b"), Truth.INDETERMINATE),
+                arguments("name <> 'a\\b'", row("name", "x"), Truth.INDETERMINATE),
+                arguments("name IN ('x', 'a\\b')", row("name", "x"), Truth.TRUE),
+                arguments("name IN ('y', 'a\\b')", row("name", "x"), Truth.INDETERMINATE),
+                arguments("name = 'a\\b' AND id = 2", DOCTOR, Truth.FALSE),
                 // mismatched types: the database might convert or reject, so we cannot tell
                 arguments("shift = '1'", DOCTOR, Truth.INDETERMINATE),
                 arguments("on_call = 1", DOCTOR, Truth.INDETERMINATE),
@@ -168,6 +196,81 @@ class WherePredicateTests {
         // A field equal only ignoring case is not known to be the one read: the row may also have
         // an unobserved field "shift", which the unquoted column would read instead.
         assertThat(p.namesOnlyFieldsOf(row("on_call", true, "SHIFT", 1, "name", "x"))).isFalse();
+        // Nor is a field of exactly the name when another one equals it ignoring case.
+        assertThat(p.namesOnlyFieldsOf(row("on_call", true, "shift", 1, "Shift", 2, "name", "x"))).isFalse();
+        WherePredicate quoted = (WherePredicate) WherePredicate.parse("\"shift\" = 1");
+        assertThat(quoted.namesOnlyFieldsOf(row("shift", 1, "Shift", 2))).isTrue();
+    }
+
+    @Test
+    void absurdNumbersAreUnsupported() {
+        for (String where : List.of("x = 1e999999999", "x = 1e2147483648", "x IN (1, -1e-999999999)")) {
+            ParsedWhere parsed = WherePredicate.parse(where);
+            assertThat(parsed).as(where).isInstanceOf(UnsupportedWhere.class);
+            assertThat(((UnsupportedWhere) parsed).reason()).isNotBlank().doesNotContain("\n");
+        }
+    }
+
+    @Test
+    void longChainsAreFlattenedNotRecursedInto() {
+        for (String connective : List.of(" OR ", " AND ")) {
+            StringBuilder where = new StringBuilder("x = 0");
+            for (int i = 1; i < 10_000; i++) {
+                where.append(connective).append(connective.equals(" OR ") ? "x = " + i : "x <> " + (i + 20_000));
+            }
+            ParsedWhere parsed = WherePredicate.parse(where.toString());
+            assertThat(parsed).as(connective).isInstanceOf(WherePredicate.class);
+            WherePredicate p = (WherePredicate) parsed;
+            assertThat(p.evaluate(row("x", 0))).isEqualTo(Truth.TRUE);
+            if (connective.equals(" OR ")) {
+                assertThat(p.evaluate(row("x", 9_999))).isEqualTo(Truth.TRUE);
+                assertThat(p.evaluate(row("x", 10_000))).isEqualTo(Truth.FALSE);
+            } else {
+                assertThat(p.evaluate(row("x", 29_999))).isEqualTo(Truth.FALSE);
+            }
+            assertThat(p.evaluate(row("y", 1))).isEqualTo(Truth.UNKNOWN);
+        }
+        // parentheses inside a chain of the same connective
+        WherePredicate mixed = (WherePredicate) WherePredicate.parse("(x = 1 OR (x = 2 OR x = 3)) OR x = 4 AND y = 5");
+        assertThat(mixed.evaluate(row("x", 3))).isEqualTo(Truth.TRUE);
+        assertThat(mixed.evaluate(row("x", 4, "y", 5))).isEqualTo(Truth.TRUE);
+        assertThat(mixed.evaluate(row("x", 4, "y", 6))).isEqualTo(Truth.FALSE);
+    }
+
+    @Test
+    void deepNestingIsUnsupportedNeverAStackOverflow() {
+        String parens = "(".repeat(3_000) + "x = 1" + ")".repeat(3_000);
+        String nots = "NOT (".repeat(3_000) + "x = 1" + ")".repeat(3_000);
+        StringBuilder alternating = new StringBuilder("x = 0");
+        for (int i = 1; i < 3_000; i++) {
+            alternating.insert(0, "(").append(i % 2 == 0 ? " AND " : " OR ").append("x = ").append(i).append(")");
+        }
+        for (String where : List.of(parens, nots, alternating.toString(), "(".repeat(101) + "x = 1" + ")".repeat(101))) {
+            ParsedWhere parsed = WherePredicate.parse(where);
+            assertThat(parsed).isInstanceOf(UnsupportedWhere.class);
+            assertThat(((UnsupportedWhere) parsed).reason()).isNotBlank().doesNotContain("\n");
+        }
+        // Up to 100 parentheses deep is parsed; redundant ones add no depth to the condition.
+        WherePredicate hundred = (WherePredicate) WherePredicate.parse("(".repeat(100) + "x = 1" + ")".repeat(100));
+        assertThat(hundred.evaluate(row("x", 1))).isEqualTo(Truth.TRUE);
+        // Parentheses inside strings and quoted names do not count.
+        assertThat(WherePredicate.parse("x = '" + "(".repeat(200) + "'")).isInstanceOf(WherePredicate.class);
+        assertThat(WherePredicate.parenthesisDepth("(a = '(((') AND \"((\" = 1")).isEqualTo(1);
+    }
+
+    @Test
+    void conditionsNestedBeyondTheLimitAreUnsupported() throws Exception {
+        // Beyond what the parenthesis bound lets through, the compiler's own bound still holds.
+        net.sf.jsqlparser.expression.Expression e = new net.sf.jsqlparser.expression.NotExpression(
+                net.sf.jsqlparser.parser.CCJSqlParserUtil.parseCondExpression("x = 0", false));
+        for (int i = 1; i < WhereCompiler.MAX_DEPTH; i++) {
+            e = new net.sf.jsqlparser.expression.NotExpression(e);
+        }
+        net.sf.jsqlparser.expression.Expression tooDeep = e;
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new WhereCompiler().condition(tooDeep))
+                .isInstanceOf(WhereCompiler.Refused.class).hasMessageContaining("nested more than");
+        net.sf.jsqlparser.expression.Expression atLimit = ((net.sf.jsqlparser.expression.NotExpression) e).getExpression();
+        assertThat(new WhereCompiler().condition(atLimit).evaluate(row("x", 0))).isEqualTo(Truth.FALSE);
     }
 
     @Test

@@ -436,6 +436,63 @@ class ReferenceCheckerTests {
         }
 
         @Test
+        void aBackslashInALikePatternNeitherRequiresNorForbidsARow() {
+            // PostgreSQL and MySQL read the pattern a\_b as "a_b" (backslash is LIKE's default escape), SQLite
+            // as "a\" + any character + "b": either answer is a correct database's.
+            HistoryBuilder b = History.builder().initialStateComplete(true)
+                    .initialValue("t/1", Map.of("id", 1, "name", "a_b")).initialValue("t/2", Map.of("id", 2, "name", "a\\xb"));
+            b.transaction("T1").predicate("t", "name LIKE 'a\\_b'", rows("t/1", Map.of("id", 1, "name", "a_b")));
+            b.transaction("T2").predicate("t", "name LIKE 'a\\_b'", rows("t/2", Map.of("id", 2, "name", "a\\xb")));
+            assertLevels(b.build(), true, true, true);
+        }
+
+        @Test
+        void aBackslashInAStringLiteralNeitherRequiresNorForbidsARow() {
+            // The literal 'a\\b' is a\\b in PostgreSQL, a\b in MySQL's default mode.
+            HistoryBuilder b = History.builder().initialStateComplete(true)
+                    .initialValue("t/1", Map.of("id", 1, "name", "a\\b")).initialValue("t/2", Map.of("id", 2, "name", "a\\\\b"));
+            b.transaction("T1").predicate("t", "name = 'a\\\\b'", rows("t/1", Map.of("id", 1, "name", "a\\b")));
+            assertLevels(b.build(), true, true, true);
+        }
+
+        @Test
+        void columnsDifferingOnlyInCaseNeitherRequireNorForbidARow() {
+            // An unquoted v reads v in PostgreSQL and V in Oracle: either answer is a correct database's.
+            HistoryBuilder b = History.builder().initialStateComplete(true).initialValue("t/1", Map.of("id", 1, "v", 3, "V", -1));
+            b.transaction("T1").predicate("t", "v >= 0", Map.of());
+            b.transaction("T2").predicate("t", "v >= 0", rows("t/1", Map.of("id", 1, "v", 3, "V", -1)));
+            assertLevels(b.build(), true, true, true);
+
+            HistoryBuilder unknown = History.builder();
+            unknown.transaction("T1").session("s").read("t/1", Map.of("id", 1, "v", 3, "V", -1));
+            unknown.transaction("T2").session("s").predicate("t", "v >= 0", Map.of());
+            assertLevels(unknown.build(), true, true, true);
+        }
+
+        @Test
+        void aNullFieldIsTheMissingColumnOfTheRowWritten() {
+            // The recorder logged only the inserted columns; SELECT * shows the unset one as null.
+            Map<String, Object> selectAll = new LinkedHashMap<>(Map.of("id", 1, "v", 2));
+            selectAll.put("note", null);
+            HistoryBuilder b = History.builder().initialStateComplete(true);
+            b.transaction("T1").session("s").write("t/1", Map.of("id", 1, "v", 2));
+            b.transaction("T2").session("s").read("t/1", selectAll).predicate("t", "note IS NULL", rows("t/1", selectAll));
+            assertLevels(b.build(), true, true, true);
+
+            // Two observations of an unknown initial row, one with the null column: compatible.
+            HistoryBuilder unknown = History.builder();
+            unknown.transaction("T1").read("t/1", Map.of("id", 1, "v", 2)).read("t/1", selectAll);
+            unknown.transaction("T2").read("t/1", selectAll);
+            assertLevels(unknown.build(), true, true, true);
+
+            // ... but a null column and a present one are not.
+            HistoryBuilder conflict = History.builder();
+            conflict.transaction("T1").read("t/1", selectAll);
+            conflict.transaction("T2").read("t/1", Map.of("id", 1, "note", "x"));
+            assertLevels(conflict.build(), false, false, false);
+        }
+
+        @Test
         void indeterminateComparisonNeitherRequiresNorForbidsARow() {
             // shift is a number, the literal a string: the database may convert; either answer is allowed.
             HistoryBuilder b = History.builder().initialStateComplete(true).initialValue("doctors/1", Map.of("id", 1, "shift", 1));
