@@ -85,15 +85,17 @@ final class DependencyGraph {
     }
 
     /**
-     * Cycles of the graph, each as its edges in order, at most {@code limit} of them: one per back
-     * edge of a depth-first search, closed along the search path.
+     * Cycles of the graph, each as its edges in order, at most {@code limit} of them. A
+     * depth-first search finds the back edges; each is closed by a path back to its source that
+     * uses as few chosen (literal-carrying) edges as possible (a 0-1 breadth-first search), so that
+     * the learnt clause is as short as that back edge allows.
      */
     List<int[]> cycles(int limit) {
         List<int[]> found = new ArrayList<>();
         byte[] color = new byte[nodes];
-        int[] parentEdge = new int[nodes];
         int[] cursor = new int[nodes];
         int[] stack = new int[nodes];
+        ShortestPaths paths = new ShortestPaths();
         for (int root = 0; root < nodes && found.size() < limit; root++) {
             if (color[root] != 0) {
                 continue;
@@ -102,7 +104,6 @@ final class DependencyGraph {
             stack[depth++] = root;
             color[root] = 1;
             cursor[root] = successorStart[root];
-            parentEdge[root] = -1;
             while (depth > 0 && found.size() < limit) {
                 int u = stack[depth - 1];
                 if (cursor[u] == successorStart[u + 1]) {
@@ -114,24 +115,87 @@ final class DependencyGraph {
                 int v = to[e];
                 if (color[v] == 0) {
                     color[v] = 1;
-                    parentEdge[v] = e;
                     cursor[v] = successorStart[v];
                     stack[depth++] = v;
                 } else if (color[v] == 1) {
-                    found.add(closeCycle(e, v, parentEdge));
+                    found.add(paths.cycleThrough(e));
                 }
             }
         }
         return found;
     }
 
-    private int[] closeCycle(int backEdge, int head, int[] parentEdge) {
-        ArrayDeque<Integer> path = new ArrayDeque<>();
-        path.addFirst(backEdge);
-        for (int n = from[backEdge]; n != head; n = from[parentEdge[n]]) {
-            path.addFirst(parentEdge[n]);
+    private int weight(int e) {
+        return (reasonA[e] != 0 ? 1 : 0) + (reasonB[e] != 0 ? 1 : 0);
+    }
+
+    /** 0-1-2 breadth-first search with per-search stamps, so that nothing is cleared per cycle. */
+    private final class ShortestPaths {
+        private final int[] stamp = new int[nodes];
+        private final int[] distance = new int[nodes];
+        private final int[] via = new int[nodes];
+        private int search;
+
+        /** The back edge {@code e} followed by a cheapest path from its target back to its source. */
+        int[] cycleThrough(int e) {
+            search++;
+            int source = to[e];
+            int target = from[e];
+            // Buckets by distance modulo 3: weights are 0, 1 or 2.
+            ArrayDeque<Integer>[] buckets = bucketsFor();
+            stamp[source] = search;
+            distance[source] = 0;
+            via[source] = -1;
+            buckets[0].add(source);
+            int current = 0;
+            int pending = 1;
+            while (pending > 0) {
+                ArrayDeque<Integer> bucket = buckets[current % 3];
+                if (bucket.isEmpty()) {
+                    current++;
+                    continue;
+                }
+                int u = bucket.poll();
+                pending--;
+                if (distance[u] != current) {
+                    continue;
+                }
+                if (u == target) {
+                    break;
+                }
+                for (int i = successorStart[u]; i < successorStart[u + 1]; i++) {
+                    int f = successors[i];
+                    int v = to[f];
+                    int d = current + weight(f);
+                    if (stamp[v] != search || d < distance[v]) {
+                        stamp[v] = search;
+                        distance[v] = d;
+                        via[v] = f;
+                        buckets[d % 3].add(v);
+                        pending++;
+                    }
+                }
+            }
+            for (ArrayDeque<Integer> bucket : buckets) {
+                bucket.clear();
+            }
+            ArrayDeque<Integer> path = new ArrayDeque<>();
+            path.addFirst(e);
+            for (int n = target; n != source; n = from[via[n]]) {
+                path.addFirst(via[n]);
+            }
+            return path.stream().mapToInt(Integer::intValue).toArray();
         }
-        return path.stream().mapToInt(Integer::intValue).toArray();
+
+        private ArrayDeque<Integer>[] buckets;
+
+        @SuppressWarnings("unchecked")
+        private ArrayDeque<Integer>[] bucketsFor() {
+            if (buckets == null) {
+                buckets = new ArrayDeque[] {new ArrayDeque<Integer>(), new ArrayDeque<Integer>(), new ArrayDeque<Integer>()};
+            }
+            return buckets;
+        }
     }
 
     /**
@@ -139,11 +203,21 @@ final class DependencyGraph {
      * among the ready ones), or {@code null} if the graph has a cycle.
      */
     int[] topologicalOrder() {
+        return topologicalOrder(null);
+    }
+
+    /**
+     * As {@link #topologicalOrder()}, taking among the ready nodes the one with the lowest
+     * {@code priority} (then the lowest node); {@code null} priorities mean node order.
+     */
+    int[] topologicalOrder(long[] priority) {
         int[] indegree = new int[nodes];
         for (int e = 0; e < size; e++) {
             indegree[to[e]]++;
         }
-        java.util.PriorityQueue<Integer> ready = new java.util.PriorityQueue<>();
+        java.util.PriorityQueue<Integer> ready = new java.util.PriorityQueue<>(priority == null
+                ? java.util.Comparator.naturalOrder()
+                : java.util.Comparator.<Integer>comparingLong(n -> priority[n]).thenComparingInt(n -> n));
         for (int n = 0; n < nodes; n++) {
             if (indegree[n] == 0) {
                 ready.add(n);

@@ -10,6 +10,7 @@ import dev.isocheck.graph.HyperPolygraph;
 import dev.isocheck.graph.KnownGraph;
 import dev.isocheck.graph.ReadExplanations;
 import dev.isocheck.history.History;
+import dev.isocheck.history.Transaction;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +48,14 @@ import org.sat4j.specs.TimeoutException;
  */
 public final class SatChecker implements Checker {
 
-    private static final int CYCLES_PER_ROUND = 10_000;
+    static {
+        // sat4j asserts invariants that cost time linear in the trail per assignment; test runners
+        // (surefire, so users' suites) enable assertions, which makes the solver quadratic. This
+        // must run before the solver classes load.
+        ISolver.class.getClassLoader().setPackageAssertionStatus("org.sat4j", false);
+    }
+
+    private static final int CYCLES_PER_ROUND = 200;
     private static final int NAMED_TRANSACTIONS = 10;
 
     private final Duration budget;
@@ -84,7 +92,7 @@ public final class SatChecker implements Checker {
             return violated(level, cycleTransactions(known, fixed, cycles.get(0)),
                     "the dependencies known without any choice form a cycle: " + describeCycle(known, fixed, cycles.get(0)));
         }
-        encoding.prefer(fixed.topologicalOrder());
+        encoding.prefer(fixed.topologicalOrder(timePriority(known)));
         return solve(history, level, known, encoding);
     }
 
@@ -131,6 +139,24 @@ public final class SatChecker implements Checker {
         } catch (TimeoutException e) {
             return new Verdict.Unknown(level, "the SAT engine gave up after " + budget + " (" + learnt + " cycles learnt)");
         }
+    }
+
+    /**
+     * When every committed transaction has a recorded time, its end (else start): a serial order
+     * guess that a correct database's history mostly follows. Otherwise {@code null} (node order).
+     */
+    private static long[] timePriority(KnownGraph known) {
+        long[] priority = new long[known.nodeCount()];
+        priority[KnownGraph.INITIAL] = Long.MIN_VALUE;
+        for (int node = 1; node < known.nodeCount(); node++) {
+            Transaction t = known.history().transaction(known.transaction(node));
+            long time = t.endTime() != Transaction.NO_TIME ? t.endTime() : t.startTime();
+            if (time == Transaction.NO_TIME) {
+                return null;
+            }
+            priority[node] = time;
+        }
+        return priority;
     }
 
     /** "Not all of the literals that put these edges in the graph", without repeats. */
