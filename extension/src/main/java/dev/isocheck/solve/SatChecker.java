@@ -190,7 +190,7 @@ public final class SatChecker implements Checker {
             boolean predicates = history.transactions().stream().anyMatch(t -> t.isCommitted() && t.hasPredicateReads());
             return new Verdict.Unknown(level, (predicates
                     ? "predicate reads are not yet modelled by the SAT engine, and the order it found does not satisfy them: "
-                    : "the order the SAT engine found does not replay (an engine bug): ") + failure.get());
+                    : "the order the SAT engine found does not replay (it does not model internal reads, which the screening checks): ") + failure.get());
         }
         return new Verdict.Satisfied(level, ids);
     }

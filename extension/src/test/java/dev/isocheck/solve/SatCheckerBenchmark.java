@@ -38,7 +38,7 @@ public final class SatCheckerBenchmark {
             Verdict verdict = new SatChecker().check(history, level);
             long millis = (System.nanoTime() - start) / 1_000_000;
             String shown = verdict.toString();
-            System.out.printf("%s: %s in %d ms%n", level, shown.length() > 300 ? shown.substring(0, 300) + "..." : shown, millis);
+            System.out.printf("%s: %d ms, %s%n", level, millis, shown.length() > 160 ? shown.substring(0, 160) + "..." : shown);
         }
     }
 }
