@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * One candidate dependency graph: the known edges plus those a solver model chose, each edge with
- * its <em>reason</em>, the (at most two) solver literals whose truth put it there ({@code 0}: none,
+ * its <em>reason</em>, the (at most four) solver literals whose truth put it there ({@code 0}: none,
  * the edge is known). The acyclicity theory turns a cycle into the clause "not all of these
  * reasons".
  *
@@ -17,12 +17,16 @@ import java.util.List;
  */
 final class DependencyGraph {
 
+    private static final int BUCKETS = 5;
+
     private final int nodes;
     private int size;
     private int[] from = new int[1024];
     private int[] to = new int[1024];
     private int[] reasonA = new int[1024];
     private int[] reasonB = new int[1024];
+    private int[] reasonC = new int[1024];
+    private int[] reasonD = new int[1024];
     private byte[] kinds = new byte[1024];
     private int[] successorStart;
     private int[] successors;
@@ -32,18 +36,26 @@ final class DependencyGraph {
     }
 
     void add(int source, int target, EdgeKind kind, int literalA, int literalB) {
+        add(source, target, kind, literalA, literalB, 0, 0);
+    }
+
+    void add(int source, int target, EdgeKind kind, int literalA, int literalB, int literalC, int literalD) {
         if (size == from.length) {
             int grown = size * 2;
             from = Arrays.copyOf(from, grown);
             to = Arrays.copyOf(to, grown);
             reasonA = Arrays.copyOf(reasonA, grown);
             reasonB = Arrays.copyOf(reasonB, grown);
+            reasonC = Arrays.copyOf(reasonC, grown);
+            reasonD = Arrays.copyOf(reasonD, grown);
             kinds = Arrays.copyOf(kinds, grown);
         }
         from[size] = source;
         to[size] = target;
         reasonA[size] = literalA;
         reasonB[size] = literalB;
+        reasonC[size] = literalC;
+        reasonD[size] = literalD;
         kinds[size] = (byte) kind.ordinal();
         size++;
     }
@@ -82,6 +94,38 @@ final class DependencyGraph {
 
     int reasonB(int e) {
         return reasonB[e];
+    }
+
+    int reasonC(int e) {
+        return reasonC[e];
+    }
+
+    int reasonD(int e) {
+        return reasonD[e];
+    }
+
+    /**
+     * The snapshot-isolation graph induced by this one, {@code (SO ∪ WR ∪ WW) ; RW?}: every edge
+     * that is not read-write, and each such edge followed by a read-write edge, as one edge whose
+     * reason is both reasons. Real-time edges must not be in this graph.
+     */
+    DependencyGraph inducedSnapshotGraph() {
+        DependencyGraph induced = new DependencyGraph(nodes);
+        for (int e = 0; e < size; e++) {
+            if (kinds[e] == EdgeKind.READ_WRITE.ordinal()) {
+                continue;
+            }
+            induced.add(from[e], to[e], kind(e), reasonA[e], reasonB[e], reasonC[e], reasonD[e]);
+            int middle = to[e];
+            for (int i = successorStart[middle]; i < successorStart[middle + 1]; i++) {
+                int f = successors[i];
+                if (kinds[f] == EdgeKind.READ_WRITE.ordinal()) {
+                    induced.add(from[e], to[f], EdgeKind.READ_WRITE, reasonA[e], reasonB[e], reasonA[f], reasonB[f]);
+                }
+            }
+        }
+        induced.seal();
+        return induced;
     }
 
     /**
@@ -126,10 +170,10 @@ final class DependencyGraph {
     }
 
     private int weight(int e) {
-        return (reasonA[e] != 0 ? 1 : 0) + (reasonB[e] != 0 ? 1 : 0);
+        return (reasonA[e] != 0 ? 1 : 0) + (reasonB[e] != 0 ? 1 : 0) + (reasonC[e] != 0 ? 1 : 0) + (reasonD[e] != 0 ? 1 : 0);
     }
 
-    /** 0-1-2 breadth-first search with per-search stamps, so that nothing is cleared per cycle. */
+    /** Breadth-first search with buckets (edge weights 0 to 4) with per-search stamps, so that nothing is cleared per cycle. */
     private final class ShortestPaths {
         private final int[] stamp = new int[nodes];
         private final int[] distance = new int[nodes];
@@ -141,7 +185,7 @@ final class DependencyGraph {
             search++;
             int source = to[e];
             int target = from[e];
-            // Buckets by distance modulo 3: weights are 0, 1 or 2.
+            // Buckets by distance modulo 5: weights are 0 to 4.
             ArrayDeque<Integer>[] buckets = bucketsFor();
             stamp[source] = search;
             distance[source] = 0;
@@ -150,7 +194,7 @@ final class DependencyGraph {
             int current = 0;
             int pending = 1;
             while (pending > 0) {
-                ArrayDeque<Integer> bucket = buckets[current % 3];
+                ArrayDeque<Integer> bucket = buckets[current % BUCKETS];
                 if (bucket.isEmpty()) {
                     current++;
                     continue;
@@ -171,7 +215,7 @@ final class DependencyGraph {
                         stamp[v] = search;
                         distance[v] = d;
                         via[v] = f;
-                        buckets[d % 3].add(v);
+                        buckets[d % BUCKETS].add(v);
                         pending++;
                     }
                 }
@@ -192,7 +236,10 @@ final class DependencyGraph {
         @SuppressWarnings("unchecked")
         private ArrayDeque<Integer>[] bucketsFor() {
             if (buckets == null) {
-                buckets = new ArrayDeque[] {new ArrayDeque<Integer>(), new ArrayDeque<Integer>(), new ArrayDeque<Integer>()};
+                buckets = new ArrayDeque[BUCKETS];
+                for (int b = 0; b < BUCKETS; b++) {
+                    buckets[b] = new ArrayDeque<Integer>();
+                }
             }
             return buckets;
         }

@@ -72,9 +72,6 @@ public final class SatChecker implements Checker {
 
     @Override
     public Verdict check(History history, IsolationLevel level) {
-        if (level == IsolationLevel.SNAPSHOT_ISOLATION) {
-            return new Verdict.Unknown(level, "snapshot isolation is not yet decided by the SAT engine");
-        }
         boolean strict = level == IsolationLevel.STRICT_SERIALIZABLE;
         ReadExplanations explanations = ReadExplanations.of(history);
         KnownGraph known = KnownGraph.of(history, explanations, strict);
@@ -86,17 +83,19 @@ public final class SatChecker implements Checker {
                     polygraph.describe(unexplained) + " is explained by no committed final write and not by the initial state");
         }
         PolygraphEncoding encoding = new PolygraphEncoding(polygraph);
-        DependencyGraph fixed = encoding.fixedGraph();
+        boolean snapshots = level == IsolationLevel.SNAPSHOT_ISOLATION;
+        DependencyGraph fixed = snapshots ? encoding.fixedGraph().inducedSnapshotGraph() : encoding.fixedGraph();
         List<int[]> cycles = fixed.cycles(1);
         if (!cycles.isEmpty()) {
             return violated(level, cycleTransactions(known, fixed, cycles.get(0)),
                     "the dependencies known without any choice form a cycle: " + describeCycle(known, fixed, cycles.get(0)));
         }
         encoding.prefer(fixed.topologicalOrder(timePriority(known)));
-        return solve(history, level, known, encoding);
+        return solve(history, level, known, encoding, snapshots);
     }
 
-    private Verdict solve(History history, IsolationLevel level, KnownGraph known, PolygraphEncoding encoding) {
+    private Verdict solve(History history, IsolationLevel level, KnownGraph known, PolygraphEncoding encoding,
+            boolean snapshots) {
         long deadline = System.nanoTime() + budget.toNanos();
         ISolver solver = SolverFactory.newDefault();
         TreeSet<Integer> onCycles = new TreeSet<>();
@@ -118,7 +117,7 @@ public final class SatChecker implements Checker {
                         model[literal] = true;
                     }
                 }
-                DependencyGraph graph = encoding.graphOf(model);
+                DependencyGraph graph = snapshots ? encoding.graphOf(model).inducedSnapshotGraph() : encoding.graphOf(model);
                 List<int[]> cycles = graph.cycles(CYCLES_PER_ROUND);
                 if (cycles.isEmpty()) {
                     return witness(history, level, known, graph);
@@ -169,6 +168,12 @@ public final class SatChecker implements Checker {
             if (graph.reasonB(e) != 0) {
                 negated.add(-graph.reasonB(e));
             }
+            if (graph.reasonC(e) != 0) {
+                negated.add(-graph.reasonC(e));
+            }
+            if (graph.reasonD(e) != 0) {
+                negated.add(-graph.reasonD(e));
+            }
         }
         // A cycle of known edges only would have been found before solving.
         if (negated.isEmpty()) {
@@ -185,7 +190,9 @@ public final class SatChecker implements Checker {
                 ids.add(history.transaction(known.transaction(node)).id());
             }
         }
-        Optional<String> failure = new WitnessReplay(history).failure(ids, level == IsolationLevel.STRICT_SERIALIZABLE);
+        WitnessReplay replay = new WitnessReplay(history);
+        Optional<String> failure = level == IsolationLevel.SNAPSHOT_ISOLATION ? replay.snapshotFailure(ids)
+                : replay.failure(ids, level == IsolationLevel.STRICT_SERIALIZABLE);
         if (failure.isPresent()) {
             boolean predicates = history.transactions().stream().anyMatch(t -> t.isCommitted() && t.hasPredicateReads());
             return new Verdict.Unknown(level, (predicates

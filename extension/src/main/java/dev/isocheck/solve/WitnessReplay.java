@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Replays a serial order of the committed transactions from the definitions of
@@ -101,30 +102,14 @@ public final class WitnessReplay {
         for (int k = 0; k < keys; k++) {
             state[k] = history.initialState().valueOf(k);
         }
-        Value[] initialKnown = new Value[keys];
-        List<Deferred> deferred = new ArrayList<>();
+        Knowledge knowledge = new Knowledge(keys);
         int[] ownStamp = new int[keys];
         int[] own = new int[keys];
         for (int p = 0; p < sequence.length; p++) {
             Transaction t = history.transaction(sequence[p]);
-            int mark = p + 1;
-            for (int i = 0; i < t.size(); i++) {
-                OpKind kind = t.kind(i);
-                if (kind == OpKind.WRITE) {
-                    ownStamp[t.key(i)] = mark;
-                    own[t.key(i)] = t.value(i);
-                } else if (kind == OpKind.READ) {
-                    int k = t.key(i);
-                    int current = ownStamp[k] == mark ? own[k] : state[k];
-                    if (!observes(k, t.value(i), current, initialKnown)) {
-                        return Optional.of(t.id() + "'s " + t.describe(i) + " is not what the order gives it");
-                    }
-                } else {
-                    String wrong = predicateRead(t, t.predicate(i), state, ownStamp, own, mark, initialKnown, deferred);
-                    if (wrong != null) {
-                        return Optional.of(t.id() + "'s " + t.describe(i) + ": " + wrong);
-                    }
-                }
+            String wrong = explain(t, k -> state[k], p + 1, ownStamp, own, knowledge);
+            if (wrong != null) {
+                return Optional.of(wrong);
             }
             for (int i = 0; i < t.size(); i++) {
                 if (t.kind(i) == OpKind.WRITE) {
@@ -132,26 +117,149 @@ public final class WitnessReplay {
                 }
             }
         }
-        // Non-selections of unknown initial values are judged on everything the order learnt about
-        // those values, so the answer does not depend on which read came first.
-        for (Deferred d : deferred) {
-            Value known = initialKnown[d.key];
-            if (known != null && !known.isAbsent() && d.where.namesOnlyFieldsOf(known) && d.where.evaluate(known).isTrue()) {
-                return Optional.of(d.reader + "'s predicate read " + d.where + " leaves out " + history.keys().name(d.key)
-                        + ", whose initial value it selects");
-            }
-        }
-        return Optional.empty();
+        return knowledge.finalFailure();
     }
 
-    private boolean observes(int key, int observed, int current, Value[] initialKnown) {
+    /**
+     * Why {@code commitOrder} (transaction ids) is not a snapshot-isolation commit order of the
+     * history, or empty when it is: each transaction needs a snapshot, a prefix of the order before
+     * it that holds its session predecessors and every earlier-committed writer of a key it also
+     * writes, from which (plus its own writes) all its reads are explained. The latest such prefix
+     * is taken (it serves the fewest reads from unknown initial values).
+     */
+    public Optional<String> snapshotFailure(List<String> commitOrder) {
+        int[] position = new int[history.size()];
+        Arrays.fill(position, -1);
+        int[] sequence = new int[commitOrder.size()];
+        for (int p = 0; p < commitOrder.size(); p++) {
+            Optional<Transaction> t = history.transaction(commitOrder.get(p));
+            if (t.isEmpty() || !t.get().isCommitted() || position[t.get().index()] >= 0) {
+                return Optional.of("the order names " + commitOrder.get(p) + ", which is not a committed transaction listed once");
+            }
+            position[t.get().index()] = p;
+            sequence[p] = t.get().index();
+        }
+        if (commitOrder.size() != history.committedCount()) {
+            return Optional.of("the order leaves out committed transactions");
+        }
+        int keys = history.keys().size();
+        // Per key, the installed versions in commit order: positions and values.
+        int[][] versionAt = new int[keys][];
+        int[][] versionValue = new int[keys][];
+        int[] count = new int[keys];
+        int[] lastWriterAt = new int[keys];
+        Arrays.fill(lastWriterAt, -1);
+        for (int p = 0; p < sequence.length; p++) {
+            Transaction t = history.transaction(sequence[p]);
+            for (int i = 0; i < t.size(); i++) {
+                if (t.kind(i) == OpKind.WRITE && t.isFinalWrite(i)) {
+                    count[t.key(i)]++;
+                }
+            }
+        }
+        for (int k = 0; k < keys; k++) {
+            versionAt[k] = new int[count[k]];
+            versionValue[k] = new int[count[k]];
+            count[k] = 0;
+        }
+        int[] lowest = new int[sequence.length];
+        int[] sessionLast = new int[history.sessions().size()];
+        Arrays.fill(sessionLast, -1);
+        for (int p = 0; p < sequence.length; p++) {
+            Transaction t = history.transaction(sequence[p]);
+            int bound = sessionLast[t.session()] + 1;
+            for (int i = 0; i < t.size(); i++) {
+                if (t.kind(i) == OpKind.WRITE && t.isFinalWrite(i)) {
+                    int k = t.key(i);
+                    bound = Math.max(bound, lastWriterAt[k] + 1);
+                    versionAt[k][count[k]] = p;
+                    versionValue[k][count[k]++] = t.value(i);
+                    lastWriterAt[k] = p;
+                }
+            }
+            lowest[p] = bound;
+            sessionLast[t.session()] = Math.max(sessionLast[t.session()], p);
+        }
+        for (Session session : history.sessions()) {
+            int last = -1;
+            for (int t : session.transactions()) {
+                if (position[t] >= 0) {
+                    if (position[t] < last) {
+                        return Optional.of(history.transaction(t).id() + " commits before an earlier transaction of its session");
+                    }
+                    last = position[t];
+                }
+            }
+        }
+        Knowledge knowledge = new Knowledge(keys);
+        int[] ownStamp = new int[keys];
+        int[] own = new int[keys];
+        int mark = 0;
+        for (int p = 0; p < sequence.length; p++) {
+            Transaction t = history.transaction(sequence[p]);
+            String wrong = "no snapshot";
+            for (int snapshot = p; snapshot >= lowest[p] && wrong != null; snapshot--) {
+                int prefix = snapshot;
+                knowledge.mark();
+                wrong = explain(t, k -> valueBefore(versionAt[k], versionValue[k], prefix, k), ++mark, ownStamp, own, knowledge);
+                if (wrong != null) {
+                    knowledge.rollback();
+                }
+            }
+            if (wrong != null) {
+                return Optional.of(t.id() + " has no snapshot in this commit order that explains its reads (for the latest: "
+                        + wrong + ")");
+            }
+        }
+        return knowledge.finalFailure();
+    }
+
+    /** The value of {@code key} after the first {@code prefix} transactions of the commit order. */
+    private int valueBefore(int[] at, int[] value, int prefix, int key) {
+        int lo = 0;
+        int hi = at.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (at[mid] < prefix) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo == 0 ? history.initialState().valueOf(key) : value[lo - 1];
+    }
+
+    /** Why {@code t}, run on {@code state} plus its own writes, does not explain its reads; {@code null} if it does. */
+    private String explain(Transaction t, IntUnaryOperator state, int mark, int[] ownStamp, int[] own, Knowledge knowledge) {
+        for (int i = 0; i < t.size(); i++) {
+            OpKind kind = t.kind(i);
+            if (kind == OpKind.WRITE) {
+                ownStamp[t.key(i)] = mark;
+                own[t.key(i)] = t.value(i);
+            } else if (kind == OpKind.READ) {
+                int k = t.key(i);
+                int current = ownStamp[k] == mark ? own[k] : state.applyAsInt(k);
+                if (!observes(k, t.value(i), current, knowledge)) {
+                    return t.id() + "'s " + t.describe(i) + " is not what the order gives it";
+                }
+            } else {
+                String wrong = predicateRead(t, t.predicate(i), state, ownStamp, own, mark, knowledge);
+                if (wrong != null) {
+                    return t.id() + "'s " + t.describe(i) + ": " + wrong;
+                }
+            }
+        }
+        return null;
+    }
+
+    private boolean observes(int key, int observed, int current, Knowledge knowledge) {
         if (current == InitialState.UNKNOWN) {
-            return observesInitial(key, observed, initialKnown);
+            return observesInitial(key, observed, knowledge);
         }
         return observed == current || values.get(observed).isConsistentWith(values.get(current));
     }
 
-    private boolean observesInitial(int key, int observed, Value[] initialKnown) {
+    private boolean observesInitial(int key, int observed, Knowledge knowledge) {
         Value value = values.get(observed);
         if (!value.isAbsent()) {
             for (int written : writtenValues(key)) {
@@ -160,10 +268,13 @@ public final class WitnessReplay {
                 }
             }
         }
-        Value before = initialKnown[key];
+        Value before = knowledge.get(key);
         Value merged = before == null ? value : merge(before, value);
-        initialKnown[key] = merged;
-        return merged != null;
+        if (merged == null) {
+            return false;
+        }
+        knowledge.put(key, merged);
+        return true;
     }
 
     private static Value merge(Value a, Value b) {
@@ -180,14 +291,14 @@ public final class WitnessReplay {
         return Value.of(fields);
     }
 
-    private String predicateRead(Transaction reader, PredicateRead read, int[] state, int[] ownStamp, int[] own, int mark,
-            Value[] initialKnown, List<Deferred> deferred) {
+    private String predicateRead(Transaction reader, PredicateRead read, IntUnaryOperator state, int[] ownStamp, int[] own,
+            int mark, Knowledge knowledge) {
         ParsedWhere clause = parsed.computeIfAbsent(read.where(), WherePredicate::parse);
         WherePredicate where = clause instanceof WherePredicate supported ? supported : null;
         for (int row = 0; row < read.rowCount(); row++) {
             int key = read.rowKey(row);
-            int current = ownStamp[key] == mark ? own[key] : state[key];
-            if (!observes(key, read.rowValue(row), current, initialKnown)) {
+            int current = ownStamp[key] == mark ? own[key] : state.applyAsInt(key);
+            if (!observes(key, read.rowValue(row), current, knowledge)) {
                 return "the row " + history.keys().name(key) + " is not what the order gives it";
             }
             if (where != null && current != InitialState.UNKNOWN && !where.evaluate(values.get(current)).maybeTrue()) {
@@ -201,9 +312,9 @@ public final class WitnessReplay {
             if (read.valueReturnedFor(key) >= 0) {
                 continue;
             }
-            int current = ownStamp[key] == mark ? own[key] : state[key];
+            int current = ownStamp[key] == mark ? own[key] : state.applyAsInt(key);
             if (current == InitialState.UNKNOWN) {
-                deferred.add(new Deferred(key, where, reader.id()));
+                knowledge.defer(new Deferred(key, where, reader.id()));
             } else if (where.evaluate(values.get(current)).isTrue()) {
                 return "it leaves out " + history.keys().name(key) + ", which the order gives a value it selects";
             }
@@ -225,6 +336,64 @@ public final class WitnessReplay {
             }
         }
         return writtenValues[key];
+    }
+
+    /**
+     * What the reads so far say about unknown initial values (merged observations per key, and
+     * predicate reads that left such keys out), with a mark to roll back a tentative snapshot.
+     */
+    private final class Knowledge {
+        private final Value[] merged;
+        private final List<Deferred> deferred = new ArrayList<>();
+        private final List<Integer> undoKeys = new ArrayList<>();
+        private final List<Value> undoValues = new ArrayList<>();
+        private int deferredMark;
+
+        Knowledge(int keys) {
+            merged = new Value[keys];
+        }
+
+        Value get(int key) {
+            return merged[key];
+        }
+
+        void put(int key, Value value) {
+            undoKeys.add(key);
+            undoValues.add(merged[key]);
+            merged[key] = value;
+        }
+
+        void defer(Deferred d) {
+            deferred.add(d);
+        }
+
+        void mark() {
+            undoKeys.clear();
+            undoValues.clear();
+            deferredMark = deferred.size();
+        }
+
+        void rollback() {
+            for (int i = undoKeys.size() - 1; i >= 0; i--) {
+                merged[undoKeys.get(i)] = undoValues.get(i);
+            }
+            deferred.subList(deferredMark, deferred.size()).clear();
+        }
+
+        /**
+         * Non-selections of unknown initial values are judged on everything learnt about those
+         * values, so the answer does not depend on which read came first.
+         */
+        Optional<String> finalFailure() {
+            for (Deferred d : deferred) {
+                Value known = merged[d.key];
+                if (known != null && !known.isAbsent() && d.where.namesOnlyFieldsOf(known) && d.where.evaluate(known).isTrue()) {
+                    return Optional.of(d.reader + "'s predicate read " + d.where + " leaves out " + history.keys().name(d.key)
+                            + ", whose initial value it selects");
+                }
+            }
+            return Optional.empty();
+        }
     }
 
     /** A predicate read that left out a key still holding its unknown initial value. */

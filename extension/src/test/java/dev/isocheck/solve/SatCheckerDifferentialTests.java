@@ -19,8 +19,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The SAT engine answers what the reference checker answers, at serializable and strict
- * serializable, on thousands of small seeded histories from every simulated database, broken ones
+ * The SAT engine answers what the reference checker answers, at every level, on thousands of small seeded histories from every simulated database, broken ones
  * included. It may answer "unknown" only for histories with predicate reads (whose non-returned
  * keys it does not model yet), and only for a minority of them. Histories the screening flags are
  * skipped: the pipeline never asks the engine about them.
@@ -28,7 +27,7 @@ import org.junit.jupiter.api.Test;
 @DisplayName("differential: SAT engine vs reference checker")
 class SatCheckerDifferentialTests {
 
-    private static final IsolationLevel[] LEVELS = {IsolationLevel.SERIALIZABLE, IsolationLevel.STRICT_SERIALIZABLE};
+    private static final IsolationLevel[] LEVELS = IsolationLevel.values();
     private static final ReferenceChecker REFERENCE = new ReferenceChecker();
     private static final SatChecker ENGINE = new SatChecker();
 
@@ -103,8 +102,8 @@ class SatCheckerDifferentialTests {
             System.out.printf("SAT engine vs reference at %s: %d agree satisfied, %d agree violated, %d unknown "
                     + "(of %d screened-clean histories, %d with predicate reads)%n",
                     level, counts[0], counts[1], counts[2], tally.histories, tally.withPredicates);
-            assertThat(counts[0]).as("agreed satisfied at %s", level).isGreaterThan(300);
-            assertThat(counts[1]).as("agreed violated at %s", level).isGreaterThan(300);
+            assertThat(counts[0]).as("agreed satisfied at %s", level).isGreaterThan(150);
+            assertThat(counts[1]).as("agreed violated at %s", level).isGreaterThan(150);
             assertThat(counts[2]).as("unknown at %s", level).isLessThan(tally.withPredicates / 2 + 1);
         }
     }

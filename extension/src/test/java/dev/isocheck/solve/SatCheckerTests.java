@@ -30,6 +30,11 @@ class SatCheckerTests {
         assertVerdict(h, IsolationLevel.STRICT_SERIALIZABLE, strict);
     }
 
+    private static void assertVerdicts(History h, boolean serializable, boolean strict, boolean snapshotIsolation) {
+        assertVerdicts(h, serializable, strict);
+        assertVerdict(h, IsolationLevel.SNAPSHOT_ISOLATION, snapshotIsolation);
+    }
+
     private static void assertVerdict(History h, IsolationLevel level, boolean satisfied) {
         Verdict verdict = ENGINE.check(h, level);
         assertThat(verdict.isSatisfied()).as("%s at %s", verdict, level).isEqualTo(satisfied);
@@ -151,10 +156,44 @@ class SatCheckerTests {
     }
 
     @Test
-    void snapshotIsolationIsNotDecidedYet() {
+    void snapshotIsolationAllowsWriteSkewButNotLostUpdatesLongForksOrWriteCycles() {
+        HistoryBuilder skew = xyZero();
+        skew.transaction("T1").read("x", 0).read("y", 0).write("x", 1);
+        skew.transaction("T2").read("x", 0).read("y", 0).write("y", 1);
+        assertVerdicts(skew.build(), false, false, true);
+
+        HistoryBuilder lost = xyZero();
+        lost.transaction("T1").read("x", 0).write("x", 1);
+        lost.transaction("T2").read("x", 0).write("x", 2);
+        assertVerdicts(lost.build(), false, false, false);
+
+        HistoryBuilder fork = xyZero();
+        fork.transaction("T1").write("x", 1);
+        fork.transaction("T2").write("y", 1);
+        fork.transaction("T3").read("x", 1).read("y", 0);
+        fork.transaction("T4").read("x", 0).read("y", 1);
+        assertVerdicts(fork.build(), false, false, false);
+
+        HistoryBuilder g0 = xyZero();
+        g0.transaction("T1").write("x", 1).write("y", 1);
+        g0.transaction("T2").write("x", 2).write("y", 2);
+        g0.transaction("T3").read("x", 1).read("y", 2);
+        assertVerdicts(g0.build(), false, false, false);
+    }
+
+    @Test
+    void snapshotIsolationWitnessIsACommitOrderWithSnapshots() {
         HistoryBuilder b = xyZero();
-        b.transaction("T1").write("x", 1);
-        assertThat(ENGINE.check(b.build(), IsolationLevel.SNAPSHOT_ISOLATION)).isInstanceOf(Verdict.Unknown.class);
+        b.transaction("T1").read("x", 0).read("y", 0).write("x", 1);
+        b.transaction("T2").read("x", 0).read("y", 0).write("y", 1);
+        b.transaction("T3").session("s").read("x", 1).read("y", 1);
+        History h = b.build();
+        Verdict verdict = ENGINE.check(h, IsolationLevel.SNAPSHOT_ISOLATION);
+        assertThat(verdict).isInstanceOf(Verdict.Satisfied.class);
+        List<String> order = ((Verdict.Satisfied) verdict).witness();
+        assertThat(new WitnessReplay(h).snapshotFailure(order)).isEmpty();
+        assertThat(new WitnessReplay(h).failure(order, false)).isPresent();
+        assertThat(ReferenceChecker.explains(h, IsolationLevel.SNAPSHOT_ISOLATION, order)).isTrue();
     }
 
     @Test
