@@ -4,7 +4,9 @@ import dev.isocheck.graph.EdgeKind;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
+import java.util.PriorityQueue;
 
 /**
  * One candidate dependency graph: the known edges plus those a solver model chose, each edge with
@@ -262,9 +264,9 @@ final class DependencyGraph {
         for (int e = 0; e < size; e++) {
             indegree[to[e]]++;
         }
-        java.util.PriorityQueue<Integer> ready = new java.util.PriorityQueue<>(priority == null
-                ? java.util.Comparator.naturalOrder()
-                : java.util.Comparator.<Integer>comparingLong(n -> priority[n]).thenComparingInt(n -> n));
+        PriorityQueue<Integer> ready = new PriorityQueue<>(priority == null
+                ? Comparator.naturalOrder()
+                : Comparator.<Integer>comparingLong(n -> priority[n]).thenComparingInt(n -> n));
         for (int n = 0; n < nodes; n++) {
             if (indegree[n] == 0) {
                 ready.add(n);

@@ -24,27 +24,29 @@ import org.sat4j.specs.ISolver;
 import org.sat4j.specs.TimeoutException;
 
 /**
- * Decides serializability and strict serializability with a SAT solver (sat4j) and a lazy
- * acyclicity theory over the {@link HyperPolygraph}.
+ * Decides serializability, strict serializability and snapshot isolation with a SAT solver (sat4j)
+ * and a lazy acyclicity theory over the {@link HyperPolygraph}.
  *
  * <p>The solver chooses, for each uncertain observation, which write it read from, and for each
  * pair of writers of a common key, their version order. From a model the theory builds the
  * {@link DependencyGraph} (known edges, chosen edges, derived RW edges) and looks for cycles; each
  * cycle becomes a clause "not all of the literals that put its edges there", and the solver runs
  * again (a solve–check–learn loop; an incremental cycle check inside the search is the next step).
- * A model whose graph is acyclic gives a topological order: the witness.
+ * A model whose graph is acyclic gives a topological order: the witness. For snapshot isolation the
+ * graph checked is the induced one, {@code (SO ∪ WR ∪ WW) ; RW?} (PolySI, VeriStrong appendix A),
+ * and the witness is a commit order.
  *
  * <p><b>Soundness.</b> "Satisfied" is only answered after {@link WitnessReplay} has replayed the
- * witness from the definitions, so it cannot be wrong whatever the encoding misses (a replay that
+ * witness from the definitions (serially, or for snapshot isolation as a commit order with a
+ * snapshot per transaction), so it cannot be wrong whatever the encoding misses (a replay that
  * fails gives {@link Verdict.Unknown}). "Violated" is answered when the clauses are unsatisfiable;
  * every valid serial order induces a model of them (each observation reads from the last writer
  * before it, which is one of its candidates; version order is the order; T⊥ serves only compatible
  * observations; and every learnt clause excludes only graphs with a cycle, which an order's own
  * edges cannot have), so the encoding over-approximates the valid orders and UNSAT means there are
- * none. Predicate reads' non-returned keys are not encoded: that only adds valid-looking models,
- * never removes one.
- *
- * <p>Snapshot isolation is not decided yet: {@link Verdict.Unknown}.
+ * none. For snapshot isolation the same holds of valid executions, whose dependency graphs have an
+ * acyclic induced graph (Cerone and Gotsman). Predicate reads' non-returned keys are not encoded:
+ * that only adds valid-looking models, never removes one.
  */
 public final class SatChecker implements Checker {
 
