@@ -1,0 +1,289 @@
+package dev.isocheck.solve;
+
+import dev.isocheck.graph.EdgeKind;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+
+/**
+ * One candidate dependency graph: the known edges plus those a solver model chose, each edge with
+ * its <em>reason</em>, the (at most four) solver literals whose truth put it there ({@code 0}: none,
+ * the edge is known). The acyclicity theory turns a cycle into the clause "not all of these
+ * reasons".
+ *
+ * <p>Edges accumulate in parallel primitive arrays; {@link #seal()} builds the successor lists.
+ * Searches are iterative (graphs have 10k+ nodes, far beyond the call stack).
+ */
+final class DependencyGraph {
+
+    private static final int BUCKETS = 5;
+
+    private final int nodes;
+    private int size;
+    private int[] from = new int[1024];
+    private int[] to = new int[1024];
+    private int[] reasonA = new int[1024];
+    private int[] reasonB = new int[1024];
+    private int[] reasonC = new int[1024];
+    private int[] reasonD = new int[1024];
+    private byte[] kinds = new byte[1024];
+    private int[] successorStart;
+    private int[] successors;
+
+    DependencyGraph(int nodes) {
+        this.nodes = nodes;
+    }
+
+    void add(int source, int target, EdgeKind kind, int literalA, int literalB) {
+        add(source, target, kind, literalA, literalB, 0, 0);
+    }
+
+    void add(int source, int target, EdgeKind kind, int literalA, int literalB, int literalC, int literalD) {
+        if (size == from.length) {
+            int grown = size * 2;
+            from = Arrays.copyOf(from, grown);
+            to = Arrays.copyOf(to, grown);
+            reasonA = Arrays.copyOf(reasonA, grown);
+            reasonB = Arrays.copyOf(reasonB, grown);
+            reasonC = Arrays.copyOf(reasonC, grown);
+            reasonD = Arrays.copyOf(reasonD, grown);
+            kinds = Arrays.copyOf(kinds, grown);
+        }
+        from[size] = source;
+        to[size] = target;
+        reasonA[size] = literalA;
+        reasonB[size] = literalB;
+        reasonC[size] = literalC;
+        reasonD[size] = literalD;
+        kinds[size] = (byte) kind.ordinal();
+        size++;
+    }
+
+    void seal() {
+        successorStart = new int[nodes + 1];
+        for (int e = 0; e < size; e++) {
+            successorStart[from[e] + 1]++;
+        }
+        for (int n = 0; n < nodes; n++) {
+            successorStart[n + 1] += successorStart[n];
+        }
+        successors = new int[size];
+        int[] fill = Arrays.copyOf(successorStart, nodes);
+        for (int e = 0; e < size; e++) {
+            successors[fill[from[e]]++] = e;
+        }
+    }
+
+    int from(int e) {
+        return from[e];
+    }
+
+    int to(int e) {
+        return to[e];
+    }
+
+    EdgeKind kind(int e) {
+        return EdgeKind.values()[kinds[e]];
+    }
+
+    /** The literals (non-zero ones) that produced edge {@code e}. */
+    int reasonA(int e) {
+        return reasonA[e];
+    }
+
+    int reasonB(int e) {
+        return reasonB[e];
+    }
+
+    int reasonC(int e) {
+        return reasonC[e];
+    }
+
+    int reasonD(int e) {
+        return reasonD[e];
+    }
+
+    /**
+     * The snapshot-isolation graph induced by this one, {@code (SO ∪ WR ∪ WW) ; RW?}: every edge
+     * that is not read-write, and each such edge followed by a read-write edge, as one edge whose
+     * reason is both reasons. Real-time edges must not be in this graph.
+     */
+    DependencyGraph inducedSnapshotGraph() {
+        DependencyGraph induced = new DependencyGraph(nodes);
+        for (int e = 0; e < size; e++) {
+            if (kinds[e] == EdgeKind.READ_WRITE.ordinal()) {
+                continue;
+            }
+            induced.add(from[e], to[e], kind(e), reasonA[e], reasonB[e], reasonC[e], reasonD[e]);
+            int middle = to[e];
+            for (int i = successorStart[middle]; i < successorStart[middle + 1]; i++) {
+                int f = successors[i];
+                if (kinds[f] == EdgeKind.READ_WRITE.ordinal()) {
+                    induced.add(from[e], to[f], EdgeKind.READ_WRITE, reasonA[e], reasonB[e], reasonA[f], reasonB[f]);
+                }
+            }
+        }
+        induced.seal();
+        return induced;
+    }
+
+    /**
+     * Cycles of the graph, each as its edges in order, at most {@code limit} of them. A
+     * depth-first search finds the back edges; each is closed by a path back to its source that
+     * uses as few chosen (literal-carrying) edges as possible (a 0-1 breadth-first search), so that
+     * the learnt clause is as short as that back edge allows.
+     */
+    List<int[]> cycles(int limit) {
+        List<int[]> found = new ArrayList<>();
+        byte[] color = new byte[nodes];
+        int[] cursor = new int[nodes];
+        int[] stack = new int[nodes];
+        ShortestPaths paths = new ShortestPaths();
+        for (int root = 0; root < nodes && found.size() < limit; root++) {
+            if (color[root] != 0) {
+                continue;
+            }
+            int depth = 0;
+            stack[depth++] = root;
+            color[root] = 1;
+            cursor[root] = successorStart[root];
+            while (depth > 0 && found.size() < limit) {
+                int u = stack[depth - 1];
+                if (cursor[u] == successorStart[u + 1]) {
+                    color[u] = 2;
+                    depth--;
+                    continue;
+                }
+                int e = successors[cursor[u]++];
+                int v = to[e];
+                if (color[v] == 0) {
+                    color[v] = 1;
+                    cursor[v] = successorStart[v];
+                    stack[depth++] = v;
+                } else if (color[v] == 1) {
+                    found.add(paths.cycleThrough(e));
+                }
+            }
+        }
+        return found;
+    }
+
+    private int weight(int e) {
+        return (reasonA[e] != 0 ? 1 : 0) + (reasonB[e] != 0 ? 1 : 0) + (reasonC[e] != 0 ? 1 : 0) + (reasonD[e] != 0 ? 1 : 0);
+    }
+
+    /** Breadth-first search with buckets (edge weights 0 to 4) with per-search stamps, so that nothing is cleared per cycle. */
+    private final class ShortestPaths {
+        private final int[] stamp = new int[nodes];
+        private final int[] distance = new int[nodes];
+        private final int[] via = new int[nodes];
+        private int search;
+
+        /** The back edge {@code e} followed by a cheapest path from its target back to its source. */
+        int[] cycleThrough(int e) {
+            search++;
+            int source = to[e];
+            int target = from[e];
+            // Buckets by distance modulo 5: weights are 0 to 4.
+            ArrayDeque<Integer>[] buckets = bucketsFor();
+            stamp[source] = search;
+            distance[source] = 0;
+            via[source] = -1;
+            buckets[0].add(source);
+            int current = 0;
+            int pending = 1;
+            while (pending > 0) {
+                ArrayDeque<Integer> bucket = buckets[current % BUCKETS];
+                if (bucket.isEmpty()) {
+                    current++;
+                    continue;
+                }
+                int u = bucket.poll();
+                pending--;
+                if (distance[u] != current) {
+                    continue;
+                }
+                if (u == target) {
+                    break;
+                }
+                for (int i = successorStart[u]; i < successorStart[u + 1]; i++) {
+                    int f = successors[i];
+                    int v = to[f];
+                    int d = current + weight(f);
+                    if (stamp[v] != search || d < distance[v]) {
+                        stamp[v] = search;
+                        distance[v] = d;
+                        via[v] = f;
+                        buckets[d % BUCKETS].add(v);
+                        pending++;
+                    }
+                }
+            }
+            for (ArrayDeque<Integer> bucket : buckets) {
+                bucket.clear();
+            }
+            ArrayDeque<Integer> path = new ArrayDeque<>();
+            path.addFirst(e);
+            for (int n = target; n != source; n = from[via[n]]) {
+                path.addFirst(via[n]);
+            }
+            return path.stream().mapToInt(Integer::intValue).toArray();
+        }
+
+        private ArrayDeque<Integer>[] buckets;
+
+        @SuppressWarnings("unchecked")
+        private ArrayDeque<Integer>[] bucketsFor() {
+            if (buckets == null) {
+                buckets = new ArrayDeque[BUCKETS];
+                for (int b = 0; b < BUCKETS; b++) {
+                    buckets[b] = new ArrayDeque<Integer>();
+                }
+            }
+            return buckets;
+        }
+    }
+
+    /**
+     * The nodes in an order where every edge goes forward (Kahn's algorithm, lowest node first
+     * among the ready ones), or {@code null} if the graph has a cycle.
+     */
+    int[] topologicalOrder() {
+        return topologicalOrder(null);
+    }
+
+    /**
+     * As {@link #topologicalOrder()}, taking among the ready nodes the one with the lowest
+     * {@code priority} (then the lowest node); {@code null} priorities mean node order.
+     */
+    int[] topologicalOrder(long[] priority) {
+        int[] indegree = new int[nodes];
+        for (int e = 0; e < size; e++) {
+            indegree[to[e]]++;
+        }
+        PriorityQueue<Integer> ready = new PriorityQueue<>(priority == null
+                ? Comparator.naturalOrder()
+                : Comparator.<Integer>comparingLong(n -> priority[n]).thenComparingInt(n -> n));
+        for (int n = 0; n < nodes; n++) {
+            if (indegree[n] == 0) {
+                ready.add(n);
+            }
+        }
+        int[] order = new int[nodes];
+        int placed = 0;
+        while (!ready.isEmpty()) {
+            int u = ready.poll();
+            order[placed++] = u;
+            for (int i = successorStart[u]; i < successorStart[u + 1]; i++) {
+                int v = to[successors[i]];
+                if (--indegree[v] == 0) {
+                    ready.add(v);
+                }
+            }
+        }
+        return placed == nodes ? order : null;
+    }
+}
