@@ -248,6 +248,25 @@ public final class Value {
     }
 
     /**
+     * The least value that two observations of one value can both have been read from: the union
+     * of two rows' fields, or the value itself when both are equal non-rows; empty when no value
+     * is consistent with both (a field with two different values, or two different non-rows).
+     */
+    public Optional<Value> combinedWith(Value other) {
+        if (!isObject() || !other.isObject()) {
+            return equals(other) ? Optional.of(this) : Optional.empty();
+        }
+        TreeMap<String, Value> all = new TreeMap<>(fields());
+        for (Map.Entry<String, Value> field : other.fields().entrySet()) {
+            Value earlier = all.putIfAbsent(field.getKey(), field.getValue());
+            if (earlier != null && !earlier.equals(field.getValue())) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(new Value(Collections.unmodifiableMap(all)));
+    }
+
+    /**
      * A plain Java form: {@code null}, Boolean, Long, BigDecimal, String, List or Map, for
      * serialisers.
      */

@@ -4,9 +4,7 @@ import dev.isocheck.history.Value;
 import dev.isocheck.predicate.WherePredicate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 
 /**
  * What the reads explained by one key's unknown initial value say about that value: the merge of
@@ -35,14 +33,7 @@ final class InitialValueKnowledge {
 
     /** This knowledge plus an observation of the initial value, or {@code null} if they contradict. */
     InitialValueKnowledge observe(Value observed) {
-        Value next;
-        if (merged == null) {
-            next = observed;
-        } else if (merged.isObject() && observed.isObject()) {
-            next = mergeFields(merged, observed);
-        } else {
-            next = merged.equals(observed) ? merged : null;
-        }
+        Value next = merged == null ? observed : merged.combinedWith(observed).orElse(null);
         if (next == null) {
             return null;
         }
@@ -71,18 +62,6 @@ final class InitialValueKnowledge {
             }
         }
         return true;
-    }
-
-    /** The union of two rows' fields, or {@code null} if they give a field two different values. */
-    private static Value mergeFields(Value a, Value b) {
-        Map<String, Value> fields = new TreeMap<>(a.fields());
-        for (Map.Entry<String, Value> field : b.fields().entrySet()) {
-            Value earlier = fields.putIfAbsent(field.getKey(), field.getValue());
-            if (earlier != null && !earlier.equals(field.getValue())) {
-                return null;
-            }
-        }
-        return Value.of(fields);
     }
 
     /** Equal knowledge leads the rest of a search to the same answer; see {@code OrderSearch}. */

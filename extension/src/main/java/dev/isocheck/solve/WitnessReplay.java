@@ -17,7 +17,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.function.IntUnaryOperator;
 
 /**
@@ -271,26 +270,12 @@ public final class WitnessReplay {
             }
         }
         Value before = knowledge.get(key);
-        Value merged = before == null ? value : merge(before, value);
+        Value merged = before == null ? value : before.combinedWith(value).orElse(null);
         if (merged == null) {
             return false;
         }
         knowledge.put(key, merged);
         return true;
-    }
-
-    private static Value merge(Value a, Value b) {
-        if (!a.isObject() || !b.isObject()) {
-            return a.equals(b) ? a : null;
-        }
-        Map<String, Value> fields = new TreeMap<>(a.fields());
-        for (Map.Entry<String, Value> field : b.fields().entrySet()) {
-            Value earlier = fields.putIfAbsent(field.getKey(), field.getValue());
-            if (earlier != null && !earlier.equals(field.getValue())) {
-                return null;
-            }
-        }
-        return Value.of(fields);
     }
 
     private String predicateRead(Transaction reader, PredicateRead read, IntUnaryOperator state, int[] ownStamp, int[] own,
