@@ -3,48 +3,56 @@ package dev.isocheck.graph;
 import java.util.Arrays;
 
 /** A growable list of {@code int}s, so that building per-operation tables boxes nothing. */
-final class IntList {
+public final class IntList {
 
     private int[] data;
     private int size;
 
-    IntList(int capacity) {
+    /** An empty list with room for {@code capacity} elements. */
+    public IntList(int capacity) {
         data = new int[Math.max(4, capacity)];
     }
 
-    void add(int value) {
+    /** Appends {@code value}. */
+    public void add(int value) {
         if (size == data.length) {
             data = Arrays.copyOf(data, size * 2);
         }
         data[size++] = value;
     }
 
-    int get(int i) {
+    /** The {@code i}-th element. */
+    public int get(int i) {
         return data[i];
     }
 
-    void set(int i, int value) {
+    /** Replaces the {@code i}-th element. */
+    public void set(int i, int value) {
         data[i] = value;
     }
 
     /** Drops every element from {@code size} on. */
-    void truncate(int size) {
+    public void truncate(int size) {
         this.size = size;
     }
 
-    int size() {
+    /** How many elements. */
+    public int size() {
         return size;
     }
 
-    void sort(int from, int to) {
+    /** Sorts the elements in {@code [from, to)}. */
+    public void sort(int from, int to) {
         Arrays.sort(data, from, to);
     }
 
-    int[] copy(int from, int to) {
+    /** The elements in {@code [from, to)}. */
+    public int[] copy(int from, int to) {
         return Arrays.copyOfRange(data, from, to);
     }
 
-    int[] toArray() {
+    /** The elements, in order. */
+    public int[] toArray() {
         return Arrays.copyOf(data, size);
     }
 }

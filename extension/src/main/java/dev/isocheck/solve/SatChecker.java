@@ -11,6 +11,8 @@ import dev.isocheck.graph.KnownGraph;
 import dev.isocheck.graph.ReadExplanations;
 import dev.isocheck.history.History;
 import dev.isocheck.history.Transaction;
+import dev.isocheck.prune.PrunedPolygraph;
+import dev.isocheck.prune.Pruner;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,32 +74,88 @@ public final class SatChecker implements Checker {
         this.budget = Objects.requireNonNull(budget, "budget is null");
     }
 
+    /**
+     * What one check did, stage by stage, for benchmarks.
+     *
+     * @param verdict       the answer
+     * @param buildMillis   explanations, known graph and hyper-polygraph
+     * @param pruneMillis   write combining and pruning to a fixpoint
+     * @param encodeMillis  the residual clauses
+     * @param solveMillis   the solve–check–learn loop and the witness replay
+     * @param pruning       what pruning did, or {@code null} when it did not run
+     * @param variables     SAT variables of the residual
+     * @param cyclesLearnt  conflict clauses learnt from cycles
+     */
+    public record Report(Verdict verdict, long buildMillis, long pruneMillis, long encodeMillis, long solveMillis,
+            PrunedPolygraph.Statistics pruning, int variables, int cyclesLearnt) {
+    }
+
     @Override
     public Verdict check(History history, IsolationLevel level) {
+        return run(history, level).verdict();
+    }
+
+    /** Checks {@code history} at {@code level} and says what each stage cost. */
+    public Report run(History history, IsolationLevel level) {
+        long t0 = System.nanoTime();
         boolean strict = level == IsolationLevel.STRICT_SERIALIZABLE;
+        boolean snapshots = level == IsolationLevel.SNAPSHOT_ISOLATION;
         ReadExplanations explanations = ReadExplanations.of(history);
         KnownGraph known = KnownGraph.of(history, explanations, strict);
         HyperPolygraph polygraph = HyperPolygraph.of(known, explanations);
-
+        long t1 = System.nanoTime();
         int unexplained = polygraph.firstUnexplained();
         if (unexplained >= 0) {
-            return violated(level, List.of(history.transaction(explanations.transaction(unexplained)).id()),
-                    polygraph.describe(unexplained) + " is explained by no committed final write and not by the initial state");
+            return new Report(violated(level, List.of(history.transaction(explanations.transaction(unexplained)).id()),
+                    polygraph.describe(unexplained) + " is explained by no committed final write and not by the initial state"),
+                    millis(t0, t1), 0, 0, 0, null, 0, 0);
         }
-        PolygraphEncoding encoding = new PolygraphEncoding(polygraph);
-        boolean snapshots = level == IsolationLevel.SNAPSHOT_ISOLATION;
-        DependencyGraph fixed = snapshots ? encoding.fixedGraph().inducedSnapshotGraph() : encoding.fixedGraph();
-        List<int[]> cycles = fixed.cycles(1);
-        if (!cycles.isEmpty()) {
-            return violated(level, cycleTransactions(known, fixed, cycles.get(0)),
-                    "the dependencies known without any choice form a cycle: " + describeCycle(known, fixed, cycles.get(0)));
+        PrunedPolygraph pruned;
+        try {
+            pruned = Pruner.prune(polygraph, snapshots);
+        } catch (Pruner.TooLargeException e) {
+            return new Report(new Verdict.Unknown(level, "too many constraints for the SAT engine: " + e.getMessage()),
+                    millis(t0, t1), millis(t1, System.nanoTime()), 0, 0, null, 0, 0);
         }
-        encoding.prefer(fixed.topologicalOrder(timePriority(known)));
-        return solve(history, level, known, encoding, snapshots);
+        long t2 = System.nanoTime();
+        if (pruned.isViolated()) {
+            return new Report(conflict(level, known, pruned.conflicts().get(0)), millis(t0, t1), millis(t1, t2), 0, 0,
+                    pruned.statistics(), 0, 0);
+        }
+        ResidualEncoding encoding = new ResidualEncoding(pruned);
+        DependencyGraph certain = snapshots ? encoding.graphOf(null).inducedSnapshotGraph() : encoding.graphOf(null);
+        int[] preferred = certain.topologicalOrder(timePriority(known));
+        if (preferred == null) {
+            // Reads left one candidate add read-write edges over decided pairs that pruning's own
+            // graph lacks; every one of them is certain, so a cycle among them is a violation.
+            int[] cycle = certain.cycles(1).get(0);
+            List<PrunedPolygraph.Step> steps = new ArrayList<>();
+            for (int e : cycle) {
+                steps.add(new PrunedPolygraph.Step(certain.from(e), certain.to(e), certain.kind(e), -1));
+            }
+            return new Report(conflict(level, known, new PrunedPolygraph.Conflict(
+                    "the dependencies that every valid order must have form a cycle", List.of(steps))),
+                    millis(t0, t1), millis(t1, t2), 0, 0, pruned.statistics(), 0, 0);
+        }
+        encoding.prefer(preferred);
+        long t3 = System.nanoTime();
+        if (encoding.isEmpty()) {
+            Verdict verdict = witness(history, level, known, preferred);
+            return new Report(verdict, millis(t0, t1), millis(t1, t2), millis(t2, t3), millis(t3, System.nanoTime()),
+                    pruned.statistics(), 0, 0);
+        }
+        int[] learnt = new int[1];
+        Verdict verdict = solve(history, level, known, encoding, snapshots, learnt);
+        return new Report(verdict, millis(t0, t1), millis(t1, t2), millis(t2, t3), millis(t3, System.nanoTime()),
+                pruned.statistics(), encoding.variableCount(), learnt[0]);
     }
 
-    private Verdict solve(History history, IsolationLevel level, KnownGraph known, PolygraphEncoding encoding,
-            boolean snapshots) {
+    private static long millis(long from, long to) {
+        return (to - from) / 1_000_000;
+    }
+
+    private Verdict solve(History history, IsolationLevel level, KnownGraph known, ResidualEncoding encoding,
+            boolean snapshots, int[] learntOut) {
         long deadline = System.nanoTime() + budget.toNanos();
         ISolver solver = SolverFactory.newDefault();
         TreeSet<Integer> onCycles = new TreeSet<>();
@@ -122,7 +180,7 @@ public final class SatChecker implements Checker {
                 DependencyGraph graph = snapshots ? encoding.graphOf(model).inducedSnapshotGraph() : encoding.graphOf(model);
                 List<int[]> cycles = graph.cycles(CYCLES_PER_ROUND);
                 if (cycles.isEmpty()) {
-                    return witness(history, level, known, graph);
+                    return witness(history, level, known, graph.topologicalOrder());
                 }
                 for (int[] cycle : cycles) {
                     for (int e : cycle) {
@@ -132,6 +190,7 @@ public final class SatChecker implements Checker {
                         }
                     }
                     learnt++;
+                    learntOut[0] = learnt;
                     solver.addClause(conflictClause(graph, cycle));
                 }
             }
@@ -140,6 +199,26 @@ public final class SatChecker implements Checker {
         } catch (TimeoutException e) {
             return new Verdict.Unknown(level, "the SAT engine gave up after " + budget + " (" + learnt + " cycles learnt)");
         }
+    }
+
+    /** The violation pruning proved, with the cycle each option closes. */
+    private static Verdict conflict(IsolationLevel level, KnownGraph known, PrunedPolygraph.Conflict conflict) {
+        TreeSet<Integer> involved = new TreeSet<>();
+        StringBuilder text = new StringBuilder(conflict.description());
+        for (List<PrunedPolygraph.Step> cycle : conflict.cycles()) {
+            text.append(conflict.cycles().size() > 1 ? "; " : ": ");
+            text.append(describeCycle(known, cycle));
+            for (PrunedPolygraph.Step step : cycle) {
+                if (step.from() != KnownGraph.INITIAL) {
+                    involved.add(known.transaction(step.from()));
+                }
+            }
+        }
+        List<String> ids = new ArrayList<>();
+        for (int t : involved) {
+            ids.add(known.history().transaction(t).id());
+        }
+        return violated(level, ids, text.toString());
     }
 
     /**
@@ -184,8 +263,7 @@ public final class SatChecker implements Checker {
         return new VecInt(negated.stream().mapToInt(Integer::intValue).toArray());
     }
 
-    private static Verdict witness(History history, IsolationLevel level, KnownGraph known, DependencyGraph graph) {
-        int[] order = graph.topologicalOrder();
+    private static Verdict witness(History history, IsolationLevel level, KnownGraph known, int[] order) {
         List<String> ids = new ArrayList<>(order.length);
         for (int node : order) {
             if (node != KnownGraph.INITIAL) {
@@ -224,21 +302,20 @@ public final class SatChecker implements Checker {
         return new Verdict.Violated(level, new Anomaly(AnomalyType.NO_VALID_ORDER, ids, explanation + " (at " + level + ")"));
     }
 
-    private static List<String> cycleTransactions(KnownGraph known, DependencyGraph graph, int[] cycle) {
-        List<String> ids = new ArrayList<>();
-        for (int e : cycle) {
-            ids.add(known.history().transaction(known.transaction(graph.from(e))).id());
+    private static String describeCycle(KnownGraph known, List<PrunedPolygraph.Step> cycle) {
+        StringBuilder out = new StringBuilder();
+        for (PrunedPolygraph.Step step : cycle) {
+            out.append(name(known, step.from())).append(" -").append(edgeName(step.kind()));
+            if (step.key() >= 0) {
+                out.append(' ').append(known.history().keys().name(step.key()));
+            }
+            out.append("-> ");
         }
-        return ids;
+        return out.append(name(known, cycle.get(0).from())).toString();
     }
 
-    private static String describeCycle(KnownGraph known, DependencyGraph graph, int[] cycle) {
-        StringBuilder out = new StringBuilder();
-        for (int e : cycle) {
-            out.append(known.history().transaction(known.transaction(graph.from(e))).id())
-                    .append(" -").append(edgeName(graph.kind(e))).append("-> ");
-        }
-        return out.append(known.history().transaction(known.transaction(graph.from(cycle[0]))).id()).toString();
+    private static String name(KnownGraph known, int node) {
+        return node == KnownGraph.INITIAL ? "the initial state" : known.history().transaction(known.transaction(node)).id();
     }
 
     private static String edgeName(EdgeKind kind) {

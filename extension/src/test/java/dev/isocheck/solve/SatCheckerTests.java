@@ -9,6 +9,8 @@ import dev.isocheck.graph.HyperPolygraph;
 import dev.isocheck.graph.KnownGraph;
 import dev.isocheck.graph.ReadExplanations;
 import dev.isocheck.history.History;
+import dev.isocheck.prune.PrunedPolygraph;
+import dev.isocheck.prune.Pruner;
 import dev.isocheck.history.HistoryBuilder;
 import dev.isocheck.reference.ReferenceChecker;
 import java.util.List;
@@ -91,8 +93,10 @@ class SatCheckerTests {
         History h = b.build();
         ReadExplanations explanations = ReadExplanations.of(h);
         HyperPolygraph polygraph = HyperPolygraph.of(KnownGraph.of(h, explanations, false), explanations);
-        DependencyGraph fixed = new PolygraphEncoding(polygraph).fixedGraph();
-        assertThat(fixed.cycles(10)).isEmpty();
+        PrunedPolygraph pruned = Pruner.prune(polygraph, false);
+        assertThat(pruned.conflicts()).isEmpty();
+        DependencyGraph certain = new ResidualEncoding(pruned).graphOf(null);
+        assertThat(certain.cycles(10)).isEmpty();
         assertVerdicts(h, true, true);
     }
 

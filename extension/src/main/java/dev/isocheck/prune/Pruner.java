@@ -1,0 +1,580 @@
+package dev.isocheck.prune;
+
+import dev.isocheck.graph.EdgeKind;
+import dev.isocheck.graph.HyperPolygraph;
+import dev.isocheck.graph.IntList;
+import dev.isocheck.graph.KnownGraph;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Prunes a {@link HyperPolygraph} to a fixpoint with reachability (VeriStrong's cases I–III over
+ * Cobra's combined writes and coalesced constraints).
+ *
+ * <p>Input: the polygraph (known graph and constraints) and whether the level is snapshot
+ * isolation. Output: a {@link PrunedPolygraph}, the constraints no reachability argument could
+ * decide, over a known graph grown by every decision that was certain, or the conflict that proves
+ * the history violates the level.
+ *
+ * <p>Each round computes the closure of the known graph once ({@link ReachabilityEngines}), then:
+ * <ul>
+ *   <li><b>Chain pairs (cases I and III).</b> For two chains {@code X}, {@code Y} of a key, "X
+ *       before Y" adds {@code tail(X) -ww-> head(Y)} and {@code r -rw-> head(Y)} for each certain
+ *       reader {@code r} of {@code tail(X)}. It is infeasible when {@code head(Y)} already reaches
+ *       {@code tail(X)} or one of those readers. When one order is infeasible the other is
+ *       certain and its edges join the known graph; when both are, the history is violated.</li>
+ *   <li><b>Read candidates (case II).</b> A candidate writer {@code c} of an observation by
+ *       {@code r} is dropped when {@code r} reaches {@code c}, or when some other writer
+ *       {@code w} of the key lies between them ({@code c} reaches {@code w}, {@code w} reaches
+ *       {@code r}: {@code r} would have read {@code w}'s version or a later one). T⊥ is dropped
+ *       when any other writer reaches {@code r}. A last candidate becomes a known edge.</li>
+ * </ul>
+ *
+ * <p><b>Soundness.</b> Every edge of the known graph is in the dependency graph of every valid
+ * order, so an option that closes a cycle with it is impossible, and its alternative is certain.
+ * Decisions within a round use the closure from the round's start: a subset of what is known, so
+ * they are still implied. Nothing is ever decided from time unless the level is strict (real-time
+ * edges are in the known graph only then).
+ *
+ * <p><b>Snapshot isolation.</b> The graph whose cycles are forbidden is the induced one,
+ * {@code (SO ∪ WR ∪ WW) ; RW?}: a read-write edge counts only composed with a non-read-write edge
+ * before it. The closure is taken over base edges and those compositions; "X before Y" is
+ * infeasible when {@code head(Y)} reaches {@code tail(X)}, or reaches (or is) a base predecessor of
+ * a certain reader of {@code tail(X)}. Read candidates are dropped only when the reader reaches the
+ * writer.
+ */
+public final class Pruner {
+
+    /** Above this many writers of a key, candidates are not checked against every writer (cost). */
+    private static final int WRITER_SCAN_LIMIT = 256;
+    /** Chain pairs beyond this, over all keys, are more than the engine holds in memory. */
+    static final long PAIR_LIMIT = 200_000_000L;
+
+    static final byte OPEN = 0;
+    static final byte FIRST_BEFORE = 1;
+    static final byte SECOND_BEFORE = 2;
+
+    private final HyperPolygraph polygraph;
+    private final KeyChains chains;
+    private final boolean snapshot;
+    private final int nodes;
+    private final EdgeList edges = new EdgeList();
+    private final long[] pairStart;
+    private final byte[] pairs;
+    private final int[] candidateStart;
+    private final boolean[] dropped;
+    private final int[] live;
+    private final List<PrunedPolygraph.Conflict> conflicts = new ArrayList<>();
+    private Round round;
+    private int rounds;
+
+    private Pruner(HyperPolygraph polygraph, KeyChains chains, boolean snapshot) {
+        this.polygraph = polygraph;
+        this.chains = chains;
+        this.snapshot = snapshot;
+        this.nodes = polygraph.known().nodeCount();
+        int keys = polygraph.keyCount();
+        pairStart = new long[keys + 1];
+        for (int k = 0; k < keys; k++) {
+            long m = chains.chainCount(k);
+            pairStart[k + 1] = pairStart[k] + m * (m - 1) / 2;
+        }
+        if (pairStart[keys] > PAIR_LIMIT) {
+            throw new TooLargeException(pairStart[keys] + " pairs of write chains to order (more than " + PAIR_LIMIT + ")");
+        }
+        pairs = new byte[(int) pairStart[keys]];
+        int observations = polygraph.observationCount();
+        candidateStart = new int[observations + 1];
+        for (int o = 0; o < observations; o++) {
+            candidateStart[o + 1] = candidateStart[o] + polygraph.candidateCount(o);
+        }
+        dropped = new boolean[candidateStart[observations]];
+        live = new int[observations];
+        for (int o = 0; o < observations; o++) {
+            live[o] = polygraph.candidateCount(o);
+        }
+    }
+
+    /** Thrown when a history has more constraints than the engine can hold; the caller answers Unknown. */
+    public static final class TooLargeException extends RuntimeException {
+        TooLargeException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Prunes {@code polygraph} to a fixpoint.
+     *
+     * @param snapshot whether the level is snapshot isolation (else serializable; strict when the
+     *                 known graph has real-time edges)
+     * @return never {@code null}
+     * @throws TooLargeException when the constraints would not fit in memory
+     */
+    public static PrunedPolygraph prune(HyperPolygraph polygraph, boolean snapshot) {
+        long started = System.nanoTime();
+        KeyChains chains = KeyChains.of(polygraph);
+        Pruner pruner = new Pruner(polygraph, chains, snapshot);
+        return pruner.run(started);
+    }
+
+    private PrunedPolygraph run(long started) {
+        long pairsBefore = pairs.length;
+        int readsBefore = openReads();
+        addCertainEdges();
+        Reachability closure;
+        while (true) {
+            rounds++;
+            round = new Round();
+            if (round.dag == null) {
+                return result(started, pairsBefore, readsBefore, null, round.cycle());
+            }
+            closure = ReachabilityEngines.closureOf(round.dag);
+            round.closure = closure;
+            int before = edges.size();
+            prunePairs();
+            pruneReads();
+            if (!conflicts.isEmpty()) {
+                return result(started, pairsBefore, readsBefore, null, List.of());
+            }
+            if (edges.size() == before) {
+                break;
+            }
+        }
+        return result(started, pairsBefore, readsBefore, closure, List.of());
+    }
+
+    private PrunedPolygraph result(long started, long pairsBefore, int readsBefore, Reachability closure, List<PrunedPolygraph.Step> cycle) {
+        List<PrunedPolygraph.Conflict> found = new ArrayList<>(conflicts);
+        if (!cycle.isEmpty()) {
+            found.add(new PrunedPolygraph.Conflict("the dependencies that every valid order must have form a cycle", List.of(cycle)));
+        }
+        long pairsAfter = 0;
+        for (byte p : pairs) {
+            pairsAfter += p == OPEN ? 1 : 0;
+        }
+        PrunedPolygraph.Statistics statistics = new PrunedPolygraph.Statistics(rounds, pairsBefore, pairsAfter,
+                readsBefore, openReads(), edges.size(), (System.nanoTime() - started) / 1_000_000);
+        return new PrunedPolygraph(polygraph, chains, snapshot, edges, closure, pairStart, pairs, candidateStart, dropped,
+                live, found, statistics);
+    }
+
+    private int openReads() {
+        int open = 0;
+        for (int o = 0; o < live.length; o++) {
+            open += live[o] > 1 ? 1 : 0;
+        }
+        return open;
+    }
+
+    /** The known graph, chain links with their readers, T⊥'s readers, and lost-update pairs. */
+    private void addCertainEdges() {
+        KnownGraph known = polygraph.known();
+        for (int e = 0; e < known.edgeCount(); e++) {
+            int observation = known.observation(e);
+            edges.add(known.from(e), known.to(e), known.kind(e), observation >= 0 ? polygraph.key(observation) : -1);
+        }
+        for (int k = 0; k < polygraph.keyCount(); k++) {
+            for (int s = chains.slotStart(k); s < chains.slotStart(k + 1); s++) {
+                int following = chains.next(s);
+                if (following >= 0) {
+                    edges.add(chains.node(s), chains.node(following), EdgeKind.WRITE_WRITE, k);
+                    for (int i = 0; i < chains.readerCount(s); i++) {
+                        addReadWrite(chains.reader(s, i), chains.node(following), k);
+                    }
+                }
+            }
+            int first = chains.initialChain(k);
+            for (int i = 0; i < chains.initialReaderCount(k); i++) {
+                int reader = chains.initialReader(k, i);
+                if (first >= 0) {
+                    addReadWrite(reader, chains.node(chains.head(first)), k);
+                } else {
+                    for (int c = 0; c < chains.chainCount(k); c++) {
+                        addReadWrite(reader, chains.node(chains.head(chains.chain(k, c))), k);
+                    }
+                }
+            }
+            if (first >= 0) {
+                // The chain continuing T⊥ precedes every other chain of the key.
+                for (int c = 0; c < chains.chainCount(k); c++) {
+                    addOrder(k, first, chains.chain(k, c));
+                }
+            }
+        }
+        int[] lost = chains.lostUpdateEdges();
+        for (int i = 0; i < lost.length; i += 2) {
+            edges.add(lost[i], lost[i + 1], EdgeKind.READ_WRITE, -1);
+            edges.add(lost[i + 1], lost[i], EdgeKind.READ_WRITE, -1);
+        }
+    }
+
+    private void addReadWrite(int reader, int overwriter, int key) {
+        if (reader != overwriter) {
+            edges.add(reader, overwriter, EdgeKind.READ_WRITE, key);
+        }
+    }
+
+    /** Adds the edges of "chain {@code first} before chain {@code second}" on {@code key}. */
+    private void addOrder(int key, int first, int second) {
+        int tail = chains.tail(first);
+        int head = chains.node(chains.head(second));
+        edges.add(chains.node(tail), head, EdgeKind.WRITE_WRITE, key);
+        for (int i = 0; i < chains.readerCount(tail); i++) {
+            addReadWrite(chains.reader(tail, i), head, key);
+        }
+    }
+
+    private void prunePairs() {
+        for (int k = 0; k < polygraph.keyCount(); k++) {
+            int m = chains.chainCount(k);
+            long at = pairStart[k];
+            for (int i = 0; i < m; i++) {
+                for (int j = i + 1; j < m; j++, at++) {
+                    if (pairs[(int) at] != OPEN) {
+                        continue;
+                    }
+                    int x = chains.chain(k, i);
+                    int y = chains.chain(k, j);
+                    List<PrunedPolygraph.Step> xFirst = closesCycle(k, x, y);
+                    List<PrunedPolygraph.Step> yFirst = closesCycle(k, y, x);
+                    if (xFirst != null && yFirst != null) {
+                        conflicts.add(new PrunedPolygraph.Conflict(describeWriters(k, x, y), List.of(xFirst, yFirst)));
+                        return;
+                    }
+                    if (xFirst != null) {
+                        pairs[(int) at] = SECOND_BEFORE;
+                        addOrder(k, y, x);
+                    } else if (yFirst != null) {
+                        pairs[(int) at] = FIRST_BEFORE;
+                        addOrder(k, x, y);
+                    }
+                }
+            }
+        }
+    }
+
+    private String describeWriters(int key, int x, int y) {
+        return "whichever of " + round.name(chains.node(chains.head(x))) + " and " + round.name(chains.node(chains.head(y)))
+                + " installed its version of " + polygraph.known().history().keys().name(key) + " first, a cycle forms";
+    }
+
+    /**
+     * The cycle "chain {@code first} before chain {@code second}" would close with the known graph,
+     * or {@code null} when the closure shows none.
+     */
+    private List<PrunedPolygraph.Step> closesCycle(int key, int first, int second) {
+        Reachability closure = round.closure;
+        int head = chains.node(chains.head(second));
+        int tail = chains.node(chains.tail(first));
+        if (closure.reaches(head, tail)) {
+            return round.cycleWith(new PrunedPolygraph.Step(tail, head, EdgeKind.WRITE_WRITE, key));
+        }
+        int tailSlot = chains.tail(first);
+        for (int i = 0; i < chains.readerCount(tailSlot); i++) {
+            int reader = chains.reader(tailSlot, i);
+            if (reader == head) {
+                continue;
+            }
+            PrunedPolygraph.Step readWrite = new PrunedPolygraph.Step(reader, head, EdgeKind.READ_WRITE, key);
+            if (!snapshot) {
+                if (closure.reaches(head, reader)) {
+                    return round.cycleWith(readWrite);
+                }
+            } else {
+                int p = round.basePredecessorOf(reader, head);
+                if (p >= 0) {
+                    return round.cycleWith(round.basePredecessorStep(reader, p), readWrite);
+                }
+            }
+        }
+        return null;
+    }
+
+    private void pruneReads() {
+        Reachability closure = round.closure;
+        for (int o = 0; o < live.length; o++) {
+            if (live[o] < 2) {
+                continue;
+            }
+            int reader = polygraph.reader(o);
+            int key = polygraph.key(o);
+            List<PrunedPolygraph.Step> firstCycle = null;
+            for (int i = 0; i < polygraph.candidateCount(o); i++) {
+                if (dropped[candidateStart[o] + i]) {
+                    continue;
+                }
+                List<PrunedPolygraph.Step> cycle = readCloses(closure, key, reader, polygraph.candidate(o, i));
+                if (cycle != null) {
+                    dropped[candidateStart[o] + i] = true;
+                    live[o]--;
+                    firstCycle = firstCycle == null ? cycle : firstCycle;
+                }
+            }
+            if (live[o] == 0) {
+                conflicts.add(new PrunedPolygraph.Conflict("every write that could explain " + polygraph.describe(o)
+                        + " closes a cycle; for instance", List.of(firstCycle)));
+                return;
+            }
+            if (live[o] == 1) {
+                addLastCandidate(o);
+            }
+        }
+    }
+
+    /** The cycle reading {@code key} from {@code writer} would close, or {@code null}. */
+    private List<PrunedPolygraph.Step> readCloses(Reachability closure, int key, int reader, int writer) {
+        if (writer != KnownGraph.INITIAL && closure.reaches(reader, writer)) {
+            return round.cycleWith(new PrunedPolygraph.Step(writer, reader, EdgeKind.WRITE_READ, key));
+        }
+        if (snapshot || polygraph.writerCount(key) > WRITER_SCAN_LIMIT) {
+            return null;
+        }
+        for (int i = 0; i < polygraph.writerCount(key); i++) {
+            int other = polygraph.writer(key, i);
+            if (other != reader && other != writer && closure.reaches(writer, other) && closure.reaches(other, reader)) {
+                return round.cycleWith(new PrunedPolygraph.Step(reader, other, EdgeKind.READ_WRITE, key));
+            }
+        }
+        return null;
+    }
+
+    /** Makes the certain parts of an observation's last candidate known: its WR edge and the next version's RW edge. */
+    private void addLastCandidate(int o) {
+        int reader = polygraph.reader(o);
+        int key = polygraph.key(o);
+        int writer = -1;
+        for (int i = 0; i < polygraph.candidateCount(o); i++) {
+            if (!dropped[candidateStart[o] + i]) {
+                writer = polygraph.candidate(o, i);
+            }
+        }
+        if (writer == KnownGraph.INITIAL) {
+            int first = chains.initialChain(key);
+            if (first >= 0) {
+                addReadWrite(reader, chains.node(chains.head(first)), key);
+            } else {
+                for (int c = 0; c < chains.chainCount(key); c++) {
+                    addReadWrite(reader, chains.node(chains.head(chains.chain(key, c))), key);
+                }
+            }
+            return;
+        }
+        edges.add(writer, reader, EdgeKind.WRITE_READ, key);
+        int following = chains.next(chains.slotOf(key, writer));
+        if (following >= 0) {
+            addReadWrite(reader, chains.node(following), key);
+        }
+    }
+
+    /**
+     * One round's graph: the DAG handed to the reachability engine (for snapshot isolation, base
+     * edges plus read-write edges composed with the base edges into their source), adjacency with
+     * edge ids for finding cycles, and base predecessors.
+     */
+    private final class Round {
+        final Dag dag;
+        Reachability closure;
+        private final int edgeCount;
+        private final int[] from;
+        private final int[] to;
+        /** For a composed edge: the base edge and the read-write edge; for a plain one: itself and -1. */
+        private final int[] first;
+        private final int[] second;
+        private final int[] successorStart;
+        private final int[] successorEdges;
+        private final int[] basePredecessorStart;
+        private final int[] basePredecessorEdges;
+
+        Round() {
+            IntList fromList = new IntList(edges.size() + 16);
+            IntList toList = new IntList(edges.size() + 16);
+            IntList firstList = new IntList(edges.size() + 16);
+            IntList secondList = new IntList(edges.size() + 16);
+            int[] baseInStart = new int[nodes + 1];
+            for (int e = 0; e < edges.size(); e++) {
+                if (!snapshot || !edges.isReadWrite(e)) {
+                    baseInStart[edges.to(e) + 1]++;
+                }
+            }
+            for (int n = 0; n < nodes; n++) {
+                baseInStart[n + 1] += baseInStart[n];
+            }
+            int[] baseIn = new int[baseInStart[nodes]];
+            int[] fill = Arrays.copyOf(baseInStart, nodes);
+            for (int e = 0; e < edges.size(); e++) {
+                if (!snapshot || !edges.isReadWrite(e)) {
+                    baseIn[fill[edges.to(e)]++] = e;
+                }
+            }
+            basePredecessorStart = baseInStart;
+            basePredecessorEdges = baseIn;
+            for (int e = 0; e < edges.size(); e++) {
+                if (!snapshot || !edges.isReadWrite(e)) {
+                    fromList.add(edges.from(e));
+                    toList.add(edges.to(e));
+                    firstList.add(e);
+                    secondList.add(-1);
+                } else {
+                    // p -base-> r -rw-> w becomes p -> w; a self-loop p == w is a cycle of its own.
+                    int r = edges.from(e);
+                    for (int i = baseInStart[r]; i < baseInStart[r + 1]; i++) {
+                        int b = baseIn[i];
+                        fromList.add(edges.from(b));
+                        toList.add(edges.to(e));
+                        firstList.add(b);
+                        secondList.add(e);
+                    }
+                }
+            }
+            edgeCount = fromList.size();
+            from = fromList.toArray();
+            to = toList.toArray();
+            first = firstList.toArray();
+            second = secondList.toArray();
+            successorStart = new int[nodes + 1];
+            for (int e = 0; e < edgeCount; e++) {
+                successorStart[from[e] + 1]++;
+            }
+            for (int n = 0; n < nodes; n++) {
+                successorStart[n + 1] += successorStart[n];
+            }
+            successorEdges = new int[edgeCount];
+            int[] next = Arrays.copyOf(successorStart, nodes);
+            for (int e = 0; e < edgeCount; e++) {
+                successorEdges[next[from[e]]++] = e;
+            }
+            dag = hasSelfLoop() ? null : Dag.of(nodes, from, to, edgeCount);
+        }
+
+        private boolean hasSelfLoop() {
+            for (int e = 0; e < edgeCount; e++) {
+                if (from[e] == to[e]) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        String name(int node) {
+            return node == KnownGraph.INITIAL ? "the initial state"
+                    : polygraph.known().history().transaction(polygraph.known().transaction(node)).id();
+        }
+
+        /** A base predecessor {@code p} of {@code reader} that {@code head} reaches (or is), or {@code -1}. */
+        int basePredecessorOf(int reader, int head) {
+            for (int i = basePredecessorStart[reader]; i < basePredecessorStart[reader + 1]; i++) {
+                int p = edges.from(basePredecessorEdges[i]);
+                if (p == head || closure.reaches(head, p)) {
+                    return p;
+                }
+            }
+            return -1;
+        }
+
+        PrunedPolygraph.Step basePredecessorStep(int reader, int p) {
+            for (int i = basePredecessorStart[reader]; i < basePredecessorStart[reader + 1]; i++) {
+                int e = basePredecessorEdges[i];
+                if (edges.from(e) == p) {
+                    return step(e);
+                }
+            }
+            throw new IllegalStateException("no base edge " + p + " -> " + reader);
+        }
+
+        private PrunedPolygraph.Step step(int e) {
+            return new PrunedPolygraph.Step(edges.from(e), edges.to(e), edges.kind(e), edges.key(e));
+        }
+
+        /**
+         * The cycle made by the new {@code steps} (a path) and the shortest known path from the
+         * last step's target back to the first step's source.
+         */
+        List<PrunedPolygraph.Step> cycleWith(PrunedPolygraph.Step... steps) {
+            List<PrunedPolygraph.Step> cycle = new ArrayList<>(path(steps[steps.length - 1].to(), steps[0].from()));
+            cycle.addAll(0, List.of(steps));
+            return cycle;
+        }
+
+        /** The steps of a shortest path (breadth-first) from {@code source} to {@code target}, empty when equal. */
+        List<PrunedPolygraph.Step> path(int source, int target) {
+            if (source == target) {
+                return List.of();
+            }
+            int[] via = new int[nodes];
+            Arrays.fill(via, -2);
+            via[source] = -1;
+            int[] queue = new int[nodes];
+            int head = 0;
+            int tail = 0;
+            queue[tail++] = source;
+            while (head < tail && via[target] == -2) {
+                int u = queue[head++];
+                for (int i = successorStart[u]; i < successorStart[u + 1]; i++) {
+                    int e = successorEdges[i];
+                    if (via[to[e]] == -2) {
+                        via[to[e]] = e;
+                        queue[tail++] = to[e];
+                    }
+                }
+            }
+            if (via[target] == -2) {
+                throw new IllegalStateException("the closure says " + source + " reaches " + target + " but no path does");
+            }
+            List<PrunedPolygraph.Step> steps = new ArrayList<>();
+            for (int n = target; n != source; n = from[via[n]]) {
+                int e = via[n];
+                if (second[e] >= 0) {
+                    steps.add(0, step(second[e]));
+                }
+                steps.add(0, step(first[e]));
+            }
+            return steps;
+        }
+
+        /** A shortest cycle through the first back edge a depth-first search meets (the graph has one). */
+        List<PrunedPolygraph.Step> cycle() {
+            for (int e = 0; e < edgeCount; e++) {
+                if (from[e] == to[e]) {
+                    return expand(e);
+                }
+            }
+            byte[] color = new byte[nodes];
+            int[] cursor = new int[nodes];
+            int[] stack = new int[nodes];
+            for (int root = 0; root < nodes; root++) {
+                if (color[root] != 0) {
+                    continue;
+                }
+                int depth = 0;
+                stack[depth++] = root;
+                color[root] = 1;
+                cursor[root] = successorStart[root];
+                while (depth > 0) {
+                    int u = stack[depth - 1];
+                    if (cursor[u] == successorStart[u + 1]) {
+                        color[u] = 2;
+                        depth--;
+                        continue;
+                    }
+                    int e = successorEdges[cursor[u]++];
+                    int v = to[e];
+                    if (color[v] == 0) {
+                        color[v] = 1;
+                        cursor[v] = successorStart[v];
+                        stack[depth++] = v;
+                    } else if (color[v] == 1) {
+                        List<PrunedPolygraph.Step> cycle = new ArrayList<>(expand(e));
+                        cycle.addAll(path(v, u));
+                        return cycle;
+                    }
+                }
+            }
+            throw new IllegalStateException("no cycle in a graph that has no topological order");
+        }
+
+        private List<PrunedPolygraph.Step> expand(int e) {
+            return second[e] >= 0 ? List.of(step(first[e]), step(second[e])) : List.of(step(first[e]));
+        }
+    }
+}

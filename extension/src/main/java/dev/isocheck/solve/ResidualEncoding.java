@@ -1,0 +1,278 @@
+package dev.isocheck.solve;
+
+import dev.isocheck.graph.EdgeKind;
+import dev.isocheck.graph.HyperPolygraph;
+import dev.isocheck.graph.KnownGraph;
+import dev.isocheck.prune.EdgeList;
+import dev.isocheck.prune.KeyChains;
+import dev.isocheck.prune.PrunedPolygraph;
+import dev.isocheck.graph.IntList;
+import java.util.HashMap;
+import java.util.Map;
+import org.sat4j.core.VecInt;
+import org.sat4j.specs.ContradictionException;
+import org.sat4j.specs.ISolver;
+
+/**
+ * The propositional part of what pruning left open: variables for exactly the undecided choices,
+ * and the clauses that do not need the graph.
+ *
+ * <ul>
+ *   <li>a variable per open pair of write chains of a key (which chain's versions come first);</li>
+ *   <li>a WR variable per still-possible candidate of each observation with two or more, and the
+ *       clause "at least one of them";</li>
+ *   <li>for unknown initial values, a variable per group of equal observations ("T⊥ serves one of
+ *       these"), implied by each of its WR literals, and "not both" for incompatible groups.</li>
+ * </ul>
+ *
+ * <p>A pair variable is <em>true when the pair is ordered against the preferred order</em> (a
+ * topological order of the pruned graph, guided by time). Solvers try false first, so a first
+ * model follows that order wherever nothing forces otherwise: order-guided polarity.
+ */
+final class ResidualEncoding {
+
+    private final PrunedPolygraph pruned;
+    private final HyperPolygraph polygraph;
+    private final KeyChains chains;
+    private int[] rank;
+    private final int[] chainPosition;
+    private final IntList openKey = new IntList(64);
+    private final IntList openFirst = new IntList(64);
+    private final IntList openSecond = new IntList(64);
+    private final Map<Long, Integer> pairVariable = new HashMap<>();
+    private final int[] observationStart;
+    private final int[] readVariables;
+    private final IntList residualObservations = new IntList(64);
+    private int variables;
+
+    ResidualEncoding(PrunedPolygraph pruned) {
+        this.pruned = pruned;
+        this.polygraph = pruned.polygraph();
+        this.chains = pruned.chains();
+        rank = new int[polygraph.known().nodeCount()];
+        chainPosition = new int[chains.chainCount()];
+        java.util.Arrays.fill(chainPosition, -1);
+        for (int k = 0; k < polygraph.keyCount(); k++) {
+            int m = chains.chainCount(k);
+            for (int i = 0; i < m; i++) {
+                chainPosition[chains.chain(k, i)] = i;
+            }
+            for (int i = 0; i < m; i++) {
+                for (int j = i + 1; j < m; j++) {
+                    if (pruned.isOpen(k, i, j)) {
+                        openKey.add(k);
+                        openFirst.add(i);
+                        openSecond.add(j);
+                        pairVariable.put(pairId(k, i, j), ++variables);
+                    }
+                }
+            }
+        }
+        int observations = polygraph.observationCount();
+        observationStart = new int[observations + 1];
+        for (int o = 0; o < observations; o++) {
+            observationStart[o + 1] = observationStart[o] + polygraph.candidateCount(o);
+        }
+        readVariables = new int[observationStart[observations]];
+        for (int o = 0; o < observations; o++) {
+            if (polygraph.candidateCount(o) < 2) {
+                continue;
+            }
+            // Originally uncertain: its edges are chosen per model, even when one candidate is left.
+            residualObservations.add(o);
+            if (pruned.liveCount(o) > 1) {
+                for (int i = 0; i < polygraph.candidateCount(o); i++) {
+                    if (pruned.isLive(o, i)) {
+                        readVariables[observationStart[o] + i] = ++variables;
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Makes {@code order} (every node once) the order that pair variables follow when false; call
+     * before {@link #addTo(ISolver)} and {@link #graphOf(boolean[])} with a model.
+     */
+    void prefer(int[] order) {
+        rank = new int[order.length];
+        for (int p = 0; p < order.length; p++) {
+            rank[order[p]] = p;
+        }
+    }
+
+    private long pairId(int key, int i, int j) {
+        return ((long) key << 40) | ((long) i << 20) | j;
+    }
+
+    /** How many pairs of chains are open. */
+    int openPairCount() {
+        return openKey.size();
+    }
+
+    /** Whether nothing is left to choose: the pruned graph is the answer. */
+    boolean isEmpty() {
+        return variableCount() == 0;
+    }
+
+    /** Adds the clauses to {@code solver}; throws when they are contradictory already. */
+    void addTo(ISolver solver) throws ContradictionException {
+        int groups = polygraph.initialGroupCount();
+        int groupBase = variables;
+        solver.newVar(variables + groups);
+        for (int at = 0; at < residualObservations.size(); at++) {
+            int o = residualObservations.get(at);
+            if (pruned.liveCount(o) > 1) {
+                VecInt atLeastOne = new VecInt(pruned.liveCount(o));
+                for (int i = 0; i < polygraph.candidateCount(o); i++) {
+                    if (pruned.isLive(o, i)) {
+                        atLeastOne.push(readVariables[observationStart[o] + i]);
+                    }
+                }
+                solver.addClause(atLeastOne);
+            }
+        }
+        for (int g = 0; g < groups; g++) {
+            int served = groupBase + g + 1;
+            for (int o : polygraph.initialGroup(g)) {
+                // T⊥, when a candidate, is listed first.
+                if (!pruned.isLive(o, 0)) {
+                    continue;
+                }
+                int literal = readsFrom(o, 0);
+                solver.addClause(literal == 0 ? new VecInt(new int[] {served}) : new VecInt(new int[] {-literal, served}));
+            }
+        }
+        int[] incompatible = polygraph.incompatibleInitialGroups();
+        for (int i = 0; i < incompatible.length; i += 2) {
+            solver.addClause(new VecInt(new int[] {-(groupBase + incompatible[i] + 1), -(groupBase + incompatible[i + 1] + 1)}));
+        }
+    }
+
+    /** The literal "observation {@code o} reads from its {@code i}-th candidate", or 0 when that is certain. */
+    private int readsFrom(int o, int i) {
+        return readVariables[observationStart[o] + i];
+    }
+
+    /**
+     * The literal "chain at position {@code i} precedes chain at position {@code j}" on {@code key}:
+     * 0 when decided that way, {@link Integer#MIN_VALUE} when decided the other way.
+     */
+    private int chainBefore(int key, int i, int j) {
+        if (i > j) {
+            int reverse = chainBefore(key, j, i);
+            return reverse == 0 ? Integer.MIN_VALUE : reverse == Integer.MIN_VALUE ? 0 : -reverse;
+        }
+        if (!pruned.isOpen(key, i, j)) {
+            return pruned.firstBefore(key, i, j) ? 0 : Integer.MIN_VALUE;
+        }
+        int variable = pairVariable.get(pairId(key, i, j));
+        int a = chains.node(chains.head(chains.chain(key, i)));
+        int b = chains.node(chains.head(chains.chain(key, j)));
+        return rank[a] < rank[b] ? -variable : variable;
+    }
+
+    /**
+     * The graph a model (indexed by variable, {@code true} = assigned true; {@code null} for no
+     * model: only the certain edges) chooses: the pruned graph's edges, the chosen orders of open
+     * chain pairs with their read-write edges, and the chosen reads with theirs. Without a model,
+     * reads left with one candidate still add their edges over the decided pairs: the pruned
+     * graph alone lacks them.
+     */
+    DependencyGraph graphOf(boolean[] model) {
+        EdgeList edges = pruned.edges();
+        DependencyGraph graph = new DependencyGraph(polygraph.known().nodeCount());
+        for (int e = 0; e < edges.size(); e++) {
+            graph.add(edges.from(e), edges.to(e), edges.kind(e), 0, 0);
+        }
+        for (int p = 0; model != null && p < openKey.size(); p++) {
+                int k = openKey.get(p);
+                int i = openFirst.get(p);
+                int j = openSecond.get(p);
+                int iFirst = chainBefore(k, i, j);
+                if (holds(iFirst, model)) {
+                    addOrder(graph, k, chains.chain(k, i), chains.chain(k, j), iFirst);
+                } else {
+                    addOrder(graph, k, chains.chain(k, j), chains.chain(k, i), -iFirst);
+                }
+        }
+        for (int at = 0; at < residualObservations.size(); at++) {
+            int o = residualObservations.get(at);
+            for (int c = 0; c < polygraph.candidateCount(o); c++) {
+                int literal = readsFrom(o, c);
+                if (pruned.isLive(o, c) && holds(literal, model)) {
+                    addRead(graph, o, polygraph.candidate(o, c), literal, model);
+                }
+            }
+        }
+        graph.seal();
+        return graph;
+    }
+
+    private void addOrder(DependencyGraph graph, int key, int first, int second, int literal) {
+        int tail = chains.tail(first);
+        int head = chains.node(chains.head(second));
+        graph.add(chains.node(tail), head, EdgeKind.WRITE_WRITE, literal, 0);
+        for (int i = 0; i < chains.readerCount(tail); i++) {
+            int reader = chains.reader(tail, i);
+            if (reader != head) {
+                graph.add(reader, head, EdgeKind.READ_WRITE, literal, 0);
+            }
+        }
+    }
+
+    /** The edges of observation {@code o} reading from {@code writer}, under {@code literal}. */
+    private void addRead(DependencyGraph graph, int o, int writer, int literal, boolean[] model) {
+        int reader = polygraph.reader(o);
+        int key = polygraph.key(o);
+        if (writer == KnownGraph.INITIAL) {
+            int first = chains.initialChain(key);
+            if (first >= 0) {
+                addReadWrite(graph, reader, chains.node(chains.head(first)), literal, 0);
+            } else {
+                for (int c = 0; c < chains.chainCount(key); c++) {
+                    addReadWrite(graph, reader, chains.node(chains.head(chains.chain(key, c))), literal, 0);
+                }
+            }
+            return;
+        }
+        graph.add(writer, reader, EdgeKind.WRITE_READ, literal, 0);
+        int slot = chains.slotOf(key, writer);
+        int following = chains.next(slot);
+        if (following >= 0) {
+            addReadWrite(graph, reader, chains.node(following), literal, 0);
+            return;
+        }
+        int chain = chains.chainOf(slot);
+        int position = chainPosition[chain];
+        for (int c = 0; c < chains.chainCount(key); c++) {
+            int other = chains.chain(key, c);
+            if (other == chain) {
+                continue;
+            }
+            int order = position < 0 ? 0 : chainBefore(key, position, c);
+            if (order == Integer.MIN_VALUE || !holds(order, model)) {
+                continue;
+            }
+            addReadWrite(graph, reader, chains.node(chains.head(other)), literal, order);
+        }
+    }
+
+    private static void addReadWrite(DependencyGraph graph, int reader, int overwriter, int literalA, int literalB) {
+        if (reader != overwriter) {
+            graph.add(reader, overwriter, EdgeKind.READ_WRITE, literalA, literalB);
+        }
+    }
+
+    /** Whether {@code literal} is true in {@code model}; without a model only the certain literal 0 is. */
+    private static boolean holds(int literal, boolean[] model) {
+        if (model == null) {
+            return literal == 0;
+        }
+        return literal == 0 || (literal > 0 ? model[literal] : !model[-literal]);
+    }
+
+    int variableCount() {
+        return variables + polygraph.initialGroupCount();
+    }
+}
