@@ -236,16 +236,17 @@ public final class Pruner {
                     }
                     int x = chains.chain(k, i);
                     int y = chains.chain(k, j);
-                    List<PrunedPolygraph.Step> xFirst = closesCycle(k, x, y);
-                    List<PrunedPolygraph.Step> yFirst = closesCycle(k, y, x);
-                    if (xFirst != null && yFirst != null) {
-                        conflicts.add(new PrunedPolygraph.Conflict(describeWriters(k, x, y), List.of(xFirst, yFirst)));
+                    boolean xFirst = closesCycle(k, x, y, false) != null;
+                    boolean yFirst = closesCycle(k, y, x, false) != null;
+                    if (xFirst && yFirst) {
+                        conflicts.add(new PrunedPolygraph.Conflict(describeWriters(k, x, y),
+                                List.of(closesCycle(k, x, y, true), closesCycle(k, y, x, true))));
                         return;
                     }
-                    if (xFirst != null) {
+                    if (xFirst) {
                         pairs[(int) at] = SECOND_BEFORE;
                         addOrder(k, y, x);
-                    } else if (yFirst != null) {
+                    } else if (yFirst) {
                         pairs[(int) at] = FIRST_BEFORE;
                         addOrder(k, x, y);
                     }
@@ -261,14 +262,15 @@ public final class Pruner {
 
     /**
      * The cycle "chain {@code first} before chain {@code second}" would close with the known graph,
-     * or {@code null} when the closure shows none.
+     * or {@code null} when the closure shows none. Finding the cycle's path costs a search, so
+     * unless {@code withPath}, any non-null list answers.
      */
-    private List<PrunedPolygraph.Step> closesCycle(int key, int first, int second) {
+    private List<PrunedPolygraph.Step> closesCycle(int key, int first, int second, boolean withPath) {
         Reachability closure = round.closure;
         int head = chains.node(chains.head(second));
         int tail = chains.node(chains.tail(first));
         if (closure.reaches(head, tail)) {
-            return round.cycleWith(new PrunedPolygraph.Step(tail, head, EdgeKind.WRITE_WRITE, key));
+            return withPath ? round.cycleWith(new PrunedPolygraph.Step(tail, head, EdgeKind.WRITE_WRITE, key)) : List.of();
         }
         int tailSlot = chains.tail(first);
         for (int i = 0; i < chains.readerCount(tailSlot); i++) {
@@ -279,12 +281,12 @@ public final class Pruner {
             PrunedPolygraph.Step readWrite = new PrunedPolygraph.Step(reader, head, EdgeKind.READ_WRITE, key);
             if (!snapshot) {
                 if (closure.reaches(head, reader)) {
-                    return round.cycleWith(readWrite);
+                    return withPath ? round.cycleWith(readWrite) : List.of();
                 }
             } else {
                 int p = round.basePredecessorOf(reader, head);
                 if (p >= 0) {
-                    return round.cycleWith(round.basePredecessorStep(reader, p), readWrite);
+                    return withPath ? round.cycleWith(round.basePredecessorStep(reader, p), readWrite) : List.of();
                 }
             }
         }
@@ -299,21 +301,28 @@ public final class Pruner {
             }
             int reader = polygraph.reader(o);
             int key = polygraph.key(o);
-            List<PrunedPolygraph.Step> firstCycle = null;
+            int firstDropped = -1;
             for (int i = 0; i < polygraph.candidateCount(o); i++) {
                 if (dropped[candidateStart[o] + i]) {
                     continue;
                 }
-                List<PrunedPolygraph.Step> cycle = readCloses(closure, key, reader, polygraph.candidate(o, i));
-                if (cycle != null) {
+                if (readCloses(closure, key, reader, polygraph.candidate(o, i), false) != null) {
                     dropped[candidateStart[o] + i] = true;
                     live[o]--;
-                    firstCycle = firstCycle == null ? cycle : firstCycle;
+                    firstDropped = firstDropped < 0 ? i : firstDropped;
                 }
             }
             if (live[o] == 0) {
+                List<List<PrunedPolygraph.Step>> cycles = new ArrayList<>();
+                for (int i = 0; i < polygraph.candidateCount(o); i++) {
+                    List<PrunedPolygraph.Step> cycle = readCloses(closure, key, reader, polygraph.candidate(o, i), true);
+                    if (cycle != null) {
+                        cycles.add(cycle);
+                    }
+                }
                 conflicts.add(new PrunedPolygraph.Conflict("every write that could explain " + polygraph.describe(o)
-                        + " closes a cycle; for instance", List.of(firstCycle)));
+                        + " closes a cycle", cycles.isEmpty() ? List.of(readCloses(closure, key, reader,
+                                polygraph.candidate(o, firstDropped), true)) : cycles));
                 return;
             }
             if (live[o] == 1) {
@@ -322,10 +331,13 @@ public final class Pruner {
         }
     }
 
-    /** The cycle reading {@code key} from {@code writer} would close, or {@code null}. */
-    private List<PrunedPolygraph.Step> readCloses(Reachability closure, int key, int reader, int writer) {
+    /**
+     * The cycle reading {@code key} from {@code writer} would close, or {@code null}; unless
+     * {@code withPath}, any non-null list answers.
+     */
+    private List<PrunedPolygraph.Step> readCloses(Reachability closure, int key, int reader, int writer, boolean withPath) {
         if (writer != KnownGraph.INITIAL && closure.reaches(reader, writer)) {
-            return round.cycleWith(new PrunedPolygraph.Step(writer, reader, EdgeKind.WRITE_READ, key));
+            return withPath ? round.cycleWith(new PrunedPolygraph.Step(writer, reader, EdgeKind.WRITE_READ, key)) : List.of();
         }
         if (snapshot || polygraph.writerCount(key) > WRITER_SCAN_LIMIT) {
             return null;
@@ -333,7 +345,7 @@ public final class Pruner {
         for (int i = 0; i < polygraph.writerCount(key); i++) {
             int other = polygraph.writer(key, i);
             if (other != reader && other != writer && closure.reaches(writer, other) && closure.reaches(other, reader)) {
-                return round.cycleWith(new PrunedPolygraph.Step(reader, other, EdgeKind.READ_WRITE, key));
+                return withPath ? round.cycleWith(new PrunedPolygraph.Step(reader, other, EdgeKind.READ_WRITE, key)) : List.of();
             }
         }
         return null;

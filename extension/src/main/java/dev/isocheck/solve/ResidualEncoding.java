@@ -149,6 +149,41 @@ final class ResidualEncoding {
         }
     }
 
+    /**
+     * The phase each variable should be tried with first: pair variables false (the preferred
+     * order), and for each read the candidate that comes last before the reader in the preferred
+     * order (or the earliest, when none precedes it) true, the others false.
+     */
+    boolean[] preferredPhases() {
+        boolean[] positive = new boolean[variableCount() + 1];
+        for (int at = 0; at < residualObservations.size(); at++) {
+            int o = residualObservations.get(at);
+            if (pruned.liveCount(o) < 2) {
+                continue;
+            }
+            int readerRank = rank[polygraph.reader(o)];
+            int best = -1;
+            for (int i = 0; i < polygraph.candidateCount(o); i++) {
+                if (!pruned.isLive(o, i)) {
+                    continue;
+                }
+                int r = rank[polygraph.candidate(o, i)];
+                if (best < 0) {
+                    best = i;
+                    continue;
+                }
+                int b = rank[polygraph.candidate(o, best)];
+                boolean before = r < readerRank;
+                boolean bestBefore = b < readerRank;
+                if (before && (!bestBefore || r > b) || !before && !bestBefore && r < b) {
+                    best = i;
+                }
+            }
+            positive[readsFrom(o, best)] = true;
+        }
+        return positive;
+    }
+
     /** The literal "observation {@code o} reads from its {@code i}-th candidate", or 0 when that is certain. */
     private int readsFrom(int o, int i) {
         return readVariables[observationStart[o] + i];

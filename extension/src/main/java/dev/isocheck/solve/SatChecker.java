@@ -22,6 +22,7 @@ import java.util.TreeSet;
 import org.sat4j.core.VecInt;
 import org.sat4j.minisat.SolverFactory;
 import org.sat4j.specs.ContradictionException;
+import org.sat4j.minisat.core.Solver;
 import org.sat4j.specs.ISolver;
 import org.sat4j.specs.TimeoutException;
 
@@ -157,7 +158,8 @@ public final class SatChecker implements Checker {
     private Verdict solve(History history, IsolationLevel level, KnownGraph known, ResidualEncoding encoding,
             boolean snapshots, int[] learntOut) {
         long deadline = System.nanoTime() + budget.toNanos();
-        ISolver solver = SolverFactory.newDefault();
+        Solver<?> solver = (Solver<?>) SolverFactory.newDefault();
+        solver.getOrder().setPhaseSelectionStrategy(new OrderGuidedPhase(encoding.preferredPhases()));
         TreeSet<Integer> onCycles = new TreeSet<>();
         int learnt = 0;
         try {
