@@ -1,0 +1,144 @@
+package dev.isocheck.prune;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.isocheck.check.IsolationLevel;
+import dev.isocheck.check.Verdict;
+import dev.isocheck.graph.HyperPolygraph;
+import dev.isocheck.graph.KnownGraph;
+import dev.isocheck.graph.ReadAnomalies;
+import dev.isocheck.graph.ReadExplanations;
+import dev.isocheck.history.History;
+import dev.isocheck.history.HistoryBuilder;
+import dev.isocheck.reference.ReferenceChecker;
+import dev.isocheck.simulate.HistoryGenerator;
+import dev.isocheck.simulate.SeededRuns;
+import dev.isocheck.simulate.SimulatedDatabase;
+import dev.isocheck.simulate.Workload;
+import dev.isocheck.simulate.Workload.InitialKnowledge;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Pruning only states what every valid order has: checked against the orders the reference
+ * checker finds, independently of the engine, and on textbook histories.
+ */
+class PrunerTests {
+
+    private static final ReferenceChecker REFERENCE = new ReferenceChecker();
+
+    private static PrunedPolygraph prune(History h, IsolationLevel level) {
+        ReadExplanations explanations = ReadExplanations.of(h);
+        KnownGraph known = KnownGraph.of(h, explanations, level == IsolationLevel.STRICT_SERIALIZABLE);
+        return Pruner.prune(HyperPolygraph.of(known, explanations), level == IsolationLevel.SNAPSHOT_ISOLATION);
+    }
+
+    private static Workload small(int variant) {
+        InitialKnowledge[] initial = InitialKnowledge.values();
+        Workload workload = Workload.defaults()
+                .withSessions(2 + variant % 3, variant % 3 == 0 ? 4 : 2)
+                .withMaxOpsPerTransaction(3 + variant % 3)
+                .withKeys(1 + variant % 3, 1 + (variant / 2) % 3)
+                .withValueDomain(variant % 4 == 0 ? 0 : 2 + variant % 3)
+                .withInitialState(initial[(variant / 3) % initial.length])
+                .withPartialRows(variant % 5 != 0)
+                .withAbortProbability(variant % 2 == 0 ? 0.0 : 0.15)
+                .withRecordTimes(variant % 7 != 3);
+        return variant % 4 == 1 ? workload.withMix(5, 4, 1, 0) : workload;
+    }
+
+    /**
+     * For every history the reference accepts, each edge pruning left in the known graph goes
+     * forward in the reference's witness (for snapshot isolation, each edge that is not
+     * read-write goes forward in its commit order), and pruning reports no conflict.
+     */
+    @Test
+    void everyEdgeOfThePrunedGraphHoldsInTheReferenceWitness() {
+        int[] checked = new int[IsolationLevel.values().length];
+        List<SimulatedDatabase> databases = List.of(SimulatedDatabase.serial(), SimulatedDatabase.snapshotIsolation(),
+                SimulatedDatabase.readCommitted(), SimulatedDatabase.lostUpdate(0.5));
+        long base = 90_000_000L;
+        for (SimulatedDatabase database : databases) {
+            for (int variant = 0; variant < 24; variant++) {
+                HistoryGenerator generator = new HistoryGenerator(small(variant), database);
+                SeededRuns.forEachHistory(12, base + 10_000L * variant, generator, generated -> {
+                    History h = generated.history();
+                    if (!ReadAnomalies.find(h).isEmpty()) {
+                        return;
+                    }
+                    for (IsolationLevel level : IsolationLevel.values()) {
+                        if (!(REFERENCE.check(h, level) instanceof Verdict.Satisfied satisfied)) {
+                            continue;
+                        }
+                        PrunedPolygraph pruned = prune(h, level);
+                        assertThat(pruned.conflicts()).as("conflicts at %s", level).isEmpty();
+                        KnownGraph known = pruned.polygraph().known();
+                        Map<Integer, Integer> position = new HashMap<>();
+                        position.put(KnownGraph.INITIAL, -1);
+                        for (int p = 0; p < satisfied.witness().size(); p++) {
+                            position.put(known.node(h.transaction(satisfied.witness().get(p)).orElseThrow().index()), p);
+                        }
+                        EdgeList edges = pruned.edges();
+                        for (int e = 0; e < edges.size(); e++) {
+                            if (level == IsolationLevel.SNAPSHOT_ISOLATION && edges.isReadWrite(e)) {
+                                continue;
+                            }
+                            assertThat(position.get(edges.from(e))).as("%s edge %s -> %s at %s in witness %s",
+                                    edges.kind(e), edges.from(e), edges.to(e), level, satisfied.witness())
+                                    .isLessThan(position.get(edges.to(e)));
+                        }
+                        checked[level.ordinal()]++;
+                    }
+                });
+            }
+            base += 1_000_000L;
+        }
+        for (int count : checked) {
+            assertThat(count).isGreaterThan(300);
+        }
+    }
+
+    @Test
+    void aLostUpdateIsAConflictOfPruningAlone() {
+        HistoryBuilder b = History.builder().initialValue("x", 0).initialStateComplete(true);
+        b.transaction("T1").read("x", 0).write("x", 1);
+        b.transaction("T2").read("x", 0).write("x", 2);
+        History h = b.build();
+        for (IsolationLevel level : IsolationLevel.values()) {
+            PrunedPolygraph pruned = prune(h, level);
+            assertThat(pruned.isViolated()).as("at %s", level).isTrue();
+            assertThat(pruned.conflicts().get(0).cycles().get(0)).hasSize(2);
+        }
+    }
+
+    @Test
+    void writeSkewIsNotDecidedBySnapshotIsolationPruning() {
+        HistoryBuilder b = History.builder().initialValue("x", 0).initialValue("y", 0).initialStateComplete(true);
+        b.transaction("T1").read("x", 0).read("y", 0).write("x", 1);
+        b.transaction("T2").read("x", 0).read("y", 0).write("y", 1);
+        History h = b.build();
+        assertThat(prune(h, IsolationLevel.SNAPSHOT_ISOLATION).isViolated()).isFalse();
+        // Serializable: T1 -rw(y)-> T2 -rw(x)-> T1, both edges certain from the initial readers.
+        assertThat(prune(h, IsolationLevel.SERIALIZABLE).isViolated()).isTrue();
+    }
+
+    @Test
+    void readModifyWriteChainsOrderTheirVersionsWithoutChoices() {
+        HistoryBuilder b = History.builder().initialValue("x", 0).initialStateComplete(true);
+        b.transaction("T1").read("x", 0).write("x", 1);
+        b.transaction("T3").read("x", 2).write("x", 3);
+        b.transaction("T2").read("x", 1).write("x", 2);
+        b.transaction("T4").write("x", 4);
+        History h = b.build();
+        PrunedPolygraph pruned = prune(h, IsolationLevel.SERIALIZABLE);
+        KeyChains chains = pruned.chains();
+        int x = h.keys().idOf("x");
+        // T1, T2, T3 are one chain continuing T⊥; T4 is the only other chain, after it.
+        assertThat(chains.initialChain(x)).isNotNegative();
+        assertThat(chains.chainCount(x)).isEqualTo(1);
+        assertThat(pruned.statistics().pairsBefore()).isZero();
+        assertThat(pruned.isViolated()).isFalse();
+    }
+}
