@@ -38,6 +38,11 @@ public final class BitRowReachability implements Reachability {
         return (nodes + 63) >>> 6;
     }
 
+    /** The words of all rows for a graph of {@code nodes} nodes: {@code nodes * wordsPerRow(nodes)}. */
+    static long wordCount(int nodes) {
+        return (long) wordsPerRow(nodes) * nodes;
+    }
+
     /**
      * The closure of {@code dag} computed on this CPU: rows in reverse topological order, each the
      * OR of its successors' rows (successors come later, so their rows are final), plus its own bit.
@@ -48,8 +53,8 @@ public final class BitRowReachability implements Reachability {
     public static BitRowReachability compute(Dag dag) {
         int n = dag.nodeCount();
         int words = wordsPerRow(n);
-        long size = (long) words * n;
-        if (size > Integer.MAX_VALUE - 8) {
+        long size = wordCount(n);
+        if (!JavaArrays.fits(size)) {
             throw new IllegalArgumentException(n + " nodes need " + size + " words of bit rows, more than one array holds");
         }
         long[] rows = new long[(int) size];
