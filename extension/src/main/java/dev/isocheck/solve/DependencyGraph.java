@@ -20,6 +20,8 @@ import java.util.PriorityQueue;
 final class DependencyGraph {
 
     private static final int BUCKETS = 5;
+    /** How many cycles per search get the cheapest closing path; the rest take the stack's path. */
+    static final int SHORTEST_CYCLES = 16;
 
     private final int nodes;
     private int size;
@@ -132,21 +134,26 @@ final class DependencyGraph {
 
     /**
      * Cycles of the graph, each as its edges in order, at most {@code limit} of them. A
-     * depth-first search finds the back edges; each is closed by a path back to its source that
-     * uses as few chosen (literal-carrying) edges as possible (a 0-1 breadth-first search), so that
-     * the learnt clause is as short as that back edge allows.
+     * depth-first search finds the back edges. The first {@link #SHORTEST_CYCLES} are each closed by
+     * a path back to its source that uses as few chosen (literal-carrying) edges as possible (a
+     * weighted breadth-first search), so that the learnt clause is as short as that back edge
+     * allows; the others by the search's own stack path, since a search per cycle over a large
+     * graph (induced snapshot graphs have millions of edges) costs more than longer clauses do.
      */
     List<int[]> cycles(int limit) {
         List<int[]> found = new ArrayList<>();
         byte[] color = new byte[nodes];
         int[] cursor = new int[nodes];
         int[] stack = new int[nodes];
+        int[] depthOf = new int[nodes];
+        int[] parentEdge = new int[nodes];
         ShortestPaths paths = new ShortestPaths();
         for (int root = 0; root < nodes && found.size() < limit; root++) {
             if (color[root] != 0) {
                 continue;
             }
             int depth = 0;
+            depthOf[root] = depth;
             stack[depth++] = root;
             color[root] = 1;
             cursor[root] = successorStart[root];
@@ -162,9 +169,21 @@ final class DependencyGraph {
                 if (color[v] == 0) {
                     color[v] = 1;
                     cursor[v] = successorStart[v];
+                    depthOf[v] = depth;
+                    parentEdge[v] = e;
                     stack[depth++] = v;
                 } else if (color[v] == 1) {
-                    found.add(paths.cycleThrough(e));
+                    if (found.size() < SHORTEST_CYCLES) {
+                        found.add(paths.cycleThrough(e));
+                    } else {
+                        // v is on the stack: its tree path down to u, then the back edge.
+                        int[] cycle = new int[depth - depthOf[v]];
+                        for (int i = depthOf[v] + 1; i < depth; i++) {
+                            cycle[i - depthOf[v] - 1] = parentEdge[stack[i]];
+                        }
+                        cycle[cycle.length - 1] = e;
+                        found.add(cycle);
+                    }
                 }
             }
         }
