@@ -11,8 +11,11 @@ import java.util.Arrays;
  * earlier node has claimed, which continues its chain. A node ends its chain at the moment it
  * claims, so every chain stays a path. Letting the predecessor choose, and in successor order, is
  * what finds client sessions: the known graph lists session edges before the others, so each
- * transaction hands its chain to the next one of its session. Linear time; no guarantee of the
- * minimum number of chains (that needs a matching), which session-structured graphs do not need.
+ * transaction claims the next one of its session unless an earlier node did, and either way that
+ * one is claimed. Only a node without a session predecessor can then start a chain: at most one
+ * chain per session, plus one per node outside every session (such as T⊥). In any other edge order
+ * it is a heuristic (not a minimum chain cover, which needs a matching): still exact, only wider.
+ * Linear time.
  */
 final class ChainDecomposition {
 
