@@ -14,8 +14,7 @@ import dev.isocheck.reference.ReferenceChecker;
 import dev.isocheck.simulate.HistoryGenerator;
 import dev.isocheck.simulate.SeededRuns;
 import dev.isocheck.simulate.SimulatedDatabase;
-import dev.isocheck.simulate.Workload;
-import dev.isocheck.simulate.Workload.InitialKnowledge;
+import dev.isocheck.simulate.SmallWorkloads;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,20 +34,6 @@ class PrunerTests {
         return Pruner.prune(HyperPolygraph.of(known, explanations), level == IsolationLevel.SNAPSHOT_ISOLATION);
     }
 
-    private static Workload small(int variant) {
-        InitialKnowledge[] initial = InitialKnowledge.values();
-        Workload workload = Workload.defaults()
-                .withSessions(2 + variant % 3, variant % 3 == 0 ? 4 : 2)
-                .withMaxOpsPerTransaction(3 + variant % 3)
-                .withKeys(1 + variant % 3, 1 + (variant / 2) % 3)
-                .withValueDomain(variant % 4 == 0 ? 0 : 2 + variant % 3)
-                .withInitialState(initial[(variant / 3) % initial.length])
-                .withPartialRows(variant % 5 != 0)
-                .withAbortProbability(variant % 2 == 0 ? 0.0 : 0.15)
-                .withRecordTimes(variant % 7 != 3);
-        return variant % 4 == 1 ? workload.withMix(5, 4, 1, 0) : workload;
-    }
-
     /**
      * For every history the reference accepts, each edge pruning left in the known graph goes
      * forward in the reference's witness (for snapshot isolation, each edge that is not
@@ -62,7 +47,7 @@ class PrunerTests {
         long base = 90_000_000L;
         for (SimulatedDatabase database : databases) {
             for (int variant = 0; variant < 24; variant++) {
-                HistoryGenerator generator = new HistoryGenerator(small(variant), database);
+                HistoryGenerator generator = new HistoryGenerator(SmallWorkloads.variant(variant), database);
                 SeededRuns.forEachHistory(12, base + 10_000L * variant, generator, generated -> {
                     History h = generated.history();
                     if (!ReadAnomalies.find(h).isEmpty()) {
