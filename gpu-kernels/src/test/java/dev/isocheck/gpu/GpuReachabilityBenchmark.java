@@ -1,0 +1,116 @@
+package dev.isocheck.gpu;
+
+import dev.isocheck.prune.BitRowReachability;
+import dev.isocheck.prune.Dag;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Closure of session-structured random DAGs (10k, 50k, 100k nodes by default) on the GPU against
+ * {@link BitRowReachability#compute} on the CPU: median of 5 runs each, after a warm-up, with the
+ * bandwidth bound (bytes the level-by-level closure must move / 3 TB/s, an H100's HBM3) for
+ * comparison. Every GPU result is checked bit for bit against the CPU's before it is timed, so a
+ * fast wrong answer cannot be reported. Without a usable GPU it says why and times the CPU alone.
+ *
+ * <p>Run: {@code mvn -B -ntp -pl gpu-kernels -am -DskipTests -Pgpu-benchmark verify}, or
+ * {@code java -Xmx8g -cp ... dev.isocheck.gpu.GpuReachabilityBenchmark [sizes]} with sizes as
+ * {@code 10000,50000,100000}. Needs about 5 GB of heap at 100k nodes (rows are 1.25 GB).
+ */
+public final class GpuReachabilityBenchmark {
+
+    private static final int RUNS = 5;
+    private static final double BANDWIDTH_BYTES_PER_SECOND = 3.0e12;
+    private static final int SESSIONS = 24;
+    private static final int READS_PER_TRANSACTION = 2;
+    private static final int READ_WINDOW = 200;
+
+    private GpuReachabilityBenchmark() {
+    }
+
+    /** Runs the benchmark; {@code args[0]}, optional, is a comma-separated list of node counts. */
+    public static void main(String[] args) {
+        int[] sizes = args.length > 0
+                ? Arrays.stream(args[0].split(",")).map(String::strip).mapToInt(Integer::parseInt).toArray()
+                : new int[] {10_000, 50_000, 100_000};
+        CudaReachabilityEngine engine = new CudaReachabilityEngine(CudaDriver::probe, key -> "on");
+        System.out.println("device: " + engine.deviceDescription());
+        System.out.printf(Locale.ROOT, "DAGs: %d sessions, %d reads per transaction from the last %d; median of %d runs; bound = bytes moved / %.0f TB/s%n",
+                SESSIONS, READS_PER_TRANSACTION, READ_WINDOW, RUNS, BANDWIDTH_BYTES_PER_SECOND / 1e12);
+        System.out.println("nodes    edges    levels  maxwidth  rowsMB   movedMB  bound_ms    cpu_ms  gpu_kernel_ms  gpu_total_ms  kernel/bound  cpu/kernel  cpu/total");
+        String lastReason = engine.deviceDescription().startsWith("none: ") ? "no usable CUDA device: " + engine.deviceDescription().substring(6) : null;
+        for (int n : sizes) {
+            Optional<String> reason = run(engine, n);
+            if (reason.isPresent() && !reason.get().equals(lastReason)) {
+                System.out.println("  GPU not run: " + reason.get());
+                lastReason = reason.get();
+            }
+        }
+    }
+
+    private static Optional<String> run(CudaReachabilityEngine engine, int n) {
+        Dag dag = RandomDags.sessionStructured(n, n, SESSIONS, READS_PER_TRANSACTION, READ_WINDOW);
+        PackedDag packed = PackedDag.of(dag);
+        double boundMs = packed.bytesMoved() / BANDWIDTH_BYTES_PER_SECOND * 1e3;
+
+        BitRowReachability.compute(dag);
+        double cpuMs = median(() -> {
+            long start = System.nanoTime();
+            BitRowReachability.compute(dag);
+            return System.nanoTime() - start;
+        });
+
+        Optional<String> reason = engine.unavailableReason(n, dag.edgeCount());
+        String kernel = "-";
+        String total = "-";
+        String kernelPerBound = "-";
+        String cpuPerKernel = "-";
+        String cpuPerTotal = "-";
+        if (reason.isEmpty()) {
+            long[] expected = BitRowReachability.compute(dag).rows();
+            String difference = Rows.firstDifference(expected, engine.closureOf(dag).rows(), packed.words());
+            if (difference != null) {
+                throw new AssertionError(n + " nodes: GPU rows differ from the CPU's: " + difference);
+            }
+            expected = null;
+            double kernelMs = median(() -> {
+                try (DeviceClosure closure = engine.openClosure(dag)) {
+                    return closure.closureNanos();
+                }
+            });
+            double totalMs = median(() -> {
+                long start = System.nanoTime();
+                engine.closureOf(dag);
+                return System.nanoTime() - start;
+            });
+            kernel = format(kernelMs);
+            total = format(totalMs);
+            kernelPerBound = format(kernelMs / boundMs);
+            cpuPerKernel = format(cpuMs / kernelMs);
+            cpuPerTotal = format(cpuMs / totalMs);
+        }
+        Levels levels = packed.levels();
+        System.out.printf(Locale.ROOT, "%-8d %-8d %-7d %-9d %-8d %-8d %-9s %-9s %-14s %-13s %-13s %-11s %s%n",
+                n, packed.edgeCount(), levels.count(), levels.maxSize(), packed.rowBytes() >> 20, packed.bytesMoved() >> 20,
+                format(boundMs), format(cpuMs), kernel, total, kernelPerBound, cpuPerKernel, cpuPerTotal);
+        return reason;
+    }
+
+    private interface Timed {
+        long nanos();
+    }
+
+    private static double median(Timed timed) {
+        timed.nanos();
+        long[] nanos = new long[RUNS];
+        for (int i = 0; i < RUNS; i++) {
+            nanos[i] = timed.nanos();
+        }
+        Arrays.sort(nanos);
+        return nanos[RUNS / 2] / 1e6;
+    }
+
+    private static String format(double value) {
+        return String.format(Locale.ROOT, value < 10 ? "%.3f" : "%.1f", value);
+    }
+}
