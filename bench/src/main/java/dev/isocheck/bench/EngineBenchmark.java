@@ -67,6 +67,8 @@ public final class EngineBenchmark {
                                (dev.isocheck.solve.SatChecker), pipeline-sat (the pipeline's
                                screening, then SatChecker), or the class name of any Checker with
                                a public no-argument constructor
+              --search S       with the pipeline: theory (the acyclicity theory inside sat4j,
+                               default) or loop (solve, check the model, learn its cycles)
               --warmup N       unmeasured runs first (default 1)
               --runs N         measured runs (default 5)
               --seed N         generator seed (default 1)
@@ -206,7 +208,7 @@ public final class EngineBenchmark {
 
         int run(List<Case> cases) {
             Runtime runtime = Runtime.getRuntime();
-            out.printf("isocheck engine benchmark: checker %s, seed %d, %s times, %d warm-up + %d measured runs, Java %s, max heap %d MB, %d cpus%s%n",
+            out.printf("isocheck engine benchmark: checker %s" + (options.checker == null ? " (search " + options.search + ")" : "") + ", seed %d, %s times, %d warm-up + %d measured runs, Java %s, max heap %d MB, %d cpus%s%n",
                     options.checkerName, options.seed, options.timing, options.warmup, options.runs, System.getProperty("java.version"),
                     runtime.maxMemory() >> 20, runtime.availableProcessors(), "");
             int status = EXIT_OK;
@@ -275,7 +277,7 @@ public final class EngineBenchmark {
                 Checker checker;
                 StageTimings stages = null;
                 if (options.checker == null) {
-                    stages = new StageTimings();
+                    stages = new StageTimings(options.search);
                     checker = new CheckPipeline(stages);
                 } else {
                     checker = options.checker.get();
@@ -443,6 +445,7 @@ public final class EngineBenchmark {
         String checkerName = "pipeline";
         /** {@code null}: the pipeline, with the engine's stage report. */
         Supplier<Checker> checker;
+        SatChecker.Search search = SatChecker.Search.THEORY;
         int warmup = 1;
         int runs = 5;
         long seed = 1;
@@ -482,6 +485,11 @@ public final class EngineBenchmark {
                         o.checkerName = value;
                         o.checker = checker(value);
                     }
+                    case "--search" -> o.search = switch (value.toLowerCase(Locale.ROOT)) {
+                        case "theory" -> SatChecker.Search.THEORY;
+                        case "loop" -> SatChecker.Search.SOLVE_CHECK_LEARN;
+                        default -> throw new IllegalArgumentException("--search takes theory or loop, not '" + value + "'");
+                    };
                     case "--warmup" -> o.warmup = count(value, arg, 0);
                     case "--runs" -> o.runs = count(value, arg, 1);
                     case "--seed" -> o.seed = number(value, arg);

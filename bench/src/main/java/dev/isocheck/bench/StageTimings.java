@@ -16,8 +16,12 @@ import java.util.Map;
  */
 final class StageTimings implements Checker {
 
-    private final SatChecker engine = new SatChecker();
+    private final SatChecker engine;
     private SatChecker.Report last;
+
+    StageTimings(SatChecker.Search search) {
+        engine = new SatChecker(java.time.Duration.ofMinutes(10), search);
+    }
 
     @Override
     public Verdict check(History history, IsolationLevel level) {

@@ -207,6 +207,11 @@ final class ResidualEncoding {
         return rank[a] < rank[b] ? -variable : variable;
     }
 
+    /** Receives the edges of the encoding, each with the (at most two) literals that must all hold for it; {@code 0}: none. */
+    interface EdgeSink {
+        void edge(int from, int to, EdgeKind kind, int literalA, int literalB);
+    }
+
     /**
      * The graph a model (indexed by variable, {@code true} = assigned true; {@code null} for no
      * model: only the certain edges) chooses: the pruned graph's edges, the chosen orders of open
@@ -215,67 +220,75 @@ final class ResidualEncoding {
      * graph alone lacks them.
      */
     DependencyGraph graphOf(boolean[] model) {
-        EdgeList edges = pruned.edges();
         DependencyGraph graph = new DependencyGraph(polygraph.known().nodeCount());
-        for (int e = 0; e < edges.size(); e++) {
-            graph.add(edges.from(e), edges.to(e), edges.kind(e), 0, 0);
-        }
-        for (int p = 0; model != null && p < openKey.size(); p++) {
-                int k = openKey.get(p);
-                int i = openFirst.get(p);
-                int j = openSecond.get(p);
-                int iFirst = chainBefore(k, i, j);
-                if (holds(iFirst, model)) {
-                    addOrder(graph, k, chains.chain(k, i), chains.chain(k, j), iFirst);
-                } else {
-                    addOrder(graph, k, chains.chain(k, j), chains.chain(k, i), -iFirst);
-                }
-        }
-        for (int at = 0; at < residualObservations.size(); at++) {
-            int o = residualObservations.get(at);
-            for (int c = 0; c < polygraph.candidateCount(o); c++) {
-                int literal = readsFrom(o, c);
-                if (pruned.isLive(o, c) && holds(literal, model)) {
-                    addRead(graph, o, polygraph.candidate(o, c), literal, model);
-                }
+        edges((from, to, kind, a, b) -> {
+            if (holds(a, model) && holds(b, model)) {
+                graph.add(from, to, kind, a, b);
             }
-        }
+        });
         graph.seal();
         return graph;
     }
 
-    private void addOrder(DependencyGraph graph, int key, int first, int second, int literal) {
+    /**
+     * Every edge some model can choose, each with the literals under which it is there: what
+     * {@link #graphOf(boolean[])} filters by a model, and what the acyclicity theory watches.
+     */
+    void edges(EdgeSink sink) {
+        EdgeList edges = pruned.edges();
+        for (int e = 0; e < edges.size(); e++) {
+            sink.edge(edges.from(e), edges.to(e), edges.kind(e), 0, 0);
+        }
+        for (int p = 0; p < openKey.size(); p++) {
+            int k = openKey.get(p);
+            int i = openFirst.get(p);
+            int j = openSecond.get(p);
+            int iFirst = chainBefore(k, i, j);
+            addOrder(sink, chains.chain(k, i), chains.chain(k, j), iFirst);
+            addOrder(sink, chains.chain(k, j), chains.chain(k, i), -iFirst);
+        }
+        for (int at = 0; at < residualObservations.size(); at++) {
+            int o = residualObservations.get(at);
+            for (int c = 0; c < polygraph.candidateCount(o); c++) {
+                if (pruned.isLive(o, c)) {
+                    addRead(sink, o, polygraph.candidate(o, c), readsFrom(o, c));
+                }
+            }
+        }
+    }
+
+    private void addOrder(EdgeSink sink, int first, int second, int literal) {
         int tail = chains.tail(first);
         int head = chains.node(chains.head(second));
-        graph.add(chains.node(tail), head, EdgeKind.WRITE_WRITE, literal, 0);
+        sink.edge(chains.node(tail), head, EdgeKind.WRITE_WRITE, literal, 0);
         for (int i = 0; i < chains.readerCount(tail); i++) {
             int reader = chains.reader(tail, i);
             if (reader != head) {
-                graph.add(reader, head, EdgeKind.READ_WRITE, literal, 0);
+                sink.edge(reader, head, EdgeKind.READ_WRITE, literal, 0);
             }
         }
     }
 
     /** The edges of observation {@code o} reading from {@code writer}, under {@code literal}. */
-    private void addRead(DependencyGraph graph, int o, int writer, int literal, boolean[] model) {
+    private void addRead(EdgeSink sink, int o, int writer, int literal) {
         int reader = polygraph.reader(o);
         int key = polygraph.key(o);
         if (writer == KnownGraph.INITIAL) {
             int first = chains.initialChain(key);
             if (first >= 0) {
-                addReadWrite(graph, reader, chains.node(chains.head(first)), literal, 0);
+                addReadWrite(sink, reader, chains.node(chains.head(first)), literal, 0);
             } else {
                 for (int c = 0; c < chains.chainCount(key); c++) {
-                    addReadWrite(graph, reader, chains.node(chains.head(chains.chain(key, c))), literal, 0);
+                    addReadWrite(sink, reader, chains.node(chains.head(chains.chain(key, c))), literal, 0);
                 }
             }
             return;
         }
-        graph.add(writer, reader, EdgeKind.WRITE_READ, literal, 0);
+        sink.edge(writer, reader, EdgeKind.WRITE_READ, literal, 0);
         int slot = chains.slotOf(key, writer);
         int following = chains.next(slot);
         if (following >= 0) {
-            addReadWrite(graph, reader, chains.node(following), literal, 0);
+            addReadWrite(sink, reader, chains.node(following), literal, 0);
             return;
         }
         int chain = chains.chainOf(slot);
@@ -286,16 +299,16 @@ final class ResidualEncoding {
                 continue;
             }
             int order = position < 0 ? 0 : chainBefore(key, position, c);
-            if (order == Integer.MIN_VALUE || !holds(order, model)) {
+            if (order == Integer.MIN_VALUE) {
                 continue;
             }
-            addReadWrite(graph, reader, chains.node(chains.head(other)), literal, order);
+            addReadWrite(sink, reader, chains.node(chains.head(other)), literal, order);
         }
     }
 
-    private static void addReadWrite(DependencyGraph graph, int reader, int overwriter, int literalA, int literalB) {
+    private static void addReadWrite(EdgeSink sink, int reader, int overwriter, int literalA, int literalB) {
         if (reader != overwriter) {
-            graph.add(reader, overwriter, EdgeKind.READ_WRITE, literalA, literalB);
+            sink.edge(reader, overwriter, EdgeKind.READ_WRITE, literalA, literalB);
         }
     }
 

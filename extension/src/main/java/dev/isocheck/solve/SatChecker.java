@@ -28,13 +28,15 @@ import org.sat4j.specs.TimeoutException;
 
 /**
  * Decides serializability, strict serializability and snapshot isolation with a SAT solver (sat4j)
- * and a lazy acyclicity theory over the {@link HyperPolygraph}.
+ * and an acyclicity theory over the {@link HyperPolygraph}.
  *
  * <p>The solver chooses, for each uncertain observation, which write it read from, and for each
- * pair of writers of a common key, their version order. From a model the theory builds the
- * {@link DependencyGraph} (known edges, chosen edges, derived RW edges) and looks for cycles; each
- * cycle becomes a clause "not all of the literals that put its edges there", and the solver runs
- * again (a solve–check–learn loop; an incremental cycle check inside the search is the next step).
+ * pair of writers of a common key, their version order. The {@link AcyclicityTheory}, a constraint
+ * inside sat4j's search, adds each edge (known, chosen, derived RW) as its literals become true and
+ * turns a cycle, the moment it forms, into a conflict over the literals of its edges. Every model
+ * is then checked again from scratch: its {@link DependencyGraph} is built and searched for cycles,
+ * which, should any appear, become clauses and the solver runs again (the solve–check–learn loop,
+ * also available alone as {@link Search#SOLVE_CHECK_LEARN}).
  * A model whose graph is acyclic gives a topological order: the witness. For snapshot isolation the
  * graph checked is the induced one, {@code (SO ∪ WR ∪ WW) ; RW?} (PolySI, VeriStrong appendix A),
  * and the witness is a commit order.
@@ -64,6 +66,18 @@ public final class SatChecker implements Checker {
     private static final int NAMED_TRANSACTIONS = 10;
 
     private final Duration budget;
+    private final Search search;
+
+    /**
+     * How the search keeps the dependency graph acyclic. Both check every model the solver
+     * returns with an independent cycle search before it is accepted.
+     */
+    public enum Search {
+        /** The {@link AcyclicityTheory} inside sat4j: a cycle is a conflict the moment it forms. */
+        THEORY,
+        /** Solve, then look for cycles in the model's graph and learn them as clauses, repeatedly. */
+        SOLVE_CHECK_LEARN
+    }
 
     /** A checker that gives up (answering {@link Verdict.Unknown}) after ten minutes of solving. */
     public SatChecker() {
@@ -72,7 +86,13 @@ public final class SatChecker implements Checker {
 
     /** A checker that gives up (answering {@link Verdict.Unknown}) after {@code budget} of solving. */
     public SatChecker(Duration budget) {
+        this(budget, Search.THEORY);
+    }
+
+    /** A checker with the given budget and search (benchmarks compare the two searches). */
+    public SatChecker(Duration budget, Search search) {
         this.budget = Objects.requireNonNull(budget, "budget is null");
+        this.search = Objects.requireNonNull(search, "search is null");
     }
 
     /**
@@ -146,7 +166,7 @@ public final class SatChecker implements Checker {
                     pruned.statistics(), 0, 0);
         }
         int[] learnt = new int[1];
-        Verdict verdict = solve(history, level, known, encoding, snapshots, learnt);
+        Verdict verdict = solve(history, level, known, encoding, snapshots, preferred, learnt);
         return new Report(verdict, millis(t0, t1), millis(t1, t2), millis(t2, t3), millis(t3, System.nanoTime()),
                 pruned.statistics(), encoding.variableCount(), learnt[0]);
     }
@@ -156,13 +176,23 @@ public final class SatChecker implements Checker {
     }
 
     private Verdict solve(History history, IsolationLevel level, KnownGraph known, ResidualEncoding encoding,
-            boolean snapshots, int[] learntOut) {
+            boolean snapshots, int[] preferred, int[] learntOut) {
+        int[] rank = new int[preferred.length];
+        for (int p = 0; p < preferred.length; p++) {
+            rank[preferred[p]] = p;
+        }
         long deadline = System.nanoTime() + budget.toNanos();
         Solver<?> solver = (Solver<?>) SolverFactory.newDefault();
         solver.getOrder().setPhaseSelectionStrategy(new OrderGuidedPhase(encoding.preferredPhases()));
         TreeSet<Integer> onCycles = new TreeSet<>();
         int learnt = 0;
+        AcyclicityTheory theory = null;
         try {
+            solver.newVar(encoding.variableCount());
+            if (search == Search.THEORY) {
+                theory = AcyclicityTheory.of(encoding, known.nodeCount(), snapshots, rank);
+                theory.attachTo(solver);
+            }
             encoding.addTo(solver);
             while (true) {
                 long left = deadline - System.nanoTime();
@@ -170,8 +200,13 @@ public final class SatChecker implements Checker {
                     return new Verdict.Unknown(level, "the SAT engine gave up after " + budget + " (" + learnt + " cycles learnt)");
                 }
                 solver.setTimeoutMs(Math.max(1, left / 1_000_000));
-                if (!solver.isSatisfiable()) {
-                    return unsatisfiable(history, level, known, onCycles, learnt);
+                boolean satisfiable = solver.isSatisfiable();
+                if (theory != null) {
+                    theory.nodesOnCycles(onCycles, known);
+                    learntOut[0] = learnt + theory.conflicts();
+                }
+                if (!satisfiable) {
+                    return unsatisfiable(history, level, known, onCycles, learntOut[0]);
                 }
                 boolean[] model = new boolean[encoding.variableCount() + 1];
                 for (int literal : solver.model()) {
@@ -192,14 +227,17 @@ public final class SatChecker implements Checker {
                         }
                     }
                     learnt++;
-                    learntOut[0] = learnt;
+                    learntOut[0] = learnt + (theory == null ? 0 : theory.conflicts());
                     solver.addClause(conflictClause(graph, cycle));
                 }
             }
         } catch (ContradictionException e) {
-            return unsatisfiable(history, level, known, onCycles, learnt);
+            if (theory != null) {
+                theory.nodesOnCycles(onCycles, known);
+            }
+            return unsatisfiable(history, level, known, onCycles, learntOut[0]);
         } catch (TimeoutException e) {
-            return new Verdict.Unknown(level, "the SAT engine gave up after " + budget + " (" + learnt + " cycles learnt)");
+            return new Verdict.Unknown(level, "the SAT engine gave up after " + budget + " (" + learntOut[0] + " cycles learnt)");
         }
     }
 
