@@ -69,6 +69,8 @@ public final class EngineBenchmark {
                                a public no-argument constructor
               --search S       with the pipeline: theory (the acyclicity theory inside sat4j,
                                default) or loop (solve, check the model, learn its cycles)
+              --narrow-cycles B  with the pipeline: on (default) or off, the clauses of cycles of
+                               width one and two added before the search
               --warmup N       unmeasured runs first (default 1)
               --runs N         measured runs (default 5)
               --seed N         generator seed (default 1)
@@ -208,7 +210,7 @@ public final class EngineBenchmark {
 
         int run(List<Case> cases) {
             Runtime runtime = Runtime.getRuntime();
-            out.printf("isocheck engine benchmark: checker %s" + (options.checker == null ? " (search " + options.search + ")" : "") + ", seed %d, %s times, %d warm-up + %d measured runs, Java %s, max heap %d MB, %d cpus%s%n",
+            out.printf("isocheck engine benchmark: checker %s" + (options.checker == null ? " (search " + options.search + ", narrow cycles " + (options.narrowCycles ? "on" : "off") + ")" : "") + ", seed %d, %s times, %d warm-up + %d measured runs, Java %s, max heap %d MB, %d cpus%s%n",
                     options.checkerName, options.seed, options.timing, options.warmup, options.runs, System.getProperty("java.version"),
                     runtime.maxMemory() >> 20, runtime.availableProcessors(), "");
             int status = EXIT_OK;
@@ -277,7 +279,7 @@ public final class EngineBenchmark {
                 Checker checker;
                 StageTimings stages = null;
                 if (options.checker == null) {
-                    stages = new StageTimings(options.search);
+                    stages = new StageTimings(options.search, options.narrowCycles);
                     checker = new CheckPipeline(stages);
                 } else {
                     checker = options.checker.get();
@@ -446,6 +448,7 @@ public final class EngineBenchmark {
         /** {@code null}: the pipeline, with the engine's stage report. */
         Supplier<Checker> checker;
         SatChecker.Search search = SatChecker.Search.THEORY;
+        boolean narrowCycles = true;
         int warmup = 1;
         int runs = 5;
         long seed = 1;
@@ -485,6 +488,11 @@ public final class EngineBenchmark {
                         o.checkerName = value;
                         o.checker = checker(value);
                     }
+                    case "--narrow-cycles" -> o.narrowCycles = switch (value.toLowerCase(Locale.ROOT)) {
+                        case "on" -> true;
+                        case "off" -> false;
+                        default -> throw new IllegalArgumentException("--narrow-cycles takes on or off, not '" + value + "'");
+                    };
                     case "--search" -> o.search = switch (value.toLowerCase(Locale.ROOT)) {
                         case "theory" -> SatChecker.Search.THEORY;
                         case "loop" -> SatChecker.Search.SOLVE_CHECK_LEARN;

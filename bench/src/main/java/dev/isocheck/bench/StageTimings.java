@@ -19,8 +19,8 @@ final class StageTimings implements Checker {
     private final SatChecker engine;
     private SatChecker.Report last;
 
-    StageTimings(SatChecker.Search search) {
-        engine = new SatChecker(java.time.Duration.ofMinutes(10), search);
+    StageTimings(SatChecker.Search search, boolean narrowCycles) {
+        engine = new SatChecker(java.time.Duration.ofMinutes(10), search, narrowCycles);
     }
 
     @Override

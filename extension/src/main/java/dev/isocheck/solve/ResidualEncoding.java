@@ -306,6 +306,37 @@ final class ResidualEncoding {
         }
     }
 
+    /**
+     * VeriStrong's narrow cycles, for serializability (not for snapshot isolation, whose cycles
+     * are in the induced graph): an edge that some literal, or pair of literals, puts in the graph
+     * while the pruned graph already leads from its target back to its source closes a cycle
+     * whenever it is there, so "not that literal" (width one: pruning leaves a few, through reads
+     * it did not decide) or "not both" (width two: typically a read's candidate with the order of
+     * that candidate's chain before another, whose read-write edge would point back) holds in
+     * every model. Clauses the search would otherwise learn one conflict at a time, before it
+     * starts. {@code reaches} is pruning's closure, a subset of the certain graph's reachability.
+     *
+     * @return how many clauses were added
+     */
+    int addNarrowCycles(ISolver solver, dev.isocheck.prune.Reachability reaches) throws ContradictionException {
+        java.util.Set<Long> added = new java.util.HashSet<>();
+        java.util.List<int[]> clauses = new java.util.ArrayList<>();
+        edges((from, to, kind, a, b) -> {
+            if ((a != 0 || b != 0) && (from == to || reaches.reaches(to, from))) {
+                int x = a == 0 ? b : a;
+                int y = a == 0 ? 0 : b;
+                long id = y == 0 ? x : Math.min(x, y) * (1L << 32) + (Math.max(x, y) & 0xffffffffL);
+                if (added.add(id)) {
+                    clauses.add(y == 0 || y == x ? new int[] {-x} : new int[] {-x, -y});
+                }
+            }
+        });
+        for (int[] clause : clauses) {
+            solver.addClause(new VecInt(clause));
+        }
+        return clauses.size();
+    }
+
     private static void addReadWrite(EdgeSink sink, int reader, int overwriter, int literalA, int literalB) {
         if (reader != overwriter) {
             sink.edge(reader, overwriter, EdgeKind.READ_WRITE, literalA, literalB);

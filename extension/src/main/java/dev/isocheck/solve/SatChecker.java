@@ -67,6 +67,7 @@ public final class SatChecker implements Checker {
 
     private final Duration budget;
     private final Search search;
+    private final boolean narrowCycles;
 
     /**
      * How the search keeps the dependency graph acyclic. Both check every model the solver
@@ -89,10 +90,20 @@ public final class SatChecker implements Checker {
         this(budget, Search.THEORY);
     }
 
-    /** A checker with the given budget and search (benchmarks compare the two searches). */
+    /** A checker with the given budget and search, and VeriStrong's narrow-cycle clauses. */
     public SatChecker(Duration budget, Search search) {
+        this(budget, search, true);
+    }
+
+    /**
+     * A checker with the given budget and search, with or without the clauses of cycles of width
+     * one and two added before the search (benchmarks compare these options; verdicts do not
+     * depend on them).
+     */
+    public SatChecker(Duration budget, Search search, boolean narrowCycles) {
         this.budget = Objects.requireNonNull(budget, "budget is null");
         this.search = Objects.requireNonNull(search, "search is null");
+        this.narrowCycles = narrowCycles;
     }
 
     /**
@@ -166,7 +177,8 @@ public final class SatChecker implements Checker {
                     pruned.statistics(), 0, 0);
         }
         int[] learnt = new int[1];
-        Verdict verdict = solve(history, level, known, encoding, snapshots, preferred, learnt);
+        Verdict verdict = solve(history, level, known, encoding, snapshots, preferred, narrowCycles ? pruned.closure() : null,
+                learnt);
         return new Report(verdict, millis(t0, t1), millis(t1, t2), millis(t2, t3), millis(t3, System.nanoTime()),
                 pruned.statistics(), encoding.variableCount(), learnt[0]);
     }
@@ -176,7 +188,7 @@ public final class SatChecker implements Checker {
     }
 
     private Verdict solve(History history, IsolationLevel level, KnownGraph known, ResidualEncoding encoding,
-            boolean snapshots, int[] preferred, int[] learntOut) {
+            boolean snapshots, int[] preferred, dev.isocheck.prune.Reachability closure, int[] learntOut) {
         int[] rank = new int[preferred.length];
         for (int p = 0; p < preferred.length; p++) {
             rank[preferred[p]] = p;
@@ -194,6 +206,9 @@ public final class SatChecker implements Checker {
                 theory.attachTo(solver);
             }
             encoding.addTo(solver);
+            if (!snapshots && closure != null) {
+                encoding.addNarrowCycles(solver, closure);
+            }
             while (true) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {

@@ -15,7 +15,11 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
+import java.time.Duration;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The SAT engine answers what the reference checker answers, at every level, on thousands of small seeded histories from every simulated database, broken ones
@@ -28,7 +32,14 @@ class SatCheckerDifferentialTests {
 
     private static final IsolationLevel[] LEVELS = IsolationLevel.values();
     private static final ReferenceChecker REFERENCE = new ReferenceChecker();
-    private static final SatChecker ENGINE = new SatChecker();
+
+    /** The default engine, and the other searches and options benchmarks compare it with. */
+    static Stream<Arguments> engines() {
+        return Stream.of(
+                Arguments.of("theory with narrow cycles (default)", new SatChecker()),
+                Arguments.of("theory alone", new SatChecker(Duration.ofMinutes(10), SatChecker.Search.THEORY, false)),
+                Arguments.of("solve-check-learn loop", new SatChecker(Duration.ofMinutes(10), SatChecker.Search.SOLVE_CHECK_LEARN, false)));
+    }
 
     /** Per level: agree-satisfied, agree-violated, unknown. */
     private static final class Tally {
@@ -43,8 +54,9 @@ class SatCheckerDifferentialTests {
         }
     }
 
-    @Test
-    void agreesWithTheReferenceOnEveryKindOfDatabase() {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("engines")
+    void agreesWithTheReferenceOnEveryKindOfDatabase(String name, SatChecker engineUnderTest) {
         Tally tally = new Tally();
         List<SimulatedDatabase> databases = List.of(SimulatedDatabase.serial(), SimulatedDatabase.snapshotIsolation(),
                 SimulatedDatabase.readCommitted(), SimulatedDatabase.lostUpdate(0.5), SimulatedDatabase.staleRead(0.3),
@@ -64,7 +76,7 @@ class SatCheckerDifferentialTests {
                     for (IsolationLevel level : LEVELS) {
                         Verdict reference = REFERENCE.check(h, level);
                         assertThat(reference).as("reference at %s", level).isNotInstanceOf(Verdict.Unknown.class);
-                        Verdict engine = ENGINE.check(h, level);
+                        Verdict engine = engineUnderTest.check(h, level);
                         int[] counts = tally.counts.get(level);
                         if (engine instanceof Verdict.Unknown unknown) {
                             assertThat(predicates).as("unknown without predicate reads at %s: %s", level, unknown.reason()).isTrue();
@@ -83,7 +95,7 @@ class SatCheckerDifferentialTests {
         }
         for (IsolationLevel level : LEVELS) {
             int[] counts = tally.counts.get(level);
-            System.out.printf("SAT engine vs reference at %s: %d agree satisfied, %d agree violated, %d unknown "
+            System.out.printf("SAT engine (" + name + ") vs reference at %s: %d agree satisfied, %d agree violated, %d unknown "
                     + "(of %d screened-clean histories, %d with predicate reads)%n",
                     level, counts[0], counts[1], counts[2], tally.histories, tally.withPredicates);
             assertThat(counts[0]).as("agreed satisfied at %s", level).isGreaterThan(150);
