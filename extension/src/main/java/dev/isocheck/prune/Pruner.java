@@ -365,13 +365,28 @@ public final class Pruner {
         if (writer != KnownGraph.INITIAL && closure.reaches(reader, writer)) {
             return withPath ? round.cycleWith(new PrunedPolygraph.Step(writer, reader, EdgeKind.WRITE_READ, key)) : List.of();
         }
-        if (snapshot || polygraph.writerCount(key) > WRITER_SCAN_LIMIT) {
+        if (writer == KnownGraph.INITIAL && snapshot || polygraph.writerCount(key) > WRITER_SCAN_LIMIT) {
             return null;
         }
         for (int i = 0; i < polygraph.writerCount(key); i++) {
             int other = polygraph.writer(key, i);
-            if (other != reader && other != writer && closure.reaches(writer, other) && closure.reaches(other, reader)) {
+            if (other == reader || other == writer || !closure.reaches(writer, other)) {
+                continue;
+            }
+            // A writer the candidate reaches installs a later version (in the induced graph too:
+            // its paths follow commit order), so the read's read-write edge goes to it or to a
+            // version before it. Serializable: a cycle when that writer reaches the reader. Snapshot
+            // isolation: when it reaches (or is) a base predecessor of the reader, so that the
+            // read-write edge follows a base edge.
+            if (!snapshot && closure.reaches(other, reader)) {
                 return withPath ? round.cycleWith(new PrunedPolygraph.Step(reader, other, EdgeKind.READ_WRITE, key)) : List.of();
+            }
+            if (snapshot) {
+                int p = round.basePredecessorOf(reader, other);
+                if (p >= 0) {
+                    return withPath ? round.cycleWith(round.basePredecessorStep(reader, p),
+                            new PrunedPolygraph.Step(reader, other, EdgeKind.READ_WRITE, key)) : List.of();
+                }
             }
         }
         return null;

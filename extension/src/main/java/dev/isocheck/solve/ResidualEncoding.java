@@ -99,6 +99,50 @@ final class ResidualEncoding {
         for (int p = 0; p < order.length; p++) {
             rank[order[p]] = p;
         }
+        numberByOrder();
+    }
+
+    /**
+     * Renumbers the variables so that sat4j, which decides unranked variables by number, first
+     * decides the choices of the earliest transactions in the preferred order, as if replaying the
+     * history: a cycle then forms soon after the choices that close it, and the search backjumps a
+     * short way (numbered key by key, a conflict between an early and a late choice undid and
+     * redid hundreds of thousands of decisions at 100k transactions).
+     */
+    private void numberByOrder() {
+        int pairs = openKey.size();
+        int reads = variables - pairs;
+        long[] keyed = new long[variables];
+        for (int p = 0; p < pairs; p++) {
+            int k = openKey.get(p);
+            int a = chains.node(chains.head(chains.chain(k, openFirst.get(p))));
+            int b = chains.node(chains.head(chains.chain(k, openSecond.get(p))));
+            keyed[p] = ((long) Math.max(rank[a], rank[b]) << 32) | (p + 1);
+        }
+        int at = pairs;
+        for (int r = 0; r < residualObservations.size(); r++) {
+            int o = residualObservations.get(r);
+            for (int i = 0; i < polygraph.candidateCount(o); i++) {
+                int v = readVariables[observationStart[o] + i];
+                if (v != 0) {
+                    keyed[at++] = ((long) rank[polygraph.reader(o)] << 32) | v;
+                }
+            }
+        }
+        if (at != pairs + reads) {
+            throw new IllegalStateException("variables miscounted: " + at + " of " + variables);
+        }
+        java.util.Arrays.sort(keyed);
+        int[] renamed = new int[variables + 1];
+        for (int n = 0; n < variables; n++) {
+            renamed[(int) keyed[n]] = n + 1;
+        }
+        pairVariable.replaceAll((id, v) -> renamed[v]);
+        for (int i = 0; i < readVariables.length; i++) {
+            if (readVariables[i] != 0) {
+                readVariables[i] = renamed[readVariables[i]];
+            }
+        }
     }
 
     private long pairId(int key, int i, int j) {
@@ -307,22 +351,62 @@ final class ResidualEncoding {
     }
 
     /**
-     * VeriStrong's narrow cycles, for serializability (not for snapshot isolation, whose cycles
-     * are in the induced graph): an edge that some literal, or pair of literals, puts in the graph
+     * VeriStrong's narrow cycles: an edge that some literal, or pair of literals, puts in the graph
      * while the pruned graph already leads from its target back to its source closes a cycle
      * whenever it is there, so "not that literal" (width one: pruning leaves a few, through reads
      * it did not decide) or "not both" (width two: typically a read's candidate with the order of
      * that candidate's chain before another, whose read-write edge would point back) holds in
      * every model. Clauses the search would otherwise learn one conflict at a time, before it
-     * starts. {@code reaches} is pruning's closure, a subset of the certain graph's reachability.
+     * starts. {@code reaches} is pruning's closure, a subset of the certain graph's reachability
+     * (for snapshot isolation, of its induced graph, where a read-write edge counts only after a
+     * certain base edge into its source).
      *
      * @return how many clauses were added
      */
     int addNarrowCycles(ISolver solver, dev.isocheck.prune.Reachability reaches) throws ContradictionException {
         java.util.Set<Long> added = new java.util.HashSet<>();
         java.util.List<int[]> clauses = new java.util.ArrayList<>();
+        boolean snapshot = pruned.isSnapshot();
+        int nodes = polygraph.known().nodeCount();
+        int[] baseStart = new int[nodes + 1];
+        int[] base = new int[0];
+        if (snapshot) {
+            // For snapshot isolation, pruning's closure is the induced graph's, and a read-write
+            // edge closes a forbidden cycle only after a base edge: through a certain base
+            // predecessor of its source that its target reaches (or is).
+            EdgeList certain = pruned.edges();
+            for (int e = 0; e < certain.size(); e++) {
+                if (certain.kind(e) != EdgeKind.READ_WRITE) {
+                    baseStart[certain.to(e) + 1]++;
+                }
+            }
+            for (int n = 0; n < nodes; n++) {
+                baseStart[n + 1] += baseStart[n];
+            }
+            base = new int[baseStart[nodes]];
+            int[] fill = java.util.Arrays.copyOf(baseStart, nodes);
+            for (int e = 0; e < certain.size(); e++) {
+                if (certain.kind(e) != EdgeKind.READ_WRITE) {
+                    base[fill[certain.to(e)]++] = certain.from(e);
+                }
+            }
+        }
+        int[] basePredecessors = base;
         edges((from, to, kind, a, b) -> {
-            if ((a != 0 || b != 0) && (from == to || reaches.reaches(to, from))) {
+            if (a == 0 && b == 0) {
+                return;
+            }
+            boolean closes;
+            if (snapshot && kind == EdgeKind.READ_WRITE) {
+                closes = false;
+                for (int i = baseStart[from]; i < baseStart[from + 1] && !closes; i++) {
+                    int p = basePredecessors[i];
+                    closes = p == to || reaches.reaches(to, p);
+                }
+            } else {
+                closes = from == to || reaches.reaches(to, from);
+            }
+            if (closes) {
                 int x = a == 0 ? b : a;
                 int y = a == 0 ? 0 : b;
                 long id = y == 0 ? x : Math.min(x, y) * (1L << 32) + (Math.max(x, y) & 0xffffffffL);

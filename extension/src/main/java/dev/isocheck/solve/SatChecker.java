@@ -206,7 +206,7 @@ public final class SatChecker implements Checker {
                 theory.attachTo(solver);
             }
             encoding.addTo(solver);
-            if (!snapshots && closure != null) {
+            if (closure != null) {
                 encoding.addNarrowCycles(solver, closure);
             }
             while (true) {
