@@ -109,27 +109,55 @@ final class DependencyGraph {
     }
 
     /**
-     * The snapshot-isolation graph induced by this one, {@code (SO ∪ WR ∪ WW) ; RW?}: every edge
-     * that is not read-write, and each such edge followed by a read-write edge, as one edge whose
-     * reason is both reasons. Real-time edges must not be in this graph.
+     * The snapshot-isolation graph of this one, {@code (SO ∪ WR ∪ WW) ; RW?}, without composing
+     * edges (which multiplies them): node {@code t + n} is a second copy of transaction {@code t},
+     * "entered by a read-write edge". A non-read-write edge {@code u -> v} becomes {@code u -> v}
+     * and {@code u+n -> v}; a read-write edge {@code u -> v} becomes {@code u -> v+n}; and
+     * {@code t -> t+n} (no reason) keeps the copies in order. A walk never takes two read-write
+     * edges in a row, so its cycles are the induced graph's; and ordering transactions by their
+     * second copies in a topological order gives a topological order of the induced graph (see
+     * {@link #snapshotOrder(int[])}). Real-time edges must not be in this graph.
      */
-    DependencyGraph inducedSnapshotGraph() {
-        DependencyGraph induced = new DependencyGraph(nodes);
+    DependencyGraph snapshotGraph() {
+        DependencyGraph doubled = new DependencyGraph(2 * nodes);
         for (int e = 0; e < size; e++) {
             if (kinds[e] == EdgeKind.READ_WRITE.ordinal()) {
-                continue;
-            }
-            induced.add(from[e], to[e], kind(e), reasonA[e], reasonB[e], reasonC[e], reasonD[e]);
-            int middle = to[e];
-            for (int i = successorStart[middle]; i < successorStart[middle + 1]; i++) {
-                int f = successors[i];
-                if (kinds[f] == EdgeKind.READ_WRITE.ordinal()) {
-                    induced.add(from[e], to[f], EdgeKind.READ_WRITE, reasonA[e], reasonB[e], reasonA[f], reasonB[f]);
-                }
+                doubled.add(from[e], to[e] + nodes, kind(e), reasonA[e], reasonB[e], reasonC[e], reasonD[e]);
+            } else {
+                doubled.add(from[e], to[e], kind(e), reasonA[e], reasonB[e], reasonC[e], reasonD[e]);
+                doubled.add(from[e] + nodes, to[e], kind(e), reasonA[e], reasonB[e], reasonC[e], reasonD[e]);
             }
         }
-        induced.seal();
-        return induced;
+        for (int t = 0; t < nodes; t++) {
+            doubled.add(t, t + nodes, EdgeKind.SESSION, 0, 0);
+        }
+        doubled.seal();
+        return doubled;
+    }
+
+    /**
+     * The transactions in the order of their second copies in {@code order}, a topological order of
+     * a {@link #snapshotGraph()}: a commit order. An induced edge {@code a -> b -rw-> c} is the
+     * walk {@code a+n -> b -> c+n}, and a base edge {@code a -> c} the walk {@code a+n -> c -> c+n}.
+     */
+    static int[] snapshotOrder(int[] order) {
+        if (order == null) {
+            return null;
+        }
+        int transactions = order.length / 2;
+        int[] projected = new int[transactions];
+        int placed = 0;
+        for (int node : order) {
+            if (node >= transactions) {
+                projected[placed++] = node - transactions;
+            }
+        }
+        return projected;
+    }
+
+    /** Whether edge {@code e} is a {@link #snapshotGraph()}'s link between the two copies of a transaction. */
+    boolean isCopyLink(int e) {
+        return from[e] + nodes / 2 == to[e] && reasonA[e] == 0 && kinds[e] == EdgeKind.SESSION.ordinal() && from[e] < nodes / 2;
     }
 
     /**

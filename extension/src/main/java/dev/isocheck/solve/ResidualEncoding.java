@@ -40,6 +40,8 @@ final class ResidualEncoding {
     private final IntList openFirst = new IntList(64);
     private final IntList openSecond = new IntList(64);
     private final Map<Long, Integer> pairVariable = new HashMap<>();
+    /** By chain: {@link #chainsAfter}, computed once the preferred order is known. */
+    private final Map<Integer, int[]> chainsAfter = new HashMap<>();
     private final int[] observationStart;
     private final int[] readVariables;
     private final IntList residualObservations = new IntList(64);
@@ -100,6 +102,7 @@ final class ResidualEncoding {
             rank[order[p]] = p;
         }
         numberByOrder();
+        chainsAfter.clear();
     }
 
     /**
@@ -337,17 +340,68 @@ final class ResidualEncoding {
         }
         int chain = chains.chainOf(slot);
         int position = chainPosition[chain];
-        for (int c = 0; c < chains.chainCount(key); c++) {
-            int other = chains.chain(key, c);
-            if (other == chain) {
-                continue;
+        if (position < 0) {
+            for (int c = 0; c < chains.chainCount(key); c++) {
+                int other = chains.chain(key, c);
+                if (other != chain) {
+                    addReadWrite(sink, reader, chains.node(chains.head(other)), literal, 0);
+                }
             }
-            int order = position < 0 ? 0 : chainBefore(key, position, c);
-            if (order == Integer.MIN_VALUE) {
-                continue;
-            }
-            addReadWrite(sink, reader, chains.node(chains.head(other)), literal, order);
+            return;
         }
+        for (int c : chainsAfter(key, chain, position)) {
+            addReadWrite(sink, reader, chains.node(chains.head(chains.chain(key, c))), literal, chainBefore(key, position, c));
+        }
+    }
+
+    /**
+     * The positions of the chains of {@code key} that a read of the last version of chain
+     * {@code chain} (at {@code position}) needs read-write edges to: every chain whose order
+     * after it is open, and of those certainly after it only the first ones. A chain {@code C}
+     * certainly after another {@code K} certainly after {@code chain} needs no edge: the edge to
+     * {@code K}'s head, then {@code K}'s versions and the certain order, already lead to {@code C}'s
+     * head (in the snapshot graph too: those are base edges). Without this, a key written by a
+     * hundred chains gives each of its reads a hundred edges (hundreds of millions at 100k
+     * transactions with duplicate values).
+     */
+    private int[] chainsAfter(int key, int chain, int position) {
+        int[] cached = chainsAfter.get(chain);
+        if (cached != null) {
+            return cached;
+        }
+        int m = chains.chainCount(key);
+        long[] byRank = new long[m];
+        int count = 0;
+        for (int c = 0; c < m; c++) {
+            int order = c == position ? Integer.MIN_VALUE : chainBefore(key, position, c);
+            if (order != Integer.MIN_VALUE) {
+                byRank[count++] = ((long) rank[chains.node(chains.head(chains.chain(key, c)))] << 32) | c;
+            }
+        }
+        java.util.Arrays.sort(byRank, 0, count);
+        IntList kept = new IntList(4);
+        IntList firsts = new IntList(4);
+        for (int i = 0; i < count; i++) {
+            int c = (int) byRank[i];
+            if (chainBefore(key, position, c) != 0) {
+                kept.add(c);
+                continue;
+            }
+            boolean implied = false;
+            for (int f = 0; f < firsts.size() && !implied; f++) {
+                implied = chainBefore(key, firsts.get(f), c) == 0;
+            }
+            if (!implied) {
+                firsts.add(c);
+                kept.add(c);
+            }
+        }
+        int[] result = new int[kept.size()];
+        for (int i = 0; i < result.length; i++) {
+            result[i] = kept.get(i);
+        }
+        chainsAfter.put(chain, result);
+        return result;
     }
 
     /**

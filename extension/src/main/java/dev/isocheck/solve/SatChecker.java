@@ -155,15 +155,21 @@ public final class SatChecker implements Checker {
                     pruned.statistics(), 0, 0);
         }
         ResidualEncoding encoding = new ResidualEncoding(pruned);
-        DependencyGraph certain = snapshots ? encoding.graphOf(null).inducedSnapshotGraph() : encoding.graphOf(null);
-        int[] preferred = certain.topologicalOrder(timePriority(known));
+        DependencyGraph certain = snapshots ? encoding.graphOf(null).snapshotGraph() : encoding.graphOf(null);
+        long[] priority = timePriority(known);
+        int[] preferred = snapshots ? DependencyGraph.snapshotOrder(certain.topologicalOrder(doubled(priority)))
+                : certain.topologicalOrder(priority);
         if (preferred == null) {
             // Reads left one candidate add read-write edges over decided pairs that pruning's own
             // graph lacks; every one of them is certain, so a cycle among them is a violation.
             int[] cycle = certain.cycles(1).get(0);
             List<PrunedPolygraph.Step> steps = new ArrayList<>();
+            int transactions = known.nodeCount();
             for (int e : cycle) {
-                steps.add(new PrunedPolygraph.Step(certain.from(e), certain.to(e), certain.kind(e), -1));
+                if (!snapshots || !certain.isCopyLink(e)) {
+                    steps.add(new PrunedPolygraph.Step(certain.from(e) % transactions, certain.to(e) % transactions,
+                            certain.kind(e), -1));
+                }
             }
             return new Report(conflict(level, known, new PrunedPolygraph.Conflict(
                     "the dependencies that every valid order must have form a cycle", List.of(steps))),
@@ -229,14 +235,15 @@ public final class SatChecker implements Checker {
                         model[literal] = true;
                     }
                 }
-                DependencyGraph graph = snapshots ? encoding.graphOf(model).inducedSnapshotGraph() : encoding.graphOf(model);
+                DependencyGraph graph = snapshots ? encoding.graphOf(model).snapshotGraph() : encoding.graphOf(model);
                 List<int[]> cycles = graph.cycles(CYCLES_PER_ROUND);
                 if (cycles.isEmpty()) {
-                    return witness(history, level, known, graph.topologicalOrder());
+                    return witness(history, level, known, snapshots ? DependencyGraph.snapshotOrder(graph.topologicalOrder())
+                            : graph.topologicalOrder());
                 }
                 for (int[] cycle : cycles) {
                     for (int e : cycle) {
-                        int node = graph.from(e);
+                        int node = graph.from(e) % known.nodeCount();
                         if (node != KnownGraph.INITIAL) {
                             onCycles.add(known.transaction(node));
                         }
@@ -292,6 +299,16 @@ public final class SatChecker implements Checker {
             priority[node] = time;
         }
         return priority;
+    }
+
+    /** The priority of each transaction for both its nodes in a snapshot graph; {@code null} stays {@code null}. */
+    private static long[] doubled(long[] priority) {
+        if (priority == null) {
+            return null;
+        }
+        long[] both = java.util.Arrays.copyOf(priority, 2 * priority.length);
+        System.arraycopy(priority, 0, both, priority.length, priority.length);
+        return both;
     }
 
     /** "Not all of the literals that put these edges in the graph", without repeats. */
