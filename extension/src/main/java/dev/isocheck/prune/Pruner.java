@@ -39,10 +39,11 @@ import java.util.List;
  *
  * <p><b>Snapshot isolation.</b> The graph whose cycles are forbidden is the induced one,
  * {@code (SO ∪ WR ∪ WW) ; RW?}: a read-write edge counts only composed with a non-read-write edge
- * before it. The closure is taken over base edges and those compositions; "X before Y" is
+ * before it. The closure is taken over a graph with two nodes per transaction that has exactly
+ * those paths without composing edges ({@link InducedReachability}); "X before Y" is
  * infeasible when {@code head(Y)} reaches {@code tail(X)}, or reaches (or is) a base predecessor of
- * a certain reader of {@code tail(X)}. Read candidates are dropped only when the reader reaches the
- * writer.
+ * a certain reader of {@code tail(X)}. A read candidate is dropped when the reader reaches the
+ * writer, or when a writer the candidate reaches reaches (or is) a base predecessor of the reader.
  */
 public final class Pruner {
 
@@ -129,7 +130,8 @@ public final class Pruner {
             if (round.dag == null) {
                 return result(started, pairsBefore, readsBefore, null, round.cycle());
             }
-            closure = ReachabilityEngines.closureOf(round.dag);
+            round.graphClosure = ReachabilityEngines.closureOf(round.dag);
+            closure = round.transactionClosure(round.graphClosure);
             round.closure = closure;
             int before = edges.size();
             prunePairs();
@@ -234,21 +236,21 @@ public final class Pruner {
     }
 
     /**
-     * Whether edge {@code from -> to} would add nothing to what the round's graph says. For
-     * serializability: {@code from} reaches {@code to} already. For snapshot isolation, where paths
-     * are in the induced graph and a read-write edge's effect depends on the base edge before it:
-     * a base edge is implied when {@code to} has a base predecessor that {@code from} reaches or is
-     * (every induced path through the new edge has a twin through that predecessor); a read-write
-     * edge is never taken as implied.
+     * Whether edge {@code from -> to} would add nothing to what the round's graph says: its graph
+     * already has a path for each graph edge it would add. For serializability, {@code from}
+     * reaches {@code to}. For snapshot isolation, in the graph with two nodes per transaction: a
+     * base edge would add {@code from -> to} and {@code from+n -> to}, and the second path implies
+     * the first (through the link {@code from -> from+n}); a read-write edge would add
+     * {@code from -> to+n}.
      */
     private boolean implied(int from, int to, boolean readWrite) {
-        if (round == null || round.closure == null) {
+        if (round == null || round.graphClosure == null || from == to) {
             return false; // the certain edges, before any closure
         }
         if (!snapshot) {
-            return from != to && round.closure.reaches(from, to);
+            return round.graphClosure.reaches(from, to);
         }
-        return !readWrite && round.basePredecessorOf(to, from) >= 0;
+        return readWrite ? round.graphClosure.reaches(from, to + nodes) : round.graphClosure.reaches(from + nodes, to);
     }
 
     private void prunePairs() {
@@ -427,13 +429,16 @@ public final class Pruner {
      */
     private final class Round {
         final Dag dag;
+        /** Between transactions (induced for snapshot isolation). */
         Reachability closure;
+        /** Of this round's graph itself (two nodes per transaction for snapshot isolation). */
+        Reachability graphClosure;
         private final int edgeCount;
         private final int[] from;
         private final int[] to;
-        /** For a composed edge: the base edge and the read-write edge; for a plain one: itself and -1. */
+        /** The edge of the history each graph edge stands for; -1 for a link between a transaction's two copies. */
         private final int[] first;
-        private final int[] second;
+        private final int graphNodes;
         private final int[] successorStart;
         private final int[] successorEdges;
         private final int[] basePredecessorStart;
@@ -443,7 +448,6 @@ public final class Pruner {
             IntList fromList = new IntList(edges.size() + 16);
             IntList toList = new IntList(edges.size() + 16);
             IntList firstList = new IntList(edges.size() + 16);
-            IntList secondList = new IntList(edges.size() + 16);
             int[] baseInStart = new int[nodes + 1];
             for (int e = 0; e < edges.size(); e++) {
                 if (!snapshot || !edges.isReadWrite(e)) {
@@ -462,42 +466,62 @@ public final class Pruner {
             }
             basePredecessorStart = baseInStart;
             basePredecessorEdges = baseIn;
+            // Snapshot isolation: rather than composing each read-write edge with every base edge
+            // into its source (which multiplies edges), node t + n is a second copy of t, "entered
+            // by a read-write edge": base edges leave both copies and enter the first, read-write
+            // edges leave the first and enter the second, and t -> t + n (no edge of the history)
+            // keeps the copies in order. A path from a + n to b + n is exactly a path a ⇝ b of
+            // the induced graph, whose every edge starts with a base edge. The links come first, so
+            // that the chain decomposition threads each session through both copies
+            // (t, t + n, next of t, ...) instead of leaving every second copy a chain of its own.
+            if (snapshot) {
+                for (int t = 0; t < nodes; t++) {
+                    fromList.add(t);
+                    toList.add(t + nodes);
+                    firstList.add(-1);
+                }
+            }
             for (int e = 0; e < edges.size(); e++) {
-                if (!snapshot || !edges.isReadWrite(e)) {
+                if (!snapshot) {
                     fromList.add(edges.from(e));
                     toList.add(edges.to(e));
                     firstList.add(e);
-                    secondList.add(-1);
+                } else if (!edges.isReadWrite(e)) {
+                    fromList.add(edges.from(e));
+                    toList.add(edges.to(e));
+                    firstList.add(e);
+                    fromList.add(edges.from(e) + nodes);
+                    toList.add(edges.to(e));
+                    firstList.add(e);
                 } else {
-                    // p -base-> r -rw-> w becomes p -> w; a self-loop p == w is a cycle of its own.
-                    int r = edges.from(e);
-                    for (int i = baseInStart[r]; i < baseInStart[r + 1]; i++) {
-                        int b = baseIn[i];
-                        fromList.add(edges.from(b));
-                        toList.add(edges.to(e));
-                        firstList.add(b);
-                        secondList.add(e);
-                    }
+                    fromList.add(edges.from(e));
+                    toList.add(edges.to(e) + nodes);
+                    firstList.add(e);
                 }
             }
+            graphNodes = snapshot ? 2 * nodes : nodes;
             edgeCount = fromList.size();
             from = fromList.toArray();
             to = toList.toArray();
             first = firstList.toArray();
-            second = secondList.toArray();
-            successorStart = new int[nodes + 1];
+            successorStart = new int[graphNodes + 1];
             for (int e = 0; e < edgeCount; e++) {
                 successorStart[from[e] + 1]++;
             }
-            for (int n = 0; n < nodes; n++) {
+            for (int n = 0; n < graphNodes; n++) {
                 successorStart[n + 1] += successorStart[n];
             }
             successorEdges = new int[edgeCount];
-            int[] next = Arrays.copyOf(successorStart, nodes);
+            int[] next = Arrays.copyOf(successorStart, graphNodes);
             for (int e = 0; e < edgeCount; e++) {
                 successorEdges[next[from[e]]++] = e;
             }
-            dag = hasSelfLoop() ? null : Dag.of(nodes, from, to, edgeCount);
+            dag = hasSelfLoop() ? null : Dag.of(graphNodes, from, to, edgeCount);
+        }
+
+        /** The closure of this round's graph, as reachability between transactions (induced for snapshot isolation). */
+        Reachability transactionClosure(Reachability graphClosure) {
+            return snapshot ? new InducedReachability(graphClosure, nodes) : graphClosure;
         }
 
         private boolean hasSelfLoop() {
@@ -549,15 +573,22 @@ public final class Pruner {
             return cycle;
         }
 
-        /** The steps of a shortest path (breadth-first) from {@code source} to {@code target}, empty when equal. */
+        /**
+         * The steps of a shortest path (breadth-first) from transaction {@code source} to
+         * {@code target} (in the induced graph for snapshot isolation), empty when equal.
+         */
         List<PrunedPolygraph.Step> path(int source, int target) {
+            return snapshot ? graphPath(source + nodes, target + nodes) : graphPath(source, target);
+        }
+
+        private List<PrunedPolygraph.Step> graphPath(int source, int target) {
             if (source == target) {
                 return List.of();
             }
-            int[] via = new int[nodes];
+            int[] via = new int[graphNodes];
             Arrays.fill(via, -2);
             via[source] = -1;
-            int[] queue = new int[nodes];
+            int[] queue = new int[graphNodes];
             int head = 0;
             int tail = 0;
             queue[tail++] = source;
@@ -576,11 +607,7 @@ public final class Pruner {
             }
             List<PrunedPolygraph.Step> steps = new ArrayList<>();
             for (int n = target; n != source; n = from[via[n]]) {
-                int e = via[n];
-                if (second[e] >= 0) {
-                    steps.add(0, step(second[e]));
-                }
-                steps.add(0, step(first[e]));
+                steps.addAll(0, expand(via[n]));
             }
             return steps;
         }
@@ -592,10 +619,10 @@ public final class Pruner {
                     return expand(e);
                 }
             }
-            byte[] color = new byte[nodes];
-            int[] cursor = new int[nodes];
-            int[] stack = new int[nodes];
-            for (int root = 0; root < nodes; root++) {
+            byte[] color = new byte[graphNodes];
+            int[] cursor = new int[graphNodes];
+            int[] stack = new int[graphNodes];
+            for (int root = 0; root < graphNodes; root++) {
                 if (color[root] != 0) {
                     continue;
                 }
@@ -618,7 +645,7 @@ public final class Pruner {
                         stack[depth++] = v;
                     } else if (color[v] == 1) {
                         List<PrunedPolygraph.Step> cycle = new ArrayList<>(expand(e));
-                        cycle.addAll(path(v, u));
+                        cycle.addAll(graphPath(v, u));
                         return cycle;
                     }
                 }
@@ -627,7 +654,7 @@ public final class Pruner {
         }
 
         private List<PrunedPolygraph.Step> expand(int e) {
-            return second[e] >= 0 ? List.of(step(first[e]), step(second[e])) : List.of(step(first[e]));
+            return first[e] < 0 ? List.of() : List.of(step(first[e]));
         }
     }
 }
