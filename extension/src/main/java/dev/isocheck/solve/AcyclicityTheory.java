@@ -268,6 +268,38 @@ final class AcyclicityTheory implements Constr, Propagatable, Undoable {
         }
     }
 
+    /**
+     * The phase to try for {@code var} (internal literals): the polarity whose edges would all go
+     * forward in the current topological order, when exactly one does; otherwise
+     * {@code preferred}. VeriStrong picks polarity from the Pearce–Kelly levels the same way: the
+     * order is the search's best guess of the serial order so far, and following it avoids most
+     * cycles before they form.
+     */
+    int phase(int var, int preferred) {
+        int positive = var << 1;
+        int negative = positive | 1;
+        if (positive + 1 >= literalStart.length) {
+            return preferred;
+        }
+        boolean positiveForward = forward(positive);
+        boolean negativeForward = forward(negative);
+        if (positiveForward == negativeForward) {
+            return preferred;
+        }
+        return positiveForward ? positive : negative;
+    }
+
+    /** Whether every edge that literal {@code p} would put in the graph goes forward in the order. */
+    private boolean forward(int p) {
+        for (int i = literalStart[p]; i < literalStart[p + 1]; i++) {
+            int e = literalEdges[i];
+            if (!active[e] && trueCount[e] + 1 == needed[e] && order[from[e]] >= order[to[e]]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Conflicts found so far: cycles the search ran into. */
     int conflicts() {
         return conflicts;

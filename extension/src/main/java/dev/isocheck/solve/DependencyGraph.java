@@ -83,6 +83,11 @@ final class DependencyGraph {
         return from[e];
     }
 
+    /** The graph as a {@link dev.isocheck.prune.Dag} for a reachability engine, or {@code null} when it has a cycle. */
+    dev.isocheck.prune.Dag dag() {
+        return dev.isocheck.prune.Dag.of(nodes, from, to, size);
+    }
+
     int to(int e) {
         return to[e];
     }

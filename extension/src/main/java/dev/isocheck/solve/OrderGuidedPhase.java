@@ -18,15 +18,22 @@ final class OrderGuidedPhase implements IPhaseSelectionStrategy {
     private static final long serialVersionUID = 1L;
 
     private final boolean[] positive;
+    private AcyclicityTheory theory;
 
     /** Phases by variable (index 1..n; {@code true}: try true first). */
     OrderGuidedPhase(boolean[] positive) {
         this.positive = positive;
     }
 
+    /** From now on, asks {@code theory} first: its current order may know better than the initial one. */
+    void followOrderOf(AcyclicityTheory theory) {
+        this.theory = theory;
+    }
+
     @Override
     public int select(int var) {
-        return var < positive.length && positive[var] ? LiteralsUtils.posLit(var) : LiteralsUtils.negLit(var);
+        int preferred = var < positive.length && positive[var] ? LiteralsUtils.posLit(var) : LiteralsUtils.negLit(var);
+        return theory == null ? preferred : theory.phase(var, preferred);
     }
 
     @Override

@@ -411,9 +411,9 @@ final class ResidualEncoding {
      * it did not decide) or "not both" (width two: typically a read's candidate with the order of
      * that candidate's chain before another, whose read-write edge would point back) holds in
      * every model. Clauses the search would otherwise learn one conflict at a time, before it
-     * starts. {@code reaches} is pruning's closure, a subset of the certain graph's reachability
-     * (for snapshot isolation, of its induced graph, where a read-write edge counts only after a
-     * certain base edge into its source).
+     * starts. {@code reaches} is the closure of the certain graph (every edge without a literal,
+     * which pruning's own graph does not all have: reads left one candidate add read-write edges
+     * over decided pairs); for snapshot isolation, of its {@link DependencyGraph#snapshotGraph()}.
      *
      * @return how many clauses were added
      */
@@ -421,44 +421,21 @@ final class ResidualEncoding {
         java.util.Set<Long> added = new java.util.HashSet<>();
         java.util.List<int[]> clauses = new java.util.ArrayList<>();
         boolean snapshot = pruned.isSnapshot();
-        int nodes = polygraph.known().nodeCount();
-        int[] baseStart = new int[nodes + 1];
-        int[] base = new int[0];
-        if (snapshot) {
-            // For snapshot isolation, pruning's closure is the induced graph's, and a read-write
-            // edge closes a forbidden cycle only after a base edge: through a certain base
-            // predecessor of its source that its target reaches (or is).
-            EdgeList certain = pruned.edges();
-            for (int e = 0; e < certain.size(); e++) {
-                if (certain.kind(e) != EdgeKind.READ_WRITE) {
-                    baseStart[certain.to(e) + 1]++;
-                }
-            }
-            for (int n = 0; n < nodes; n++) {
-                baseStart[n + 1] += baseStart[n];
-            }
-            base = new int[baseStart[nodes]];
-            int[] fill = java.util.Arrays.copyOf(baseStart, nodes);
-            for (int e = 0; e < certain.size(); e++) {
-                if (certain.kind(e) != EdgeKind.READ_WRITE) {
-                    base[fill[certain.to(e)]++] = certain.from(e);
-                }
-            }
-        }
-        int[] basePredecessors = base;
+        int n = polygraph.known().nodeCount();
         edges((from, to, kind, a, b) -> {
             if (a == 0 && b == 0) {
                 return;
             }
             boolean closes;
-            if (snapshot && kind == EdgeKind.READ_WRITE) {
-                closes = false;
-                for (int i = baseStart[from]; i < baseStart[from + 1] && !closes; i++) {
-                    int p = basePredecessors[i];
-                    closes = p == to || reaches.reaches(to, p);
-                }
-            } else {
+            if (!snapshot) {
                 closes = from == to || reaches.reaches(to, from);
+            } else if (kind == EdgeKind.READ_WRITE) {
+                // from -> to+n closes a cycle when to+n leads back to from.
+                closes = reaches.reaches(to + n, from);
+            } else {
+                // from -> to and from+n -> to: a cycle when to leads back to from+n (or to from,
+                // which leads on to from+n).
+                closes = from == to || reaches.reaches(to, from + n);
             }
             if (closes) {
                 int x = a == 0 ? b : a;

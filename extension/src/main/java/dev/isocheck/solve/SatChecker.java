@@ -13,6 +13,8 @@ import dev.isocheck.history.History;
 import dev.isocheck.history.Transaction;
 import dev.isocheck.prune.PrunedPolygraph;
 import dev.isocheck.prune.Pruner;
+import dev.isocheck.prune.Reachability;
+import dev.isocheck.prune.ReachabilityEngines;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -183,8 +185,8 @@ public final class SatChecker implements Checker {
                     pruned.statistics(), 0, 0);
         }
         int[] learnt = new int[1];
-        Verdict verdict = solve(history, level, known, encoding, snapshots, preferred, narrowCycles ? pruned.closure() : null,
-                learnt);
+        Reachability certainClosure = narrowCycles ? ReachabilityEngines.closureOf(certain.dag()) : null;
+        Verdict verdict = solve(history, level, known, encoding, snapshots, preferred, certainClosure, learnt);
         return new Report(verdict, millis(t0, t1), millis(t1, t2), millis(t2, t3), millis(t3, System.nanoTime()),
                 pruned.statistics(), encoding.variableCount(), learnt[0]);
     }
@@ -194,14 +196,15 @@ public final class SatChecker implements Checker {
     }
 
     private Verdict solve(History history, IsolationLevel level, KnownGraph known, ResidualEncoding encoding,
-            boolean snapshots, int[] preferred, dev.isocheck.prune.Reachability closure, int[] learntOut) {
+            boolean snapshots, int[] preferred, Reachability closure, int[] learntOut) {
         int[] rank = new int[preferred.length];
         for (int p = 0; p < preferred.length; p++) {
             rank[preferred[p]] = p;
         }
         long deadline = System.nanoTime() + budget.toNanos();
         Solver<?> solver = (Solver<?>) SolverFactory.newDefault();
-        solver.getOrder().setPhaseSelectionStrategy(new OrderGuidedPhase(encoding.preferredPhases()));
+        OrderGuidedPhase phases = new OrderGuidedPhase(encoding.preferredPhases());
+        solver.getOrder().setPhaseSelectionStrategy(phases);
         TreeSet<Integer> onCycles = new TreeSet<>();
         int learnt = 0;
         AcyclicityTheory theory = null;
@@ -210,6 +213,7 @@ public final class SatChecker implements Checker {
             if (search == Search.THEORY) {
                 theory = AcyclicityTheory.of(encoding, known.nodeCount(), snapshots, rank);
                 theory.attachTo(solver);
+                phases.followOrderOf(theory);
             }
             encoding.addTo(solver);
             if (closure != null) {
