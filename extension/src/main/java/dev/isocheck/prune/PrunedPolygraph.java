@@ -66,6 +66,7 @@ public final class PrunedPolygraph {
     private final int[] live;
     private final List<Conflict> conflicts;
     private final Statistics statistics;
+    private int[] topologicalRank;
 
     PrunedPolygraph(HyperPolygraph polygraph, KeyChains chains, boolean snapshot, EdgeList edges, Reachability closure,
             long[] pairStart, byte[] pairs, int[] candidateStart, boolean[] dropped, int[] live, List<Conflict> conflicts,
@@ -110,6 +111,30 @@ public final class PrunedPolygraph {
      */
     public Reachability closure() {
         return closure;
+    }
+
+    /**
+     * Each transaction node's position in a topological order of the grown graph (for snapshot
+     * isolation, of its base edges and read-write edges as paths of the induced graph), or
+     * {@code null} when pruning found a conflict: an order that every decided write order follows.
+     */
+    public int[] topologicalRank() {
+        return topologicalRank;
+    }
+
+    void setTopologicalRank(int[] rank) {
+        this.topologicalRank = rank;
+    }
+
+    /**
+     * Whether chain {@code i} certainly comes before chain {@code j} of {@code key} ({@code i != j},
+     * either order): decided so, not open.
+     */
+    public boolean certainlyBefore(int key, int i, int j) {
+        if (i < j) {
+            return pairs[pairIndex(key, i, j)] == Pruner.FIRST_BEFORE;
+        }
+        return pairs[pairIndex(key, j, i)] == Pruner.SECOND_BEFORE;
     }
 
     /** The proofs of violation; empty when pruning found none. */

@@ -143,7 +143,16 @@ public final class Pruner {
                 break;
             }
         }
-        return result(started, pairsBefore, readsBefore, closure, List.of());
+        PrunedPolygraph pruned = result(started, pairsBefore, readsBefore, closure, List.of());
+        int[] rank = new int[nodes];
+        for (int p = 0; p < round.dag.nodeCount(); p++) {
+            int node = round.dag.nodeAt(p);
+            if (node < nodes) {
+                rank[node] = p;
+            }
+        }
+        pruned.setTopologicalRank(rank);
+        return pruned;
     }
 
     private PrunedPolygraph result(long started, long pairsBefore, int readsBefore, Reachability closure, List<PrunedPolygraph.Step> cycle) {

@@ -125,6 +125,11 @@ final class DependencyGraph {
      */
     DependencyGraph snapshotGraph() {
         DependencyGraph doubled = new DependencyGraph(2 * nodes);
+        // Links first: a chain decomposition that follows first successors then threads each
+        // session through both copies instead of leaving every second copy a chain of its own.
+        for (int t = 0; t < nodes; t++) {
+            doubled.add(t, t + nodes, EdgeKind.SESSION, 0, 0);
+        }
         for (int e = 0; e < size; e++) {
             if (kinds[e] == EdgeKind.READ_WRITE.ordinal()) {
                 doubled.add(from[e], to[e] + nodes, kind(e), reasonA[e], reasonB[e], reasonC[e], reasonD[e]);
@@ -132,9 +137,6 @@ final class DependencyGraph {
                 doubled.add(from[e], to[e], kind(e), reasonA[e], reasonB[e], reasonC[e], reasonD[e]);
                 doubled.add(from[e] + nodes, to[e], kind(e), reasonA[e], reasonB[e], reasonC[e], reasonD[e]);
             }
-        }
-        for (int t = 0; t < nodes; t++) {
-            doubled.add(t, t + nodes, EdgeKind.SESSION, 0, 0);
         }
         doubled.seal();
         return doubled;

@@ -25,9 +25,14 @@ import org.sat4j.specs.ISolver;
  *       these"), implied by each of its WR literals, and "not both" for incompatible groups.</li>
  * </ul>
  *
- * <p>A pair variable is <em>true when the pair is ordered against the preferred order</em> (a
- * topological order of the pruned graph, guided by time). Solvers try false first, so a first
- * model follows that order wherever nothing forces otherwise: order-guided polarity.
+ * <p>A pair variable is true when the pair's first chain (in the key's chain order) comes first.
+ * The phases the solver tries first ({@link #preferredPhases()}) follow the preferred order (a
+ * topological order of the pruned graph, guided by time), so a first model follows that order
+ * wherever nothing forces otherwise: order-guided polarity.
+ *
+ * <p>Every edge a model can choose is listed once ({@link #edges(EdgeSink)}), with the literals
+ * that put it there; the certain graph, the acyclicity theory, the narrow-cycle clauses and each
+ * model's graph all read that one list.
  */
 final class ResidualEncoding {
 
@@ -40,8 +45,14 @@ final class ResidualEncoding {
     private final IntList openFirst = new IntList(64);
     private final IntList openSecond = new IntList(64);
     private final Map<Long, Integer> pairVariable = new HashMap<>();
-    /** By chain: {@link #chainsAfter}, computed once the preferred order is known. */
-    private final Map<Integer, int[]> chainsAfter = new HashMap<>();
+    /** By chain: {@link #chainsAfter}. */
+    private final int[][] chainsAfter;
+    private int edgeCount = -1;
+    private int[] edgeFrom;
+    private int[] edgeTo;
+    private byte[] edgeKind;
+    private int[] edgeA;
+    private int[] edgeB;
     private final int[] observationStart;
     private final int[] readVariables;
     private final IntList residualObservations = new IntList(64);
@@ -52,6 +63,7 @@ final class ResidualEncoding {
         this.polygraph = pruned.polygraph();
         this.chains = pruned.chains();
         rank = new int[polygraph.known().nodeCount()];
+        chainsAfter = new int[chains.chainCount()][];
         chainPosition = new int[chains.chainCount()];
         java.util.Arrays.fill(chainPosition, -1);
         for (int k = 0; k < polygraph.keyCount(); k++) {
@@ -102,7 +114,6 @@ final class ResidualEncoding {
             rank[order[p]] = p;
         }
         numberByOrder();
-        chainsAfter.clear();
     }
 
     /**
@@ -141,6 +152,10 @@ final class ResidualEncoding {
             renamed[(int) keyed[n]] = n + 1;
         }
         pairVariable.replaceAll((id, v) -> renamed[v]);
+        for (int e = 0; e < edgeCount; e++) {
+            edgeA[e] = edgeA[e] == 0 ? 0 : Integer.signum(edgeA[e]) * renamed[Math.abs(edgeA[e])];
+            edgeB[e] = edgeB[e] == 0 ? 0 : Integer.signum(edgeB[e]) * renamed[Math.abs(edgeB[e])];
+        }
         for (int i = 0; i < readVariables.length; i++) {
             if (readVariables[i] != 0) {
                 readVariables[i] = renamed[readVariables[i]];
@@ -197,12 +212,18 @@ final class ResidualEncoding {
     }
 
     /**
-     * The phase each variable should be tried with first: pair variables false (the preferred
-     * order), and for each read the candidate that comes last before the reader in the preferred
+     * The phase each variable should be tried with first: pair variables as the preferred order
+     * has them, and for each read the candidate that comes last before the reader in the preferred
      * order (or the earliest, when none precedes it) true, the others false.
      */
     boolean[] preferredPhases() {
         boolean[] positive = new boolean[variableCount() + 1];
+        for (int p = 0; p < openKey.size(); p++) {
+            int k = openKey.get(p);
+            int a = chains.node(chains.head(chains.chain(k, openFirst.get(p))));
+            int b = chains.node(chains.head(chains.chain(k, openSecond.get(p))));
+            positive[pairVariable.get(pairId(k, openFirst.get(p), openSecond.get(p)))] = rank[a] < rank[b];
+        }
         for (int at = 0; at < residualObservations.size(); at++) {
             int o = residualObservations.get(at);
             if (pruned.liveCount(o) < 2) {
@@ -248,10 +269,7 @@ final class ResidualEncoding {
         if (!pruned.isOpen(key, i, j)) {
             return pruned.firstBefore(key, i, j) ? 0 : Integer.MIN_VALUE;
         }
-        int variable = pairVariable.get(pairId(key, i, j));
-        int a = chains.node(chains.head(chains.chain(key, i)));
-        int b = chains.node(chains.head(chains.chain(key, j)));
-        return rank[a] < rank[b] ? -variable : variable;
+        return pairVariable.get(pairId(key, i, j));
     }
 
     /** Receives the edges of the encoding, each with the (at most two) literals that must all hold for it; {@code 0}: none. */
@@ -282,6 +300,42 @@ final class ResidualEncoding {
      * {@link #graphOf(boolean[])} filters by a model, and what the acyclicity theory watches.
      */
     void edges(EdgeSink sink) {
+        if (edgeCount < 0) {
+            collectEdges();
+        }
+        EdgeKind[] kinds = EdgeKind.values();
+        for (int e = 0; e < edgeCount; e++) {
+            sink.edge(edgeFrom[e], edgeTo[e], kinds[edgeKind[e]], edgeA[e], edgeB[e]);
+        }
+    }
+
+    /** Lists every edge once: the literals do not depend on the preferred order, only their numbers do. */
+    private void collectEdges() {
+        edgeCount = 0;
+        edgeFrom = new int[1024];
+        edgeTo = new int[1024];
+        edgeKind = new byte[1024];
+        edgeA = new int[1024];
+        edgeB = new int[1024];
+        enumerateEdges((from, to, kind, a, b) -> {
+            if (edgeCount == edgeFrom.length) {
+                int grown = edgeCount * 2;
+                edgeFrom = java.util.Arrays.copyOf(edgeFrom, grown);
+                edgeTo = java.util.Arrays.copyOf(edgeTo, grown);
+                edgeKind = java.util.Arrays.copyOf(edgeKind, grown);
+                edgeA = java.util.Arrays.copyOf(edgeA, grown);
+                edgeB = java.util.Arrays.copyOf(edgeB, grown);
+            }
+            edgeFrom[edgeCount] = from;
+            edgeTo[edgeCount] = to;
+            edgeKind[edgeCount] = (byte) kind.ordinal();
+            edgeA[edgeCount] = a;
+            edgeB[edgeCount] = b;
+            edgeCount++;
+        });
+    }
+
+    private void enumerateEdges(EdgeSink sink) {
         EdgeList edges = pruned.edges();
         for (int e = 0; e < edges.size(); e++) {
             sink.edge(edges.from(e), edges.to(e), edges.kind(e), 0, 0);
@@ -365,17 +419,21 @@ final class ResidualEncoding {
      * transactions with duplicate values).
      */
     private int[] chainsAfter(int key, int chain, int position) {
-        int[] cached = chainsAfter.get(chain);
+        int[] cached = chainsAfter[chain];
         if (cached != null) {
             return cached;
         }
+        // Pruning's topological order: a chain certainly after another comes later in it, so
+        // the first chains met are the ones nothing else certain precedes.
+        int[] order = pruned.topologicalRank();
         int m = chains.chainCount(key);
         long[] byRank = new long[m];
         int count = 0;
         for (int c = 0; c < m; c++) {
-            int order = c == position ? Integer.MIN_VALUE : chainBefore(key, position, c);
-            if (order != Integer.MIN_VALUE) {
-                byRank[count++] = ((long) rank[chains.node(chains.head(chains.chain(key, c)))] << 32) | c;
+            if (c != position && (pruned.isOpen(key, Math.min(c, position), Math.max(c, position))
+                    || pruned.certainlyBefore(key, position, c))) {
+                int head = chains.node(chains.head(chains.chain(key, c)));
+                byRank[count++] = ((long) (order == null ? 0 : order[head]) << 32) | c;
             }
         }
         java.util.Arrays.sort(byRank, 0, count);
@@ -383,13 +441,13 @@ final class ResidualEncoding {
         IntList firsts = new IntList(4);
         for (int i = 0; i < count; i++) {
             int c = (int) byRank[i];
-            if (chainBefore(key, position, c) != 0) {
+            if (!pruned.certainlyBefore(key, position, c)) {
                 kept.add(c);
                 continue;
             }
             boolean implied = false;
             for (int f = 0; f < firsts.size() && !implied; f++) {
-                implied = chainBefore(key, firsts.get(f), c) == 0;
+                implied = pruned.certainlyBefore(key, firsts.get(f), c);
             }
             if (!implied) {
                 firsts.add(c);
@@ -400,7 +458,7 @@ final class ResidualEncoding {
         for (int i = 0; i < result.length; i++) {
             result[i] = kept.get(i);
         }
-        chainsAfter.put(chain, result);
+        chainsAfter[chain] = result;
         return result;
     }
 
