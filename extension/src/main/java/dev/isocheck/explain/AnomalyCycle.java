@@ -11,7 +11,7 @@ import java.util.Optional;
  *
  * <p>{@code edges().get(i)} leads from {@code transactions().get(i)} to the next transaction, and
  * the last edge back to the first. The type ({@link CycleType}) and the familiar name (lost update,
- * write skew, read skew, long fork) follow from the edges alone.
+ * write skew, read skew, stale read, long fork) follow from the edges alone.
  *
  * @param transactions the transaction ids around the cycle, starting from the one recorded first
  * @param edges        one dependency per transaction, to the next one
@@ -83,6 +83,8 @@ public record AnomalyCycle(List<String> transactions, List<Dependency> edges) {
      *       predicate read did not return;</li>
      *   <li><em>read skew</em>: two transactions, a write-read and an anti-dependency on different
      *       keys (one saw part of the other's writes);</li>
+     *   <li><em>stale read</em>: two transactions, real time and an anti-dependency (a transaction
+     *       started after another ended and did not see its write);</li>
      *   <li><em>long fork</em>: four transactions, write-read and anti-dependency alternating (two
      *       readers saw two independent writes in opposite orders).</li>
      * </ul>
@@ -103,6 +105,9 @@ public record AnomalyCycle(List<String> transactions, List<Dependency> edges) {
             }
             if (!sameKey && anti == 1 && types.contains(DependencyType.WRITE_READ)) {
                 return Optional.of("read skew");
+            }
+            if (anti == 1 && types.contains(DependencyType.REAL_TIME)) {
+                return Optional.of("stale read");
             }
         }
         if (length() == 4) {

@@ -38,6 +38,8 @@ import java.util.Set;
  * {@link Explanation.Unexplained} and the reason: too many transactions, a search past its budget,
  * or a violation that rests on something cycles do not show (unknown initial values that must be
  * one value, rows a predicate read must have returned).
+ *
+ * <p>Immutable and thread-safe: each call searches with its own state.
  */
 public final class ExhaustiveExplainer implements Explainer {
 

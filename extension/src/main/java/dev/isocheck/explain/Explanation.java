@@ -4,6 +4,7 @@ import dev.isocheck.check.IsolationLevel;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What an {@link Explainer} found: a non-cycle anomaly ({@link Screened}), cycles of dependencies
@@ -69,15 +70,16 @@ public sealed interface Explanation permits Explanation.Screened, Explanation.Cy
 
         /**
          * The anomaly's name: the one cycle's, or for a case analysis the least severe of the cases'
-         * (in {@link CycleType} order; every case is at least that), e.g. {@code G-single}.
+         * (in {@link CycleType} order: each case's cycle is of that type or a more severe one, so the
+         * history certainly shows at least that), e.g. {@code G-single}.
          */
         public String anomaly() {
-            return worst().anomaly();
+            return leastSevere().anomaly();
         }
 
-        /** The familiar name of the (least severe) cycle, or the empty string. */
-        public String familiarName() {
-            return worst().familiarName().orElse("");
+        /** The familiar name of the cycle {@link #anomaly()} names, if it has one. */
+        public Optional<String> familiarName() {
+            return leastSevere().familiarName();
         }
 
         /** The length of the longest cycle among the cases: what the proof needs at worst. */
@@ -85,7 +87,7 @@ public sealed interface Explanation permits Explanation.Screened, Explanation.Cy
             return cases.stream().mapToInt(c -> c.cycle().length()).max().orElseThrow();
         }
 
-        private AnomalyCycle worst() {
+        private AnomalyCycle leastSevere() {
             return cases.stream().map(Case::cycle)
                     .max(Comparator.comparing(AnomalyCycle::type).thenComparing(AnomalyCycle::anomaly)).orElseThrow();
         }

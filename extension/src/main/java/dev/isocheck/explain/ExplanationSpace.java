@@ -4,6 +4,7 @@ import dev.isocheck.check.IsolationLevel;
 import dev.isocheck.graph.ReadExplanations;
 import dev.isocheck.history.History;
 import dev.isocheck.history.InitialState;
+import dev.isocheck.history.KeyIndex;
 import dev.isocheck.history.OpKind;
 import dev.isocheck.history.PredicateRead;
 import dev.isocheck.history.Session;
@@ -214,16 +215,16 @@ final class ExplanationSpace {
                     || !where.evaluate(history.values().get(initialValue)).isTrue();
             List<Integer> writers = new ArrayList<>();
             boolean anyInstaller = false;
-            for (Transaction w : history.transactions()) {
-                if (w.index() == t.index() || !w.isCommitted()) {
+            KeyIndex index = history.index();
+            for (int i = 0; i < index.writeCount(key); i++) {
+                long ref = index.write(key, i);
+                Transaction w = history.transaction(KeyIndex.transactionOf(ref));
+                if (w.index() == t.index() || !w.isCommitted() || !w.isFinalWrite(KeyIndex.operationOf(ref))) {
                     continue;
                 }
-                int last = lastWrite(w, key);
-                if (last >= 0) {
-                    anyInstaller |= localOf[w.index()] >= 0;
-                    if (!where.evaluate(history.values().get(w.value(last))).isTrue()) {
-                        writers.add(w.index());
-                    }
+                anyInstaller |= localOf[w.index()] >= 0;
+                if (!where.evaluate(history.values().get(w.value(KeyIndex.operationOf(ref)))).isTrue()) {
+                    writers.add(w.index());
                 }
             }
             if (!initial && writers.isEmpty()) {
@@ -250,16 +251,6 @@ final class ExplanationSpace {
             }
         }
         return false;
-    }
-
-    /** The index of {@code t}'s last write of {@code key}, or {@code -1}. */
-    static int lastWrite(Transaction t, int key) {
-        for (int i = t.size() - 1; i >= 0; i--) {
-            if (t.kind(i) == OpKind.WRITE && t.key(i) == key) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     History history() {

@@ -47,7 +47,7 @@ public final class JsonRenderer {
             node.put("anomaly", cycles.anomaly());
             node.put("description", cycles.cases().stream().map(c -> c.cycle().type())
                     .max(Enum::compareTo).orElseThrow().description());
-            putNullable(node, "familiar", cycles.familiarName().isEmpty() ? null : cycles.familiarName());
+            putNullable(node, "familiar", cycles.familiarName().orElse(null));
             node.put("certain", cycles.isCertain());
             if (cycles.isCertain()) {
                 AnomalyCycle cycle = cycles.cases().get(0).cycle();

@@ -30,8 +30,7 @@ final class Wording {
 
     /** The anomaly with its description and familiar name: {@code G2-item (write skew)}. */
     static String name(Explanation.Cycles cycles) {
-        String familiar = cycles.familiarName();
-        return cycles.anomaly() + (familiar.isEmpty() ? "" : " (" + familiar + ")");
+        return cycles.anomaly() + cycles.familiarName().map(f -> " (" + f + ")").orElse("");
     }
 
     /** A cycle's name: {@code G-single (lost update)}, or with the type's description when it has no familiar name. */
@@ -87,10 +86,5 @@ final class Wording {
                     + " other somewhere (two transactions each missing the other's write, as in write skew); this one"
                     + " has none adjacent, so no commit order with snapshots explains it.";
         };
-    }
-
-    /** An edge's arrow with its type and key: {@code T1 -rw x-> T2}. */
-    static String arrow(Dependency edge) {
-        return edge.arrow();
     }
 }

@@ -165,6 +165,7 @@ class ExhaustiveExplainerTests {
             History history = b.build();
             AnomalyCycle cycle = certain(history, SSER);
             assertThat(cycle.anomaly()).isEqualTo("G-single-realtime");
+            assertThat(cycle.familiarName()).contains("stale read");
             assertThat(cycle.edges().get(0).reason()).isEqualTo("T1 ended (at 20) before T2 started (at 30)");
             assertThat(EXPLAINER.explain(history, SER)).isInstanceOf(Explanation.Unexplained.class);
         }
