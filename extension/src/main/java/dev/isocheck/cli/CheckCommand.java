@@ -7,6 +7,10 @@ import dev.isocheck.check.Checker;
 import dev.isocheck.check.IsolationLevel;
 import dev.isocheck.check.Verdict;
 import dev.isocheck.engine.CheckPipeline;
+import dev.isocheck.explain.ExhaustiveExplainer;
+import dev.isocheck.explain.Explainer;
+import dev.isocheck.explain.Explanation;
+import dev.isocheck.explain.HtmlRenderer;
 import dev.isocheck.format.HistoryFormat;
 import dev.isocheck.format.HistoryFormatException;
 import dev.isocheck.format.HistoryReader;
@@ -14,6 +18,7 @@ import dev.isocheck.history.History;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -23,8 +28,10 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * {@code check [--level LEVEL] [--format FORMAT] [--json] FILE_OR_DIR...}: reads each history,
- * checks it, and prints one line per history (see {@code shared/spec/history-format.md}).
+ * {@code check [--level LEVEL] [--format FORMAT] [--json] [--report DIR] FILE_OR_DIR...}: reads
+ * each history, checks it, and prints one line per history (see {@code shared/spec/history-format.md}).
+ * With {@code --report}, each violation is also explained ({@link ExhaustiveExplainer}, from the
+ * transactions the verdict names) in a self-contained HTML page in {@code DIR}.
  *
  * <p>A directory is a Cobra history when it holds {@code *.log} files; otherwise it is searched
  * for histories ({@code *.jsonl}, {@code *.bincode}, and Cobra directories), checked in path order.
@@ -39,11 +46,12 @@ public final class CheckCommand {
     public static final int EXIT_INVALID = 2;
 
     static final String USAGE = """
-            usage: isocheck check [--level LEVEL] [--format FORMAT] [--json] FILE_OR_DIR...
+            usage: isocheck check [--level LEVEL] [--format FORMAT] [--json] [--report DIR] FILE_OR_DIR...
               --level   serializable (default), strict-serializable, snapshot-isolation
               --format  jsonl (default for *.jsonl), dbcop (*.bincode), cobra (a directory of *.log,
                         read as the logs declare), cobra-unique, cobra-duplicates (force a reading)
               --json    one JSON object per history instead of text
+              --report  write an HTML page explaining each violation into DIR (created if needed)
             exit status: 0 all histories satisfy the level, 1 one violates it, 2 invalid input""";
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -51,6 +59,7 @@ public final class CheckCommand {
     private final PrintStream out;
     private final PrintStream err;
     private final Checker checker;
+    private final Explainer explainer = new ExhaustiveExplainer();
 
     /** A command printing to these streams, with the standard checking pipeline. */
     public CheckCommand(PrintStream out, PrintStream err) {
@@ -116,10 +125,20 @@ public final class CheckCommand {
         Verdict verdict = checker.check(history, options.level);
         long millis = (System.nanoTime() - loaded) / 1_000_000;
         long loadMillis = (loaded - started) / 1_000_000;
+        Optional<Path> report = Optional.empty();
+        if (verdict instanceof Verdict.Violated violated && options.report.isPresent()) {
+            try {
+                report = Optional.of(writeReport(options.report.get(), path, history, violated));
+            } catch (IOException | UncheckedIOException e) {
+                return invalid(path, options, options.report.get() + ": cannot write the report: " + describe(e));
+            }
+        }
         if (options.json) {
-            out.println(json(path, history, verdict, millis, loadMillis));
+            ObjectNode node = json(path, history, verdict, millis, loadMillis);
+            report.ifPresent(r -> node.put("report", r.toString()));
+            out.println(node);
         } else {
-            out.println(text(path, verdict));
+            out.println(text(path, verdict) + report.map(r -> "\n  report: " + r).orElse(""));
         }
         if (verdict.isSatisfied()) {
             return EXIT_OK;
@@ -150,7 +169,21 @@ public final class CheckCommand {
         return path + ": OK";
     }
 
-    private static String json(Path path, History history, Verdict verdict, long millis, long loadMillis) {
+    /**
+     * Explains the violation from the transactions its verdict names and writes the HTML page as
+     * {@code DIR/<the history's path, with every character but letters, digits, '.', '-' and '_' as
+     * '_'>.html}, one page per history even when several files share a name.
+     */
+    private Path writeReport(Path directory, Path history, History loaded, Verdict.Violated violated) throws IOException {
+        Explanation explanation = explainer.explain(loaded, violated.level(), violated.anomaly().transactions());
+        Files.createDirectories(directory);
+        String name = history.normalize().toString().replaceAll("[^A-Za-z0-9._-]", "_") + ".html";
+        Path page = directory.resolve(name);
+        Files.writeString(page, new HtmlRenderer().render(explanation), StandardCharsets.UTF_8);
+        return page;
+    }
+
+    private static ObjectNode json(Path path, History history, Verdict verdict, long millis, long loadMillis) {
         ObjectNode node = JSON.createObjectNode();
         node.put("file", path.toString());
         node.put("level", verdict.level().cliName());
@@ -173,7 +206,7 @@ public final class CheckCommand {
         node.put("loadMillis", loadMillis);
         node.put("transactions", history.size());
         node.put("committed", history.committedCount());
-        return node.toString();
+        return node;
     }
 
     /** The histories an argument names: itself, or those found in a directory, in path order. */
@@ -235,12 +268,14 @@ public final class CheckCommand {
     }
 
     /** The parsed command line. */
-    private record Options(IsolationLevel level, Optional<HistoryFormat> format, boolean json, List<Path> inputs) {
+    private record Options(IsolationLevel level, Optional<HistoryFormat> format, boolean json, Optional<Path> report,
+            List<Path> inputs) {
 
         static Options parse(String[] args) {
             IsolationLevel level = IsolationLevel.SERIALIZABLE;
             Optional<HistoryFormat> format = Optional.empty();
             boolean json = false;
+            Optional<Path> report = Optional.empty();
             List<Path> inputs = new ArrayList<>();
             for (int i = 0; i < args.length; i++) {
                 String arg = args[i];
@@ -253,6 +288,7 @@ public final class CheckCommand {
                     case "--level" -> level = IsolationLevel.fromName(inline != null ? inline : value(args, ++i, "--level"));
                     case "--format" -> format = Optional.of(HistoryFormat.fromName(inline != null ? inline : value(args, ++i, "--format")));
                     case "--json" -> json = true;
+                    case "--report" -> report = Optional.of(Path.of(inline != null ? inline : value(args, ++i, "--report")));
                     default -> {
                         if (arg.startsWith("-") && !arg.equals("-")) {
                             throw new IllegalArgumentException("unknown option '" + arg + "'");
@@ -264,7 +300,7 @@ public final class CheckCommand {
             if (inputs.isEmpty()) {
                 throw new IllegalArgumentException("no history file or directory given");
             }
-            return new Options(level, format, json, inputs);
+            return new Options(level, format, json, report, inputs);
         }
 
         private static String value(String[] args, int i, String option) {

@@ -9,6 +9,7 @@ import dev.isocheck.history.OpKind;
 import dev.isocheck.history.PredicateRead;
 import dev.isocheck.history.Transaction;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -44,6 +45,38 @@ public final class ReadAnomalies {
     }
 
     /**
+     * Where an operation is: a transaction (by index), one of its operations, and for a predicate
+     * read the returned row ({@code -1} for an item read or a write).
+     *
+     * @param transaction the transaction's index in its history
+     * @param operation   the operation's index in the transaction
+     * @param row         the returned row of a predicate read, or {@code -1}
+     */
+    public record Place(int transaction, int operation, int row) {
+    }
+
+    /**
+     * A screening anomaly with the operations that show it, for reports that point at them
+     * ({@code dev.isocheck.explain}).
+     *
+     * @param anomaly what {@link #find(History)} reports
+     * @param read    the read that shows the anomaly
+     * @param related the other operations involved: for {@link AnomalyType#G1A}, {@link AnomalyType#G1B}
+     *                and {@link AnomalyType#THIN_AIR}, every write whose value the read is consistent
+     *                with (aborted, overwritten within its transaction, or the reader's own later
+     *                write; none for thin air from nowhere); for {@link AnomalyType#INTERNAL}, the
+     *                transaction's earlier write or read that the read contradicts; for
+     *                {@link AnomalyType#INITIAL_VALUE_CONFLICT}, the earlier observation of the
+     *                initial value it cannot agree with
+     */
+    public record Finding(Anomaly anomaly, Place read, List<Place> related) {
+        /** Copies. */
+        public Finding {
+            related = List.copyOf(related);
+        }
+    }
+
+    /**
      * Every screening anomaly of {@code history}, ordered by transaction index, then operation,
      * then returned row.
      *
@@ -61,6 +94,25 @@ public final class ReadAnomalies {
      * @return never {@code null}
      */
     public static List<Anomaly> find(ReadExplanations explanations) {
+        return findings(explanations).stream().map(Finding::anomaly).toList();
+    }
+
+    /**
+     * The anomalies of {@link #find(History)}, in its order, each with the operations that show it.
+     *
+     * @return never {@code null}; empty when the screening finds nothing
+     */
+    public static List<Finding> findings(History history) {
+        return findings(ReadExplanations.of(history));
+    }
+
+    /**
+     * The anomalies of {@link #find(ReadExplanations)}, in its order, each with the operations
+     * that show it.
+     *
+     * @return never {@code null}
+     */
+    public static List<Finding> findings(ReadExplanations explanations) {
         return new Screening(explanations).run();
     }
 
@@ -79,7 +131,7 @@ public final class ReadAnomalies {
 
         private final ReadExplanations explanations;
         private final History history;
-        private final List<Anomaly> found = new ArrayList<>();
+        private final List<Finding> found = new ArrayList<>();
         /** Per key with an unknown initial value: distinct value id to the first observation of it. */
         private final Map<Integer, Map<Integer, Integer>> initialOnly = new HashMap<>();
 
@@ -88,7 +140,7 @@ public final class ReadAnomalies {
             this.history = explanations.history();
         }
 
-        List<Anomaly> run() {
+        List<Finding> run() {
             int violation = 0;
             int violations = explanations.violationCount();
             for (Transaction t : history.transactions()) {
@@ -127,7 +179,29 @@ public final class ReadAnomalies {
             } else {
                 explanation = read + " after reading " + earlier + " earlier in the same transaction";
             }
-            found.add(new Anomaly(AnomalyType.INTERNAL, List.of(t.id()), explanation));
+            found.add(new Finding(new Anomaly(AnomalyType.INTERNAL, List.of(t.id()), explanation), new Place(t.index(), op, row),
+                    List.of(earlierPlace(t, op, key, explanations.violationKind(v), explanations.violationEarlier(v)))));
+        }
+
+        /**
+         * The operation an internal read contradicts: the transaction's last write of the key before
+         * it, or its first earlier item read of the key that saw {@code earlier}.
+         */
+        private static Place earlierPlace(Transaction t, int op, int key, int kind, int earlier) {
+            if (kind == ReadExplanations.AFTER_OWN_WRITE) {
+                for (int i = op - 1; i >= 0; i--) {
+                    if (t.kind(i) == OpKind.WRITE && t.key(i) == key) {
+                        return new Place(t.index(), i, -1);
+                    }
+                }
+            } else {
+                for (int i = 0; i < op; i++) {
+                    if (t.kind(i) == OpKind.READ && t.key(i) == key && t.value(i) == earlier) {
+                        return new Place(t.index(), i, -1);
+                    }
+                }
+            }
+            throw new IllegalStateException(t.id() + " has no operation before " + op + " that its read contradicts");
         }
 
         private void screen(Transaction reader, int obs) {
@@ -151,10 +225,11 @@ public final class ReadAnomalies {
                     int other = earlier.getValue();
                     Transaction first = history.transaction(explanations.transaction(other));
                     Set<String> ids = new LinkedHashSet<>(List.of(first.id(), reader.id()));
-                    found.add(new Anomaly(AnomalyType.INITIAL_VALUE_CONFLICT, List.copyOf(ids),
+                    Anomaly anomaly = new Anomaly(AnomalyType.INITIAL_VALUE_CONFLICT, List.copyOf(ids),
                             describeRead(first, explanations.operation(other), explanations.row(other)) + " and "
                                     + describeRead(reader, explanations.operation(obs), explanations.row(obs))
-                                    + "; only " + name(key) + "'s unknown initial value can explain either, and it cannot be both"));
+                                    + "; only " + name(key) + "'s unknown initial value can explain either, and it cannot be both");
+                    found.add(new Finding(anomaly, place(obs), List.of(place(other))));
                     break;
                 }
             }
@@ -178,6 +253,12 @@ public final class ReadAnomalies {
                 }
             }
             String read = describeRead(reader, explanations.operation(obs), explanations.row(obs));
+            List<Place> related = new ArrayList<>();
+            for (int position : explanations.consistentWrites(obs)) {
+                long ref = explanations.writeRef(position);
+                related.add(new Place(KeyIndex.transactionOf(ref), KeyIndex.operationOf(ref), -1));
+            }
+            related.sort(Comparator.comparingInt(Place::transaction).thenComparingInt(Place::operation));
             List<String> ids = new ArrayList<>();
             ids.add(reader.id());
             aborted.keySet().forEach(w -> ids.add(history.transaction(w).id()));
@@ -192,7 +273,7 @@ public final class ReadAnomalies {
                     explanation = read + ", but no committed transaction installed that value: "
                             + culprits(aborted, overwritten, ownWrite, reader);
                 }
-                found.add(new Anomaly(AnomalyType.G1A, ids, explanation));
+                found.add(new Finding(new Anomaly(AnomalyType.G1A, ids, explanation), place(obs), related));
             } else if (!overwritten.isEmpty()) {
                 String explanation;
                 if (overwritten.size() == 1 && ownWrite < 0) {
@@ -203,7 +284,7 @@ public final class ReadAnomalies {
                     explanation = read + ", but no committed transaction installed that value: "
                             + culprits(aborted, overwritten, ownWrite, reader);
                 }
-                found.add(new Anomaly(AnomalyType.G1B, ids, explanation));
+                found.add(new Finding(new Anomaly(AnomalyType.G1B, ids, explanation), place(obs), related));
             } else {
                 String explanation = ownWrite >= 0
                         ? read + ", which only " + reader.id() + " itself writes, later"
@@ -213,8 +294,12 @@ public final class ReadAnomalies {
                         ? ", so it cannot be " + name(key) + "'s unknown initial value either"
                         : (ownWrite >= 0 ? "," : "") + " and is not " + name(key) + "'s initial value ("
                                 + history.values().get(initial) + ")";
-                found.add(new Anomaly(AnomalyType.THIN_AIR, ids, explanation));
+                found.add(new Finding(new Anomaly(AnomalyType.THIN_AIR, ids, explanation), place(obs), related));
             }
+        }
+
+        private Place place(int obs) {
+            return new Place(explanations.transaction(obs), explanations.operation(obs), explanations.row(obs));
         }
 
         private String culprits(Map<Integer, Integer> aborted, Map<Integer, Integer> overwritten, int ownWrite,

@@ -258,4 +258,43 @@ class CheckCommandTests {
                 + "  transactions: T2, T1\n");
         assertThat(err()).isEmpty();
     }
+
+    @Test
+    void reportWritesAnHtmlExplanationOfEachViolation() throws IOException {
+        Path lost = file("lost-update.jsonl", LOST_UPDATE);
+        Path serial = file("serial.jsonl", SERIAL);
+        Path reports = dir.resolve("reports");
+        assertThat(check("--report", reports.toString(), lost.toString(), serial.toString())).isEqualTo(1);
+        Path page = reports.resolve(lost.normalize().toString().replaceAll("[^A-Za-z0-9._-]", "_") + ".html");
+        assertThat(out()).startsWith(lost + ": VIOLATION ").contains("\n  report: " + page + "\n" + serial + ": OK\n");
+        try (var pages = Files.list(reports)) {
+            assertThat(pages).containsExactly(page);
+        }
+        assertThat(Files.readString(page)).startsWith("<!DOCTYPE html>").contains("<svg ", "G2-item (lost update) at serializable",
+                "T1 -rw x-&gt; T2").doesNotContain("<script");
+        assertThat(err()).isEmpty();
+    }
+
+    @Test
+    void reportIsNamedInJson() throws IOException {
+        Path lost = file("lost-update.jsonl", LOST_UPDATE);
+        Path reports = dir.resolve("r");
+        assertThat(check("--json", "--report=" + reports, "--level", "snapshot-isolation", lost.toString())).isEqualTo(1);
+        JsonNode json = new ObjectMapper().readTree(out());
+        assertThat(json.get("report").asText()).endsWith(".html");
+        assertThat(Files.readString(Path.of(json.get("report").asText())))
+                .contains("Whichever of T1 and T2 installed x first, a cycle forms:");
+    }
+
+    @Test
+    void reportNeedsADirectoryItCanWrite() throws IOException {
+        Path lost = file("lost-update.jsonl", LOST_UPDATE);
+        Path notADirectory = file("plain.txt", "");
+        assertThat(check("--report", notADirectory.toString(), lost.toString())).isEqualTo(2);
+        assertThat(err()).startsWith("isocheck: " + notADirectory + ": cannot write the report: ");
+        out.reset();
+        err.reset();
+        assertThat(check(lost.toString(), "--report")).isEqualTo(2);
+        assertThat(err()).startsWith("isocheck: --report needs a value");
+    }
 }

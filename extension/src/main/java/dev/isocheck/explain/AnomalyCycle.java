@@ -1,0 +1,148 @@
+package dev.isocheck.explain;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A cycle of dependencies between committed transactions: each must come before the next (in the
+ * sense of its edge), and the last before the first, which no order allowed at the level checked can
+ * satisfy.
+ *
+ * <p>{@code edges().get(i)} leads from {@code transactions().get(i)} to the next transaction, and
+ * the last edge back to the first. The type ({@link CycleType}) and the familiar name (lost update,
+ * write skew, read skew, stale read, long fork) follow from the edges alone.
+ *
+ * @param transactions the transaction ids around the cycle, starting from the one recorded first
+ * @param edges        one dependency per transaction, to the next one
+ */
+public record AnomalyCycle(List<String> transactions, List<Dependency> edges) {
+
+    /**
+     * Validates and copies.
+     *
+     * @throws IllegalArgumentException if there are fewer than two transactions, or an edge does not
+     *                                  lead from its transaction to the next
+     */
+    public AnomalyCycle {
+        transactions = List.copyOf(transactions);
+        edges = List.copyOf(edges);
+        if (transactions.size() < 2 || edges.size() != transactions.size()) {
+            throw new IllegalArgumentException("a cycle needs two transactions or more and one edge each: "
+                    + transactions + " " + edges);
+        }
+        for (int i = 0; i < edges.size(); i++) {
+            Dependency edge = edges.get(i);
+            String next = transactions.get((i + 1) % transactions.size());
+            if (!edge.from().equals(transactions.get(i)) || !edge.to().equals(next)) {
+                throw new IllegalArgumentException("edge " + i + " (" + edge.arrow() + ") does not lead from "
+                        + transactions.get(i) + " to " + next);
+            }
+        }
+    }
+
+    /** How many transactions (and edges) the cycle has. */
+    public int length() {
+        return transactions.size();
+    }
+
+    /** The types of the edges, in order. */
+    public List<DependencyType> edgeTypes() {
+        return edges.stream().map(Dependency::type).toList();
+    }
+
+    /** The cycle's type, from its data dependencies. */
+    public CycleType type() {
+        return CycleType.of(edgeTypes());
+    }
+
+    /**
+     * The anomaly's name as Elle spells it: the {@link #type()}, with {@code -realtime} when a real-time
+     * edge is needed, else {@code -process} when a session-order edge is, e.g. {@code G-single-process}.
+     */
+    public String anomaly() {
+        CycleType type = type();
+        if (type == CycleType.SESSION_REALTIME) {
+            return type.shortName();
+        }
+        List<DependencyType> types = edgeTypes();
+        String suffix = types.contains(DependencyType.REAL_TIME) ? "-realtime"
+                : types.contains(DependencyType.SESSION) ? "-process" : "";
+        return type.shortName() + suffix;
+    }
+
+    /**
+     * The familiar name of this shape of cycle, when it has one:
+     *
+     * <ul>
+     *   <li><em>lost update</em>: two transactions, both edges on one key, anti-dependencies or
+     *       write-write, at least one anti-dependency: one overwrote the key without having seen
+     *       the other's write;</li>
+     *   <li><em>write skew</em>: two transactions, two anti-dependencies on different keys (each
+     *       read what the other then changed); <em>phantom write skew</em> when one is a row a
+     *       predicate read did not return;</li>
+     *   <li><em>read skew</em>: two transactions, a write-read and an anti-dependency on different
+     *       keys (one saw part of the other's writes);</li>
+     *   <li><em>stale read</em>: two transactions, real time and an anti-dependency (a transaction
+     *       started after another ended and did not see its write);</li>
+     *   <li><em>long fork</em>: four transactions, write-read and anti-dependency alternating (two
+     *       readers saw two independent writes in opposite orders).</li>
+     * </ul>
+     */
+    public Optional<String> familiarName() {
+        List<DependencyType> types = edgeTypes();
+        if (length() == 2) {
+            Dependency a = edges.get(0);
+            Dependency b = edges.get(1);
+            boolean sameKey = a.key().isPresent() && a.key().equals(b.key());
+            int anti = (a.type().isAntiDependency() ? 1 : 0) + (b.type().isAntiDependency() ? 1 : 0);
+            boolean itemWrites = itemOrWriteWrite(a.type()) && itemOrWriteWrite(b.type());
+            if (sameKey && itemWrites && anti >= 1) {
+                return Optional.of("lost update");
+            }
+            if (!sameKey && anti == 2) {
+                return Optional.of(types.contains(DependencyType.PREDICATE_READ_WRITE) ? "phantom write skew" : "write skew");
+            }
+            if (!sameKey && anti == 1 && types.contains(DependencyType.WRITE_READ)) {
+                return Optional.of("read skew");
+            }
+            if (anti == 1 && types.contains(DependencyType.REAL_TIME)) {
+                return Optional.of("stale read");
+            }
+        }
+        if (length() == 4) {
+            List<Boolean> anti = new ArrayList<>();
+            for (DependencyType type : types) {
+                if (!type.isAntiDependency() && type != DependencyType.WRITE_READ) {
+                    return Optional.empty();
+                }
+                anti.add(type.isAntiDependency());
+            }
+            boolean alternating = !anti.get(0).equals(anti.get(1)) && anti.get(0).equals(anti.get(2))
+                    && anti.get(1).equals(anti.get(3));
+            if (alternating) {
+                return Optional.of("long fork");
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean itemOrWriteWrite(DependencyType type) {
+        return type == DependencyType.READ_WRITE || type == DependencyType.WRITE_WRITE;
+    }
+
+    /** The cycle as in diagrams: {@code T1 -rw x-> T2 -rw y-> T1}. */
+    public String arrows() {
+        StringBuilder out = new StringBuilder();
+        for (Dependency edge : edges) {
+            out.append(edge.from()).append(" -").append(edge.type().shortName()).append(edge.key().map(k -> " " + k).orElse(""))
+                    .append("-> ");
+        }
+        return out.append(transactions.get(0)).toString();
+    }
+
+    @Override
+    public String toString() {
+        return anomaly() + familiarName().map(n -> " (" + n + ")").orElse("") + ": " + arrows();
+    }
+}

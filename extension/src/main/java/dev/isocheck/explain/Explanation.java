@@ -1,0 +1,131 @@
+package dev.isocheck.explain;
+
+import dev.isocheck.check.IsolationLevel;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What an {@link Explainer} found: a non-cycle anomaly ({@link Screened}), cycles of dependencies
+ * that the level forbids ({@link Cycles}), or nothing it can show ({@link Unexplained}, with the
+ * reason: never a wrong explanation instead).
+ */
+public sealed interface Explanation permits Explanation.Screened, Explanation.Cycles, Explanation.Unexplained {
+
+    /** The level the history was checked at. */
+    IsolationLevel level();
+
+    /**
+     * The transactions the explanation involves, in history order.
+     *
+     * @return never {@code null}; empty for {@link Unexplained}
+     */
+    List<TransactionSummary> transactions();
+
+    /**
+     * A non-cycle anomaly: every level forbids it, and one read shows it.
+     *
+     * @param level        the level checked
+     * @param anomaly      the read and why nothing explains it
+     * @param transactions the reader and the writers involved
+     */
+    record Screened(IsolationLevel level, ReadAnomaly anomaly, List<TransactionSummary> transactions) implements Explanation {
+        /** Validates and copies. */
+        public Screened {
+            Objects.requireNonNull(level, "level is null");
+            Objects.requireNonNull(anomaly, "anomaly is null");
+            transactions = List.copyOf(transactions);
+        }
+    }
+
+    /**
+     * Proof by cycles: in every way the database could have ordered the writes and chosen which
+     * write each read saw, one of the cases' assumptions holds, and then its cycle exists, which
+     * the level forbids. A single case without assumptions is a cycle certain in every explanation.
+     *
+     * @param level        the level checked
+     * @param cases        the cases, each with its assumptions and its cycle; at least one
+     * @param transactions every transaction on a cycle
+     */
+    record Cycles(IsolationLevel level, List<Case> cases, List<TransactionSummary> transactions) implements Explanation {
+        /**
+         * Validates and copies.
+         *
+         * @throws IllegalArgumentException if there is no case
+         */
+        public Cycles {
+            Objects.requireNonNull(level, "level is null");
+            cases = List.copyOf(cases);
+            if (cases.isEmpty()) {
+                throw new IllegalArgumentException("a proof by cycles needs at least one case");
+            }
+            transactions = List.copyOf(transactions);
+        }
+
+        /** Whether one cycle exists whatever the database chose: no case analysis. */
+        public boolean isCertain() {
+            return cases.size() == 1 && cases.get(0).assuming().isEmpty();
+        }
+
+        /**
+         * The anomaly's name: the one cycle's, or for a case analysis the least severe of the cases'
+         * (in {@link CycleType} order: each case's cycle is of that type or a more severe one, so the
+         * history certainly shows at least that), e.g. {@code G-single}.
+         */
+        public String anomaly() {
+            return leastSevere().anomaly();
+        }
+
+        /** The familiar name of the cycle {@link #anomaly()} names, if it has one. */
+        public Optional<String> familiarName() {
+            return leastSevere().familiarName();
+        }
+
+        /** The length of the longest cycle among the cases: what the proof needs at worst. */
+        public int longest() {
+            return cases.stream().mapToInt(c -> c.cycle().length()).max().orElseThrow();
+        }
+
+        private AnomalyCycle leastSevere() {
+            return cases.stream().map(Case::cycle)
+                    .max(Comparator.comparing(AnomalyCycle::type).thenComparing(AnomalyCycle::anomaly)).orElseThrow();
+        }
+    }
+
+    /**
+     * One case of a proof by cycles.
+     *
+     * @param assuming what the case assumes (the conditions that hold in it); empty for a cycle that
+     *                 needs no assumption
+     * @param cycle    the cycle that exists whenever the assumptions hold
+     */
+    record Case(List<Assumption> assuming, AnomalyCycle cycle) {
+        /** Validates and copies. */
+        public Case {
+            assuming = List.copyOf(assuming);
+            Objects.requireNonNull(cycle, "cycle is null");
+        }
+    }
+
+    /**
+     * No explanation could be given, and why: the history may satisfy the level, its violation may
+     * rest on something cycles do not show yet, or the search for a case analysis went past its
+     * bounds.
+     *
+     * @param level  the level checked
+     * @param reason why, in words
+     */
+    record Unexplained(IsolationLevel level, String reason) implements Explanation {
+        /** Validates. */
+        public Unexplained {
+            Objects.requireNonNull(level, "level is null");
+            Objects.requireNonNull(reason, "reason is null");
+        }
+
+        @Override
+        public List<TransactionSummary> transactions() {
+            return List.of();
+        }
+    }
+}

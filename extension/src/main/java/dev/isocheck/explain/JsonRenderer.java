@@ -1,0 +1,179 @@
+package dev.isocheck.explain;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Locale;
+
+/**
+ * Renders an {@link Explanation} as one JSON object, with Jackson as the rest of isocheck does.
+ *
+ * <ul>
+ *   <li>{@code kind}: {@code cycles}, {@code read} (a non-cycle anomaly) or {@code unexplained};
+ *       {@code level}; {@code anomaly} (e.g. {@code G2-item}, {@code G1a}; {@code null} when
+ *       unexplained), {@code description}, {@code familiar} (e.g. {@code write skew}, or
+ *       {@code null});</li>
+ *   <li>for cycles: {@code certain}; {@code cycle}, the transaction ids in order, and {@code edges},
+ *       each {@code from}, {@code to}, {@code type} ({@code ww}, {@code wr}, {@code rw},
+ *       {@code predicate-rw}, {@code session}, {@code realtime}), {@code key}, {@code assumed},
+ *       {@code because} and the operations behind it: for a certain cycle, and {@code null} for a
+ *       case analysis; {@code cases}, each with {@code assuming} and its own {@code anomaly},
+ *       {@code cycle} and {@code edges} (one case, assuming nothing, when certain);</li>
+ *   <li>for a read: {@code read}, {@code related} (operations with a {@code role}) and
+ *       {@code explanation};</li>
+ *   <li>for unexplained: {@code reason};</li>
+ *   <li>{@code transactions}: each {@code id}, {@code session} (or {@code null}), {@code committed}, {@code start} and
+ *       {@code end} (or {@code null}) and {@code operations}.</li>
+ * </ul>
+ *
+ * <p>An operation is {@code transaction}, {@code index} (from 0), {@code row} (of a predicate read,
+ * or {@code null}), {@code kind}, {@code key} and {@code value} (or {@code null}), and {@code text}.
+ */
+public final class JsonRenderer {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Renders {@code explanation} as a compact JSON object. */
+    public String render(Explanation explanation) {
+        return toJson(explanation).toString();
+    }
+
+    /** The explanation as a Jackson tree, for callers that embed it in their own JSON. */
+    public ObjectNode toJson(Explanation explanation) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("level", explanation.level().cliName());
+        if (explanation instanceof Explanation.Cycles cycles) {
+            node.put("kind", "cycles");
+            node.put("anomaly", cycles.anomaly());
+            node.put("description", cycles.cases().stream().map(c -> c.cycle().type())
+                    .max(Enum::compareTo).orElseThrow().description());
+            putNullable(node, "familiar", cycles.familiarName().orElse(null));
+            node.put("certain", cycles.isCertain());
+            if (cycles.isCertain()) {
+                AnomalyCycle cycle = cycles.cases().get(0).cycle();
+                node.set("cycle", ids(cycle));
+                node.set("edges", edges(cycle));
+            } else {
+                node.putNull("cycle");
+                node.putNull("edges");
+            }
+            ArrayNode cases = node.putArray("cases");
+            for (Explanation.Case c : cycles.cases()) {
+                ObjectNode one = cases.addObject();
+                ArrayNode assuming = one.putArray("assuming");
+                c.assuming().forEach(a -> assuming.add(assumption(a)));
+                one.put("anomaly", c.cycle().anomaly());
+                putNullable(one, "familiar", c.cycle().familiarName().orElse(null));
+                one.set("cycle", ids(c.cycle()));
+                one.set("edges", edges(c.cycle()));
+            }
+        } else if (explanation instanceof Explanation.Screened screened) {
+            ReadAnomaly anomaly = screened.anomaly();
+            node.put("kind", "read");
+            node.put("anomaly", anomaly.type().shortName());
+            node.put("description", anomaly.type().description());
+            node.putNull("familiar");
+            node.set("read", operation(anomaly.read()));
+            ArrayNode related = node.putArray("related");
+            for (ReadAnomaly.Related r : anomaly.related()) {
+                ObjectNode one = operation(r.operation());
+                one.put("role", r.role());
+                related.add(one);
+            }
+            node.put("explanation", anomaly.explanation());
+        } else if (explanation instanceof Explanation.Unexplained unexplained) {
+            node.put("kind", "unexplained");
+            node.putNull("anomaly");
+            node.put("reason", unexplained.reason());
+        }
+        ArrayNode transactions = node.putArray("transactions");
+        for (TransactionSummary t : explanation.transactions()) {
+            ObjectNode one = transactions.addObject();
+            one.put("id", t.id());
+            putNullable(one, "session", t.session().orElse(null));
+            one.put("committed", t.committed());
+            if (t.start().isPresent()) {
+                one.put("start", t.start().getAsLong());
+            } else {
+                one.putNull("start");
+            }
+            if (t.end().isPresent()) {
+                one.put("end", t.end().getAsLong());
+            } else {
+                one.putNull("end");
+            }
+            ArrayNode operations = one.putArray("operations");
+            t.operations().forEach(op -> operations.add(operation(op)));
+        }
+        return node;
+    }
+
+    private static void putNullable(ObjectNode node, String field, String value) {
+        if (value == null) {
+            node.putNull(field);
+        } else {
+            node.put(field, value);
+        }
+    }
+
+    private static ArrayNode ids(AnomalyCycle cycle) {
+        ArrayNode ids = JSON.createArrayNode();
+        cycle.transactions().forEach(ids::add);
+        return ids;
+    }
+
+    private static ArrayNode edges(AnomalyCycle cycle) {
+        ArrayNode edges = JSON.createArrayNode();
+        for (Dependency edge : cycle.edges()) {
+            ObjectNode one = edges.addObject();
+            one.put("from", edge.from());
+            one.put("to", edge.to());
+            one.put("type", edge.type().shortName());
+            putNullable(one, "key", edge.key().orElse(null));
+            one.put("assumed", edge.assumed());
+            one.put("because", edge.reason());
+            ArrayNode from = one.putArray("fromOperations");
+            edge.fromOperations().forEach(op -> from.add(operation(op)));
+            ArrayNode to = one.putArray("toOperations");
+            edge.toOperations().forEach(op -> to.add(operation(op)));
+        }
+        return edges;
+    }
+
+    private static ObjectNode assumption(Assumption assumption) {
+        ObjectNode node = JSON.createObjectNode();
+        if (assumption instanceof Assumption.VersionOrder order) {
+            node.put("kind", "version-order");
+            node.put("key", order.key());
+            node.put("earlier", order.earlier());
+            node.put("later", order.later());
+        } else if (assumption instanceof Assumption.ReadFrom read) {
+            node.put("kind", read.saw() ? "read-from" : "not-read-from");
+            node.put("key", read.key());
+            putNullable(node, "writer", read.writer().orElse(null));
+            node.set("read", operation(read.read()));
+        }
+        node.put("text", assumption.text());
+        return node;
+    }
+
+    private static ObjectNode operation(OperationRef op) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("transaction", op.transaction());
+        node.put("index", op.index());
+        if (op.row() >= 0) {
+            node.put("row", op.row());
+        } else {
+            node.putNull("row");
+        }
+        node.put("kind", op.kind().name().toLowerCase(Locale.ROOT));
+        putNullable(node, "key", op.key().orElse(null));
+        if (op.value().isPresent()) {
+            node.set("value", JSON.valueToTree(op.value().get().toJava()));
+        } else {
+            node.putNull("value");
+        }
+        node.put("text", op.text());
+        return node;
+    }
+}

@@ -1,0 +1,90 @@
+package dev.isocheck.explain;
+
+import dev.isocheck.check.IsolationLevel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The sentences every renderer shares, so that the text report, the HTML page and the DOT labels
+ * say the same thing in the same words.
+ */
+final class Wording {
+
+    private Wording() {
+    }
+
+    /** The first line: what was found, at which level. */
+    static String headline(Explanation explanation) {
+        String level = explanation.level().cliName();
+        if (explanation instanceof Explanation.Screened s) {
+            return s.anomaly().type().shortName() + " (" + s.anomaly().type().description() + ") at " + level;
+        }
+        if (explanation instanceof Explanation.Cycles c) {
+            return name(c) + " at " + level + ": " + (c.isCertain()
+                    ? "a cycle of " + c.cases().get(0).cycle().length() + " transactions"
+                    : c.cases().size() + " cases, a cycle of at most " + c.longest() + " transactions in each");
+        }
+        return "no explanation at " + level;
+    }
+
+    /** The anomaly with its description and familiar name: {@code G2-item (write skew)}. */
+    static String name(Explanation.Cycles cycles) {
+        return cycles.anomaly() + cycles.familiarName().map(f -> " (" + f + ")").orElse("");
+    }
+
+    /** A cycle's name: {@code G-single (lost update)}, or with the type's description when it has no familiar name. */
+    static String name(AnomalyCycle cycle) {
+        return cycle.anomaly() + " (" + cycle.familiarName().orElse(cycle.type().description()) + ")";
+    }
+
+    /**
+     * The sentence before a case analysis: "Whichever of T3 and T5 installed x first, a cycle forms"
+     * when the cases are the two orders of one pair of versions, else a general one.
+     */
+    static String casesIntro(Explanation.Cycles cycles) {
+        Optional<String> whichever = whichever(cycles);
+        return whichever.orElse("No single cycle is certain: it depends on the order the database installed some"
+                + " versions in, or on which of several equal writes a read saw. Every possibility falls under one of"
+                + " these cases, and each closes a cycle:");
+    }
+
+    private static Optional<String> whichever(Explanation.Cycles cycles) {
+        if (cycles.cases().size() != 2) {
+            return Optional.empty();
+        }
+        List<Assumption> first = cycles.cases().get(0).assuming();
+        List<Assumption> second = cycles.cases().get(1).assuming();
+        if (first.size() != 1 || second.size() != 1 || !(first.get(0) instanceof Assumption.VersionOrder a)
+                || !(second.get(0) instanceof Assumption.VersionOrder b)) {
+            return Optional.empty();
+        }
+        if (!a.key().equals(b.key()) || !a.earlier().equals(b.later()) || !a.later().equals(b.earlier())) {
+            return Optional.empty();
+        }
+        return Optional.of("Whichever of " + a.earlier() + " and " + a.later() + " installed " + a.key()
+                + " first, a cycle forms:");
+    }
+
+    /** A case's title: {@code Case 2 of 3, if T3's x = 3 was installed before T1's x = 1:}. */
+    static String caseTitle(Explanation.Cycles cycles, int index) {
+        Explanation.Case c = cycles.cases().get(index);
+        List<String> texts = new ArrayList<>();
+        c.assuming().forEach(a -> texts.add(a.text()));
+        return "Case " + (index + 1) + " of " + cycles.cases().size()
+                + (texts.isEmpty() ? ":" : ", if " + String.join(", and ", texts) + ":");
+    }
+
+    /** Why the level forbids a cycle, after its edges. */
+    static String conclusion(IsolationLevel level) {
+        return switch (level) {
+            case SERIALIZABLE -> "A serializable order would put each transaction before the next one around the"
+                    + " cycle, and so the last before the first: no order can.";
+            case STRICT_SERIALIZABLE -> "A strictly serializable order (which also respects real time) would put each"
+                    + " transaction before the next one around the cycle, and so the last before the first: no order can.";
+            case SNAPSHOT_ISOLATION -> "Snapshot isolation allows a cycle only when two read-write edges follow each"
+                    + " other somewhere (two transactions each missing the other's write, as in write skew); this one"
+                    + " has none adjacent, so no commit order with snapshots explains it.";
+        };
+    }
+}

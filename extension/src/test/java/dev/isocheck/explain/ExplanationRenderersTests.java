@@ -1,0 +1,195 @@
+package dev.isocheck.explain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.isocheck.check.IsolationLevel;
+import dev.isocheck.history.History;
+import dev.isocheck.history.HistoryBuilder;
+import java.util.List;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+@DisplayName("renderers: text, JSON, DOT, HTML")
+class ExplanationRenderersTests {
+
+    private static final Explainer EXPLAINER = new ExhaustiveExplainer();
+    private static final List<Supplier<History>> CLASSICS = List.of(ClassicHistories::writeSkew, ClassicHistories::lostUpdate,
+            ClassicHistories::readSkew, ClassicHistories::longFork, ClassicHistories::writeCycle,
+            ClassicHistories::phantomWriteSkew, ClassicHistories::abortedRead, ClassicHistories::intermediateRead);
+
+    private static Explanation writeSkew() {
+        return EXPLAINER.explain(ClassicHistories.writeSkew(), IsolationLevel.SERIALIZABLE);
+    }
+
+    private static Explanation lostUpdateAtSnapshotIsolation() {
+        return EXPLAINER.explain(ClassicHistories.lostUpdate(), IsolationLevel.SNAPSHOT_ISOLATION);
+    }
+
+    @Test
+    void textShowsTheCycleEachEdgeAndEachTransaction() {
+        assertThat(new TextRenderer().render(writeSkew())).isEqualTo("""
+                G2-item (write skew) at serializable: a cycle of 2 transactions
+                  T1 -rw x-> T2 -rw y-> T1
+
+                    T1 -rw x-> T2  T1 read x = 0, the initial value; T2 installed a later version, x = 1, so T1 did
+                                   not see T2's write
+                    T2 -rw y-> T1  T2 read y = 0, the initial value; T1 installed a later version, y = 1, so T2 did
+                                   not see T1's write
+
+                  A serializable order would put each transaction before the next one around the cycle, and so the
+                  last before the first: no order can.
+
+                  Transactions:
+                    T1  session alice  time 100..180
+                        0  read x = 0
+                        1  read y = 0
+                        2  write y = 1
+                    T2  session bob  time 110..190
+                        0  read x = 0
+                        1  read y = 0
+                        2  write x = 1
+                """);
+    }
+
+    @Test
+    void textOfACaseAnalysisGivesEachCase() {
+        assertThat(new TextRenderer().render(lostUpdateAtSnapshotIsolation())).startsWith("""
+                G-single (lost update) at snapshot-isolation: 2 cases, a cycle of at most 2 transactions in each
+                  Whichever of T1 and T2 installed x first, a cycle forms:
+
+                  Case 1 of 2, if T1's x = 1 was installed before T2's x = 2:
+                    G-single (lost update): T1 -ww x-> T2 -rw x-> T1
+                      T1 -ww x-> T2  T1's x = 1 was installed before T2's x = 2 (assumed in this case)
+                """);
+    }
+
+    @Test
+    void textOfAReadAnomalyNamesTheReadAndTheWrite() {
+        assertThat(new TextRenderer().render(EXPLAINER.explain(ClassicHistories.abortedRead(), IsolationLevel.SERIALIZABLE)))
+                .isEqualTo("""
+                        G1a (aborted read) at serializable
+                          T2 read x = 5, but only T1 wrote x = 5, and T1 aborted
+
+                          the read: T2 operation 0, read x = 5
+                          a write of a transaction that aborted: T1 operation 0, write x = 5
+
+                          Transactions:
+                            T1  session alice  aborted
+                                0  write x = 5
+                            T2  session bob
+                                0  read x = 5
+                        """);
+    }
+
+    @Test
+    void textFitsA100ColumnConsoleWithoutColour() {
+        for (Supplier<History> classic : CLASSICS) {
+            for (IsolationLevel level : IsolationLevel.values()) {
+                String text = new TextRenderer().render(EXPLAINER.explain(classic.get(), level));
+                assertThat(text.lines()).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(100));
+                assertThat(text).doesNotContain("\u001b").endsWith("\n");
+            }
+        }
+        List<String> lines = new java.util.ArrayList<>();
+        TextRenderer.wrap("x".repeat(250), "  ", "    ", lines);
+        assertThat(lines).hasSize(3).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(100));
+    }
+
+    @Test
+    void jsonNamesTheAnomalyTheCycleAndTheEdges() throws Exception {
+        JsonNode json = new ObjectMapper().readTree(new JsonRenderer().render(writeSkew()));
+        assertThat(json.get("kind").asText()).isEqualTo("cycles");
+        assertThat(json.get("anomaly").asText()).isEqualTo("G2-item");
+        assertThat(json.get("familiar").asText()).isEqualTo("write skew");
+        assertThat(json.get("certain").asBoolean()).isTrue();
+        assertThat(json.get("cycle").toString()).isEqualTo("[\"T1\",\"T2\"]");
+        JsonNode edge = json.get("edges").get(0);
+        assertThat(edge.get("from").asText()).isEqualTo("T1");
+        assertThat(edge.get("to").asText()).isEqualTo("T2");
+        assertThat(edge.get("type").asText()).isEqualTo("rw");
+        assertThat(edge.get("key").asText()).isEqualTo("x");
+        assertThat(edge.get("because").asText()).startsWith("T1 read x = 0, the initial value");
+        assertThat(edge.get("fromOperations").get(0).get("index").asInt()).isZero();
+        assertThat(edge.get("toOperations").get(0).get("value").asInt()).isEqualTo(1);
+        assertThat(json.get("transactions").get(0).get("session").asText()).isEqualTo("alice");
+        assertThat(json.get("transactions").get(0).get("start").asLong()).isEqualTo(100);
+    }
+
+    @Test
+    void jsonOfACaseAnalysisHasNoSingleCycle() throws Exception {
+        JsonNode json = new ObjectMapper().readTree(new JsonRenderer().render(lostUpdateAtSnapshotIsolation()));
+        assertThat(json.get("certain").asBoolean()).isFalse();
+        assertThat(json.get("cycle").isNull()).isTrue();
+        assertThat(json.get("cases")).hasSize(2);
+        JsonNode assumption = json.get("cases").get(0).get("assuming").get(0);
+        assertThat(assumption.get("kind").asText()).isEqualTo("version-order");
+        assertThat(assumption.get("earlier").asText()).isEqualTo("T1");
+        assertThat(assumption.get("later").asText()).isEqualTo("T2");
+        assertThat(json.get("cases").get(0).get("edges").get(0).get("assumed").asBoolean()).isTrue();
+    }
+
+    @Test
+    void jsonOfAReadAnomalyAndOfNoExplanation() throws Exception {
+        ObjectMapper mapper = new ObjectMapper();
+        JsonNode read = mapper.readTree(new JsonRenderer().render(EXPLAINER.explain(ClassicHistories.intermediateRead(),
+                IsolationLevel.SERIALIZABLE)));
+        assertThat(read.get("kind").asText()).isEqualTo("read");
+        assertThat(read.get("anomaly").asText()).isEqualTo("G1b");
+        assertThat(read.get("read").get("transaction").asText()).isEqualTo("T2");
+        assertThat(read.get("related").get(0).get("role").asText()).isEqualTo("a write its transaction overwrote before committing");
+        JsonNode none = mapper.readTree(new JsonRenderer().render(EXPLAINER.explain(ClassicHistories.writeSkew(),
+                IsolationLevel.SNAPSHOT_ISOLATION)));
+        assertThat(none.get("kind").asText()).isEqualTo("unexplained");
+        assertThat(none.get("anomaly").isNull()).isTrue();
+        assertThat(none.get("reason").asText()).startsWith("no cycle proves it");
+    }
+
+    @Test
+    void dotDrawsTheCycleWithTypedEdges() {
+        assertThat(new DotRenderer().render(writeSkew())).isEqualTo("""
+                digraph explanation {
+                  label="G2-item (write skew) at serializable: a cycle of 2 transactions";
+                  labelloc=t;
+                  fontname="Helvetica";
+                  node [shape=box, style=rounded, fontname="Helvetica"];
+                  edge [fontname="Helvetica"];
+                  "T1" [label="T1\\nsession alice\\ntime 100..180"];
+                  "T2" [label="T2\\nsession bob\\ntime 110..190"];
+                  "T1" -> "T2" [label="rw x", color="#c62828", fontcolor="#c62828", tooltip="T1 read x = 0, the initial value; \
+                T2 installed a later version, x = 1, so T1 did not see T2's write"];
+                  "T2" -> "T1" [label="rw y", color="#c62828", fontcolor="#c62828", tooltip="T2 read y = 0, the initial value; \
+                T1 installed a later version, y = 1, so T2 did not see T1's write"];
+                }
+                """);
+        assertThat(new DotRenderer().render(lostUpdateAtSnapshotIsolation())).contains("subgraph cluster_1 {", "subgraph cluster_2 {",
+                "\"case2:T2\" -> \"case2:T1\" [label=\"ww x\"");
+        assertThat(DotRenderer.quote("a \"b\"\\c\nd")).isEqualTo("\"a \\\"b\\\"\\\\c\\nd\"");
+    }
+
+    @Test
+    void htmlIsSelfContainedAndDrawsEachCase() {
+        for (Supplier<History> classic : CLASSICS) {
+            String html = new HtmlRenderer().render(EXPLAINER.explain(classic.get(), IsolationLevel.SERIALIZABLE));
+            assertThat(html).startsWith("<!DOCTYPE html>").endsWith("</html>\n")
+                    .doesNotContainIgnoringCase("<script").doesNotContainIgnoringCase("http:").doesNotContainIgnoringCase("https:")
+                    .doesNotContainIgnoringCase(" src=").doesNotContainIgnoringCase("<link").doesNotContainIgnoringCase("@import");
+        }
+        String lostUpdate = new HtmlRenderer().render(lostUpdateAtSnapshotIsolation());
+        assertThat(lostUpdate.split("<svg ", -1)).hasSize(3);
+        assertThat(lostUpdate).contains("marker-end=\"url(#c1-ww)\"", "marker-end=\"url(#c2-rw)\"", ">ww x</text>",
+                "Whichever of T1 and T2 installed x first, a cycle forms:");
+    }
+
+    @Test
+    void htmlEscapesWhatTheHistorySays() {
+        HistoryBuilder b = History.builder().initialValue("<x>", "a&b").initialValue("y", 0).initialStateComplete(true);
+        b.transaction("T\"1").session("<s>").read("<x>", "a&b").write("y", 1);
+        b.transaction("T2").read("y", 0).write("<x>", "</td>");
+        String html = new HtmlRenderer().render(EXPLAINER.explain(b.build(), IsolationLevel.SERIALIZABLE));
+        assertThat(html).contains("&lt;x&gt;", "a&amp;b", "T&quot;1", "&lt;s&gt;", "&lt;/td&gt;").doesNotContain("<x>", "<s>",
+                "\"</td>");
+    }
+}
