@@ -29,12 +29,21 @@ public sealed interface Verdict permits Verdict.Satisfied, Verdict.Violated, Ver
      * @param level   the level checked
      * @param witness ids of the committed transactions in an order that explains every read
      *                (for snapshot isolation, the commit order); a test can replay it
+     * @param caveats what the check could not model and so did not hold the history to, in words
+     *                (a predicate read whose {@code where} is unsupported: its returned rows were
+     *                checked, its other rows not); empty when everything was checked
      */
-    record Satisfied(IsolationLevel level, List<String> witness) implements Verdict {
+    record Satisfied(IsolationLevel level, List<String> witness, List<String> caveats) implements Verdict {
         /** Validates and copies. */
         public Satisfied {
             Objects.requireNonNull(level, "level is null");
             witness = List.copyOf(witness);
+            caveats = List.copyOf(caveats);
+        }
+
+        /** Satisfied with nothing left unchecked. */
+        public Satisfied(IsolationLevel level, List<String> witness) {
+            this(level, witness, List.of());
         }
     }
 

@@ -166,7 +166,11 @@ public final class CheckCommand {
         if (verdict instanceof Verdict.Unknown u) {
             return path + ": UNKNOWN " + u.reason();
         }
-        return path + ": OK";
+        StringBuilder ok = new StringBuilder(path + ": OK");
+        for (String caveat : ((Verdict.Satisfied) verdict).caveats()) {
+            ok.append("\n  not checked: ").append(caveat);
+        }
+        return ok.toString();
     }
 
     /**
@@ -201,6 +205,10 @@ public final class CheckCommand {
         } else {
             node.put("ok", true);
             node.putNull("anomaly");
+            List<String> caveats = ((Verdict.Satisfied) verdict).caveats();
+            if (!caveats.isEmpty()) {
+                caveats.forEach(node.putArray("caveats")::add);
+            }
         }
         node.put("millis", millis);
         node.put("loadMillis", loadMillis);

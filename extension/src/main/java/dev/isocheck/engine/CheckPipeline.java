@@ -30,8 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * another, which is a witness of the whole since the parts share nothing (and is replayed on the
  * whole history before it is given).
  *
- * <p>When the engine cannot decide (it does not model the rows a predicate read did not return
- * yet, and says so), a history small enough for the {@link ReferenceChecker} is decided by it
+ * <p>When the engine cannot decide (an order it found fails the replay, or the history has more
+ * constraints than it holds, and it says so), a history small enough for the {@link ReferenceChecker} is decided by it
  * instead; otherwise the engine's {@link Verdict.Unknown} stands: never a pass.
  *
  * <p>The search checker is called from several threads at once when a history splits: it must be

@@ -3,6 +3,9 @@ package dev.isocheck.graph;
 import dev.isocheck.history.History;
 import dev.isocheck.history.InitialState;
 import dev.isocheck.history.KeyIndex;
+import dev.isocheck.history.OpKind;
+import dev.isocheck.predicate.ParsedWhere;
+import dev.isocheck.predicate.WherePredicate;
 import dev.isocheck.history.Transaction;
 import dev.isocheck.history.ValueTable;
 import java.util.Arrays;
@@ -23,6 +26,11 @@ import java.util.Arrays;
  *       {@code w}, and {@code w}'s version of {@code x} precedes {@code w'}'s, then {@code r} must
  *       precede {@code w'}, unless {@code w' == r}: a read-modify-write does not anti-depend on
  *       itself. From T⊥, this holds for every writer of {@code x}.</li>
+ *   <li><b>Unreturned rows.</b> A row a committed predicate read did not return, of a key one of
+ *       whose versions the clause selects, is an observation too ({@link UnreturnedRows}), from
+ *       {@link #itemObservationCount()} on: its candidates are the versions the clause does not
+ *       select, and the RW derivation is the same (the last version before the reader is not
+ *       selected). A returned row's candidates are only versions the clause may select.</li>
  *   <li><b>Unknown initial values.</b> Observations served by one key's unknown initial value must
  *       be compatible with each other ({@code docs/semantics.md}). Observations of such a key that
  *       T⊥ can explain are grouped by observed value ({@link #initialGroupCount()}), and the pairs
@@ -40,6 +48,8 @@ public final class HyperPolygraph {
 
     private final KnownGraph known;
     private final ReadExplanations explanations;
+    private final UnreturnedRows unreturned;
+    private final int items;
     private final int[] candidateStart;
     private final int[] candidates;
     private final int[] writerStart;
@@ -50,26 +60,37 @@ public final class HyperPolygraph {
     private final int[] initialGroupObservations;
     private final int[] incompatibleGroups;
 
-    private HyperPolygraph(KnownGraph known, ReadExplanations explanations) {
+    private HyperPolygraph(KnownGraph known, ReadExplanations explanations, UnreturnedRows unreturned) {
         this.known = known;
         this.explanations = explanations;
+        this.unreturned = unreturned;
         History history = known.history();
-        int observations = explanations.size();
+        items = explanations.size();
+        int observations = items + unreturned.size();
         candidateStart = new int[observations + 1];
-        for (int o = 0; o < observations; o++) {
-            candidateStart[o + 1] = candidateStart[o] + explanations.writerCount(o)
-                    + (explanations.initialStateExplains(o) ? 1 : 0);
-        }
-        candidates = new int[candidateStart[observations]];
-        for (int o = 0; o < observations; o++) {
-            int at = candidateStart[o];
-            if (explanations.initialStateExplains(o)) {
-                candidates[at++] = KnownGraph.INITIAL;
+        IntList candidateList = new IntList(observations + 16);
+        SelectedRows selected = new SelectedRows(history);
+        for (int o = 0; o < items; o++) {
+            boolean row = explanations.row(o) >= 0;
+            if (explanations.initialStateExplains(o) && (!row || selected.initialMayBe(o, explanations))) {
+                candidateList.add(KnownGraph.INITIAL);
             }
             for (int i = 0; i < explanations.writerCount(o); i++) {
-                candidates[at++] = known.node(explanations.writer(o, i));
+                int writer = explanations.writer(o, i);
+                if (!row || selected.writerMayBe(o, explanations, writer)) {
+                    candidateList.add(known.node(writer));
+                }
             }
+            candidateStart[o + 1] = candidateList.size();
         }
+        for (int r = 0; r < unreturned.size(); r++) {
+            for (int i = 0; i < unreturned.candidateCount(r); i++) {
+                int c = unreturned.candidate(r, i);
+                candidateList.add(c == UnreturnedRows.INITIAL ? KnownGraph.INITIAL : known.node(c));
+            }
+            candidateStart[items + r + 1] = candidateList.size();
+        }
+        candidates = candidateList.toArray();
 
         int keys = history.keys().size();
         KeyIndex index = history.index();
@@ -91,7 +112,7 @@ public final class HyperPolygraph {
 
         keyObservationStart = new int[keys + 1];
         for (int o = 0; o < observations; o++) {
-            keyObservationStart[explanations.key(o) + 1]++;
+            keyObservationStart[key(o) + 1]++;
         }
         for (int k = 0; k < keys; k++) {
             keyObservationStart[k + 1] += keyObservationStart[k];
@@ -99,7 +120,7 @@ public final class HyperPolygraph {
         keyObservations = new int[observations];
         int[] fill = Arrays.copyOf(keyObservationStart, keys);
         for (int o = 0; o < observations; o++) {
-            keyObservations[fill[explanations.key(o)]++] = o;
+            keyObservations[fill[key(o)]++] = o;
         }
 
         IntList groupStart = new IntList(16);
@@ -113,7 +134,7 @@ public final class HyperPolygraph {
                 continue;
             }
             int[] keyObs = Arrays.copyOfRange(keyObservations, keyObservationStart[k], keyObservationStart[k + 1]);
-            int[] byValue = Arrays.stream(keyObs).filter(explanations::initialStateExplains)
+            int[] byValue = Arrays.stream(keyObs).filter(o -> o < items && candidateCount(o) > 0 && candidate(o, 0) == KnownGraph.INITIAL)
                     .boxed().sorted((a, b) -> Integer.compare(explanations.value(a), explanations.value(b)))
                     .mapToInt(Integer::intValue).toArray();
             int firstGroup = groupStart.size() - 1;
@@ -137,6 +158,25 @@ public final class HyperPolygraph {
                     }
                 }
             }
+            // An unreturned row the initial value may be: a group of its own, which cannot share
+            // T⊥ with an observation showing a value the read would have selected. A value that
+            // only several observations together show to be selected is not excluded here (the
+            // witness replay catches it, and the answer is then "unknown", never a false alarm).
+            for (int o : keyObs) {
+                if (o < items || candidateCount(o) == 0 || candidate(o, 0) != KnownGraph.INITIAL) {
+                    continue;
+                }
+                int group = groupStart.size() - 1;
+                groupObservations.add(o);
+                groupStart.add(groupObservations.size());
+                for (int g = firstGroup; g < groupEnd; g++) {
+                    int value = explanations.value(groupObservations.get(groupStart.get(g)));
+                    if (unreturned.initialSelects(o - items, values.get(value))) {
+                        incompatible.add(g);
+                        incompatible.add(group);
+                    }
+                }
+            }
         }
         initialGroupStart = groupStart.toArray();
         initialGroupObservations = groupObservations.toArray();
@@ -152,7 +192,7 @@ public final class HyperPolygraph {
         if (explanations.history() != known.history()) {
             throw new IllegalArgumentException("the explanations are of another history");
         }
-        return new HyperPolygraph(known, explanations);
+        return new HyperPolygraph(known, explanations, UnreturnedRows.of(explanations));
     }
 
     /** The known graph this polygraph constrains further. */
@@ -165,19 +205,43 @@ public final class HyperPolygraph {
         return explanations;
     }
 
-    /** How many observations (WR constraints, single-candidate ones included). */
+    /** The rows predicate reads left out that constrain the order: observations from {@link #itemObservationCount()} on. */
+    public UnreturnedRows unreturnedRows() {
+        return unreturned;
+    }
+
+    /** How many observations (WR constraints, single-candidate ones included), unreturned rows included. */
     public int observationCount() {
-        return explanations.size();
+        return candidateStart.length - 1;
+    }
+
+    /** How many observations are the {@link ReadExplanations}' (same numbers); unreturned rows follow. */
+    public int itemObservationCount() {
+        return items;
+    }
+
+    /** The index of the transaction that made observation {@code o}. */
+    public int transaction(int o) {
+        return o < items ? explanations.transaction(o) : unreturned.transaction(o - items);
     }
 
     /** The node of the transaction that made observation {@code o}. */
     public int reader(int o) {
-        return known.node(explanations.transaction(o));
+        return known.node(transaction(o));
     }
 
     /** The key observation {@code o} is of. */
     public int key(int o) {
-        return explanations.key(o);
+        return o < items ? explanations.key(o) : unreturned.key(o - items);
+    }
+
+    /**
+     * Whether the {@link KnownGraph} already has observation {@code o}'s write-read edge (one writer
+     * explains it, the initial state does not); other observations left with one candidate get
+     * theirs from pruning.
+     */
+    public boolean servedInKnownGraph(int o) {
+        return o < items && explanations.writerCount(o) == 1 && !explanations.initialStateExplains(o);
     }
 
     /** How many nodes may have served observation {@code o}; zero means nothing explains it. */
@@ -245,8 +309,46 @@ public final class HyperPolygraph {
 
     /** A short description of observation {@code o}, such as {@code T3's r(x, 2)}. */
     public String describe(int o) {
+        if (o >= items) {
+            return unreturned.describe(o - items);
+        }
         Transaction t = known.history().transaction(explanations.transaction(o));
         return t.id() + "'s " + t.describe(explanations.operation(o))
                 + (explanations.row(o) >= 0 ? " (row " + known.history().keys().name(explanations.key(o)) + ")" : "");
+    }
+
+    /**
+     * Which versions a returned row of a predicate read can be: only one its {@code where} may
+     * select (not certainly FALSE or UNKNOWN on it), as the reference checker requires; a row the
+     * clause cannot be evaluated on keeps every candidate.
+     */
+    private static final class SelectedRows {
+        private final History history;
+
+        SelectedRows(History history) {
+            this.history = history;
+        }
+
+        boolean initialMayBe(int o, ReadExplanations explanations) {
+            int initial = history.initialState().valueOf(explanations.key(o));
+            return initial == InitialState.UNKNOWN || mayBe(o, explanations, initial);
+        }
+
+        boolean writerMayBe(int o, ReadExplanations explanations, int writer) {
+            Transaction t = history.transaction(writer);
+            int key = explanations.key(o);
+            for (int i = t.size() - 1; i >= 0; i--) {
+                if (t.kind(i) == OpKind.WRITE && t.key(i) == key) {
+                    return mayBe(o, explanations, t.value(i));
+                }
+            }
+            throw new IllegalStateException(t.id() + " explains a read of a key it does not write");
+        }
+
+        private boolean mayBe(int o, ReadExplanations explanations, int value) {
+            Transaction reader = history.transaction(explanations.transaction(o));
+            ParsedWhere parsed = WherePredicate.parse(reader.predicate(explanations.operation(o)).where());
+            return !(parsed instanceof WherePredicate where) || where.evaluate(history.values().get(value)).maybeTrue();
+        }
     }
 }

@@ -8,6 +8,8 @@ import dev.isocheck.history.KeyIndex;
 import dev.isocheck.history.OpKind;
 import dev.isocheck.history.PredicateRead;
 import dev.isocheck.history.Transaction;
+import dev.isocheck.predicate.Truth;
+import dev.isocheck.predicate.WherePredicate;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -30,7 +32,8 @@ import java.util.TreeMap;
  *   <li>{@link AnomalyType#THIN_AIR}: one with no explanation at all (or that only the reader
  *       itself writes, later);</li>
  *   <li>{@link AnomalyType#INTERNAL}: an internal read that contradicts the transaction's own latest
- *       write, or its earlier reads of a key it has not written;</li>
+ *       write, or its earlier reads of a key it has not written; a predicate read that leaves out
+ *       a row whose own latest write its clause selects, or returns one whose own write it does not;</li>
  *   <li>{@link AnomalyType#INITIAL_VALUE_CONFLICT}: two observations that only one key's unknown
  *       initial value explains, and that no single value can be consistent with.</li>
  * </ul>
@@ -158,7 +161,65 @@ public final class ReadAnomalies {
                     }
                 }
             }
+            predicatesAgainstOwnWrites();
             return found;
+        }
+
+        /**
+         * A predicate read sees the transaction's own latest write of a row: it must return the
+         * row when the clause certainly selects that value, and may not when the clause certainly
+         * does not (an internal inconsistency either way, in history order with the others).
+         */
+        private void predicatesAgainstOwnWrites() {
+            int before = found.size();
+            for (Transaction t : history.transactions()) {
+                if (!t.isCommitted() || !t.hasPredicateReads()) {
+                    continue;
+                }
+                for (int op = 0; op < t.size(); op++) {
+                    if (t.kind(op) != OpKind.PREDICATE) {
+                        continue;
+                    }
+                    PredicateRead read = t.predicate(op);
+                    if (!(WherePredicate.parse(read.where()) instanceof WherePredicate where)) {
+                        continue;
+                    }
+                    String prefix = read.table() + "/";
+                    Map<Integer, Integer> own = new java.util.LinkedHashMap<>();
+                    for (int i = 0; i < op; i++) {
+                        if (t.kind(i) == OpKind.WRITE && name(t.key(i)).startsWith(prefix)) {
+                            own.remove(t.key(i));
+                            own.put(t.key(i), i);
+                        }
+                    }
+                    for (Map.Entry<Integer, Integer> write : own.entrySet()) {
+                        int key = write.getKey();
+                        int value = t.value(write.getValue());
+                        Truth truth = where.evaluate(history.values().get(value));
+                        int row = -1;
+                        for (int r = 0; r < read.rowCount(); r++) {
+                            row = read.rowKey(r) == key ? r : row;
+                        }
+                        String readText = t.id() + "'s predicate read of " + read.table() + " where " + read.where();
+                        String explanation;
+                        if (row < 0 && truth.isTrue()) {
+                            explanation = readText + " did not return " + name(key) + " after " + t.id() + " wrote "
+                                    + assignment(key, value) + " itself, which the clause selects";
+                        } else if (row >= 0 && !truth.maybeTrue()) {
+                            explanation = readText + " returned " + name(key) + " after " + t.id() + " wrote "
+                                    + assignment(key, value) + " itself, which the clause does not select";
+                        } else {
+                            continue;
+                        }
+                        found.add(new Finding(new Anomaly(AnomalyType.INTERNAL, List.of(t.id()), explanation),
+                                new Place(t.index(), op, row), List.of(new Place(t.index(), write.getValue(), -1))));
+                    }
+                }
+            }
+            if (found.size() > before) {
+                found.sort(Comparator.comparingInt((Finding f) -> f.read().transaction())
+                        .thenComparingInt(f -> f.read().operation()).thenComparingInt(f -> f.read().row()));
+            }
         }
 
         private static boolean comesBefore(int op, int row, int otherOp, int otherRow) {

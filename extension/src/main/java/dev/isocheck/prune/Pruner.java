@@ -185,6 +185,14 @@ public final class Pruner {
             int observation = known.observation(e);
             edges.add(known.from(e), known.to(e), known.kind(e), observation >= 0 ? polygraph.key(observation) : -1);
         }
+        // Observations left one writer that the known graph does not have: unreturned rows of
+        // predicate reads, and returned rows whose other explanations the clause rules out.
+        for (int o = 0; o < polygraph.observationCount(); o++) {
+            if (polygraph.candidateCount(o) == 1 && polygraph.candidate(o, 0) != KnownGraph.INITIAL
+                    && !polygraph.servedInKnownGraph(o)) {
+                edges.add(polygraph.candidate(o, 0), polygraph.reader(o), EdgeKind.WRITE_READ, polygraph.key(o));
+            }
+        }
         for (int k = 0; k < polygraph.keyCount(); k++) {
             for (int s = chains.slotStart(k); s < chains.slotStart(k + 1); s++) {
                 int following = chains.next(s);

@@ -9,8 +9,12 @@ import dev.isocheck.graph.EdgeKind;
 import dev.isocheck.graph.HyperPolygraph;
 import dev.isocheck.graph.KnownGraph;
 import dev.isocheck.graph.ReadExplanations;
+import dev.isocheck.graph.UnreturnedRows;
 import dev.isocheck.history.History;
+import dev.isocheck.history.PredicateRead;
 import dev.isocheck.history.Transaction;
+import dev.isocheck.predicate.UnsupportedWhere;
+import dev.isocheck.predicate.WherePredicate;
 import dev.isocheck.prune.PrunedPolygraph;
 import dev.isocheck.prune.Pruner;
 import dev.isocheck.prune.Reachability;
@@ -52,8 +56,11 @@ import org.sat4j.specs.TimeoutException;
  * observations; and every learnt clause excludes only graphs with a cycle, which an order's own
  * edges cannot have), so the encoding over-approximates the valid orders and UNSAT means there are
  * none. For snapshot isolation the same holds of valid executions, whose dependency graphs have an
- * acyclic induced graph (Cerone and Gotsman). Predicate reads' non-returned keys are not encoded:
- * that only adds valid-looking models, never removes one.
+ * acyclic induced graph (Cerone and Gotsman). A predicate read's unreturned rows are observations
+ * like any other ({@link dev.isocheck.graph.UnreturnedRows}: the last version before the reader is
+ * one the clause does not select); what the encoding leaves out (a clause it cannot evaluate, an
+ * unknown initial value only several observations together show selected) only adds
+ * valid-looking models, never removes one.
  */
 public final class SatChecker implements Checker {
 
@@ -132,16 +139,30 @@ public final class SatChecker implements Checker {
     /** Checks {@code history} at {@code level} and says what each stage cost. */
     public Report run(History history, IsolationLevel level) {
         long t0 = System.nanoTime();
-        boolean strict = level == IsolationLevel.STRICT_SERIALIZABLE;
-        boolean snapshots = level == IsolationLevel.SNAPSHOT_ISOLATION;
         ReadExplanations explanations = ReadExplanations.of(history);
-        KnownGraph known = KnownGraph.of(history, explanations, strict);
+        KnownGraph known = KnownGraph.of(history, explanations, level == IsolationLevel.STRICT_SERIALIZABLE);
         HyperPolygraph polygraph = HyperPolygraph.of(known, explanations);
+        Report report = run(history, level, explanations, known, polygraph, t0);
+        List<UnreturnedRows.PredicateReadRef> unmodelled = polygraph.unreturnedRows().unmodelled();
+        if (report.verdict() instanceof Verdict.Satisfied satisfied && !unmodelled.isEmpty()) {
+            return new Report(new Verdict.Satisfied(level, satisfied.witness(), caveats(history, unmodelled)),
+                    report.buildMillis(), report.pruneMillis(), report.encodeMillis(), report.solveMillis(),
+                    report.pruning(), report.variables(), report.cyclesLearnt());
+        }
+        return report;
+    }
+
+    private Report run(History history, IsolationLevel level, ReadExplanations explanations, KnownGraph known,
+            HyperPolygraph polygraph, long t0) {
+        boolean snapshots = level == IsolationLevel.SNAPSHOT_ISOLATION;
         long t1 = System.nanoTime();
         int unexplained = polygraph.firstUnexplained();
         if (unexplained >= 0) {
-            return new Report(violated(level, List.of(history.transaction(explanations.transaction(unexplained)).id()),
-                    polygraph.describe(unexplained) + " is explained by no committed final write and not by the initial state"),
+            return new Report(violated(level, List.of(history.transaction(polygraph.transaction(unexplained)).id()),
+                    polygraph.describe(unexplained) + (unexplained >= polygraph.itemObservationCount()
+                            ? ": every version of the row satisfies the clause, so in any order the read would have returned it"
+                            : " is explained by no committed final write and not by the initial state"
+                                    + (explanations.row(unexplained) >= 0 ? " that the clause selects" : ""))),
                     millis(t0, t1), 0, 0, 0, null, 0, 0);
         }
         PrunedPolygraph pruned;
@@ -352,10 +373,25 @@ public final class SatChecker implements Checker {
         if (failure.isPresent()) {
             boolean predicates = history.transactions().stream().anyMatch(t -> t.isCommitted() && t.hasPredicateReads());
             return new Verdict.Unknown(level, (predicates
-                    ? "predicate reads are not yet modelled by the SAT engine, and the order it found does not satisfy them: "
-                    : "the order the SAT engine found does not replay (it does not model internal reads, which the screening checks): ") + failure.get());
+                    ? "the order the SAT engine found does not replay (it does not model unknown initial values that only"
+                            + " several observations together show a predicate read should have returned): "
+                    : "the order the SAT engine found does not replay (it does not model internal reads, which the screening checks): ")
+                    + failure.get());
         }
         return new Verdict.Satisfied(level, ids);
+    }
+
+    /** Says, for each predicate read whose {@code where} the engine cannot evaluate, what was not checked. */
+    static List<String> caveats(History history, List<UnreturnedRows.PredicateReadRef> unmodelled) {
+        List<String> caveats = new ArrayList<>(unmodelled.size());
+        for (UnreturnedRows.PredicateReadRef ref : unmodelled) {
+            Transaction t = history.transaction(ref.transaction());
+            PredicateRead read = t.predicate(ref.operation());
+            String reason = WherePredicate.parse(read.where()) instanceof UnsupportedWhere unsupported ? unsupported.reason() : "";
+            caveats.add(t.id() + "'s predicate read of " + read.table() + " where " + read.where()
+                    + ": only its returned rows were checked (" + reason + ")");
+        }
+        return caveats;
     }
 
     private static Verdict unsatisfiable(History history, IsolationLevel level, KnownGraph known, TreeSet<Integer> onCycles,

@@ -25,7 +25,8 @@ import java.util.function.IntUnaryOperator;
  *
  * <p>This is the engine's last line of defence: a {@link SatChecker} answer "satisfied" is only
  * given once its witness passes this replay, so that answer does not depend on the encoding being
- * complete (predicate reads' non-returned keys, for one, are not encoded yet). Every read, internal
+ * complete (an unknown initial value that only several observations together show selected by a
+ * predicate read that left the row out, for one, is not encoded). Every read, internal
  * ones included, is checked against the key's current value in the reader's state (its own writes
  * over the installed state); reads of an unknown initial value are merged per key and must stay
  * compatible; predicate reads must return exactly the keys their {@code where} selects, a row whose

@@ -22,10 +22,12 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The SAT engine answers what the reference checker answers, at every level, on thousands of small seeded histories from every simulated database, broken ones
- * included. It may answer "unknown" only for histories with predicate reads (whose non-returned
- * keys it does not model yet), and only for a minority of them. Histories the screening flags are
- * skipped: the pipeline never asks the engine about them.
+ * The SAT engine answers what the reference checker answers, at every level, on thousands of
+ * small seeded histories from every simulated database, broken ones included, most with predicate
+ * reads, inserts and deletes; and on predicate-heavy ones. It never answers "unknown" on them (its
+ * only unknowns are unknown initial values that several observations together show selected by a
+ * predicate that left the row out, which these workloads do not make). Histories the screening
+ * flags are skipped: the pipeline never asks the engine about them.
  */
 @DisplayName("differential: SAT engine vs reference checker")
 class SatCheckerDifferentialTests {
@@ -57,15 +59,29 @@ class SatCheckerDifferentialTests {
     @ParameterizedTest(name = "{0}")
     @MethodSource("engines")
     void agreesWithTheReferenceOnEveryKindOfDatabase(String name, SatChecker engineUnderTest) {
+        compare(name, engineUnderTest, SmallWorkloads::variant, 70_000_000L, 18);
+    }
+
+    /** Predicate reads half of all operations, inserts and deletes the rest, over few rows. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("engines")
+    void agreesWithTheReferenceOnPredicateHeavyHistories(String name, SatChecker engineUnderTest) {
+        compare(name + ", predicate-heavy", engineUnderTest,
+                variant -> SmallWorkloads.variant(variant).withKeys(variant % 2, 2 + variant % 3).withMix(1, 3, 2, 6),
+                71_000_000L, 10);
+    }
+
+    private static void compare(String name, SatChecker engineUnderTest, java.util.function.IntFunction<dev.isocheck.simulate.Workload> workloads,
+            long firstSeed, int seedsPerVariant) {
         Tally tally = new Tally();
         List<SimulatedDatabase> databases = List.of(SimulatedDatabase.serial(), SimulatedDatabase.snapshotIsolation(),
                 SimulatedDatabase.readCommitted(), SimulatedDatabase.lostUpdate(0.5), SimulatedDatabase.staleRead(0.3),
                 SimulatedDatabase.abortedRead(0.3), SimulatedDatabase.intermediateRead(0.3));
-        long base = 70_000_000L;
+        long base = firstSeed;
         for (SimulatedDatabase database : databases) {
             for (int variant = 0; variant < 24; variant++) {
-                HistoryGenerator generator = new HistoryGenerator(SmallWorkloads.variant(variant), database);
-                SeededRuns.forEachHistory(18, base + 10_000L * variant, generator, generated -> {
+                HistoryGenerator generator = new HistoryGenerator(workloads.apply(variant), database);
+                SeededRuns.forEachHistory(seedsPerVariant, base + 10_000L * variant, generator, generated -> {
                     History h = generated.history();
                     if (!ReadAnomalies.find(h).isEmpty()) {
                         return;
@@ -79,9 +95,8 @@ class SatCheckerDifferentialTests {
                         Verdict engine = engineUnderTest.check(h, level);
                         int[] counts = tally.counts.get(level);
                         if (engine instanceof Verdict.Unknown unknown) {
-                            assertThat(predicates).as("unknown without predicate reads at %s: %s", level, unknown.reason()).isTrue();
                             counts[2]++;
-                            continue;
+                            throw new AssertionError("unknown at " + level + ": " + unknown.reason());
                         }
                         assertThat(engine.isSatisfied()).as("engine agrees at %s: %s", level, engine).isEqualTo(reference.isSatisfied());
                         if (engine instanceof Verdict.Satisfied s) {
@@ -98,9 +113,9 @@ class SatCheckerDifferentialTests {
             System.out.printf("SAT engine (" + name + ") vs reference at %s: %d agree satisfied, %d agree violated, %d unknown "
                     + "(of %d screened-clean histories, %d with predicate reads)%n",
                     level, counts[0], counts[1], counts[2], tally.histories, tally.withPredicates);
-            assertThat(counts[0]).as("agreed satisfied at %s", level).isGreaterThan(150);
-            assertThat(counts[1]).as("agreed violated at %s", level).isGreaterThan(150);
-            assertThat(counts[2]).as("unknown at %s", level).isLessThan(tally.withPredicates / 2 + 1);
+            assertThat(counts[0]).as("agreed satisfied at %s", level).isGreaterThan(tally.histories / 40);
+            assertThat(counts[1]).as("agreed violated at %s", level).isGreaterThan(tally.histories / 40);
+            assertThat(tally.withPredicates).as("histories with predicate reads").isGreaterThan(tally.histories / 3);
         }
     }
 }

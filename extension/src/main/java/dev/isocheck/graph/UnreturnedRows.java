@@ -1,0 +1,307 @@
+package dev.isocheck.graph;
+
+import dev.isocheck.history.History;
+import dev.isocheck.history.InitialState;
+import dev.isocheck.history.KeyIndex;
+import dev.isocheck.history.OpKind;
+import dev.isocheck.history.PredicateRead;
+import dev.isocheck.history.Transaction;
+import dev.isocheck.history.Value;
+import dev.isocheck.history.ValueTable;
+import dev.isocheck.predicate.ParsedWhere;
+import dev.isocheck.predicate.WherePredicate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The rows each predicate read did not return, where that absence constrains the order (Vbox's
+ * predicate constraints, its "unknown θ-reads"): for a committed transaction {@code t}, a predicate
+ * read of it and a key {@code k} of the read's table that the read did not return, the version of
+ * {@code k} the read saw (the last one installed before {@code t}) must not satisfy the read's
+ * {@code where}.
+ *
+ * <p>Each such <em>unreturned row</em> is modelled exactly like an item read whose candidate writers
+ * are the versions that can be left out: the committed writers of {@code k} other than {@code t}
+ * whose installed value is not certainly selected ({@link dev.isocheck.predicate.Truth#isTrue()} is
+ * false: FALSE, UNKNOWN or INDETERMINATE), and the initial state unless its known value is
+ * selected (an unknown initial value can be one the read leaves out unless an observation it
+ * explains shows it selected, see {@link #initialSelects(int, Value)}; several observations that
+ * only together show it selected are not combined, which can only let an invalid order through to
+ * the witness replay). The engine then derives, as for any
+ * read, a read-write edge from {@code t} to every writer installed after the chosen one. Vbox
+ * encodes instead "the chosen non-selected writer precedes {@code t}, and every <em>selected</em>
+ * writer after it follows {@code t}"; in a total order both say that the last version before
+ * {@code t} is not selected (the last writer before {@code t} is such a writer, and choosing it
+ * meets either form), so the two admit the same orders and this one reuses the item-read
+ * machinery: pruning, chains, the SAT encoding, snapshot isolation's snapshots.
+ *
+ * <p>Only rows that could have been selected are listed: a key none of whose versions (other than
+ * {@code t}'s own) satisfies the clause constrains nothing and is skipped, which is what keeps the
+ * count near the number of rows a range could cover rather than reads × table size. Rows of a key
+ * the transaction wrote before the read are its own writes, checked by the screening
+ * ({@link ReadAnomalies}), not here. A read whose {@code where} is unsupported is
+ * <em>unmodelled</em> ({@link #unmodelled()}): its returned rows still count as item reads, its
+ * other keys add nothing, so it can never cause a false alarm.
+ */
+public final class UnreturnedRows {
+
+    /** In {@link #candidates(int)}: the initial state. */
+    public static final int INITIAL = -1;
+
+    private final History history;
+    private final int[] transaction;
+    private final int[] operation;
+    private final int[] key;
+    private final int[] candidateStart;
+    private final int[] candidates;
+    private final WherePredicate[] where;
+    private final List<PredicateReadRef> unmodelled;
+
+    /**
+     * A predicate read, by transaction index and operation index.
+     *
+     * @param transaction the reader's index in its history
+     * @param operation   the predicate read's index in the transaction
+     */
+    public record PredicateReadRef(int transaction, int operation) {
+    }
+
+    private UnreturnedRows(ReadExplanations explanations) {
+        this.history = explanations.history();
+        History history = this.history;
+        IntList transactions = new IntList(64);
+        IntList operations = new IntList(64);
+        IntList keys = new IntList(64);
+        IntList starts = new IntList(64);
+        IntList candidateList = new IntList(256);
+        List<WherePredicate> wheres = new ArrayList<>();
+        List<PredicateReadRef> refused = new ArrayList<>();
+        Versions versions = null;
+        Map<Integer, List<Value>> initialObservations = Map.of();
+        Map<String, int[]> tableKeys = new HashMap<>();
+        ValueTable values = history.values();
+        InitialState initial = history.initialState();
+        starts.add(0);
+        Map<Integer, Boolean> ownWritten = new HashMap<>();
+        for (Transaction t : history.transactions()) {
+            if (!t.isCommitted() || !t.hasPredicateReads()) {
+                continue;
+            }
+            ownWritten.clear();
+            for (int op = 0; op < t.size(); op++) {
+                if (t.kind(op) == OpKind.WRITE) {
+                    ownWritten.put(t.key(op), Boolean.TRUE);
+                }
+                if (t.kind(op) != OpKind.PREDICATE) {
+                    continue;
+                }
+                PredicateRead read = t.predicate(op);
+                ParsedWhere parsed = WherePredicate.parse(read.where());
+                if (!(parsed instanceof WherePredicate clause)) {
+                    refused.add(new PredicateReadRef(t.index(), op));
+                    continue;
+                }
+                int[] table = tableKeys.computeIfAbsent(read.table(), history.keys()::keysOfTable);
+                if (versions == null) {
+                    versions = new Versions(history);
+                    initialObservations = initialObservations(explanations);
+                }
+                for (int k : table) {
+                    if (ownWritten.containsKey(k) || read.valueReturnedFor(k) >= 0) {
+                        continue;
+                    }
+                    int from = candidateList.size();
+                    boolean selectable = false;
+                    int initialValue = initial.valueOf(k);
+                    if (initialValue != InitialState.UNKNOWN && clause.evaluate(values.get(initialValue)).isTrue()) {
+                        selectable = true;
+                    } else {
+                        candidateList.add(INITIAL);
+                        if (initialValue == InitialState.UNKNOWN) {
+                            // An unknown initial value is one the read may leave out, unless an
+                            // observation it explains shows it selected: then the row constrains.
+                            for (Value seen : initialObservations.getOrDefault(k, List.of())) {
+                                selectable |= !seen.isAbsent() && clause.namesOnlyFieldsOf(seen) && clause.evaluate(seen).isTrue();
+                            }
+                        }
+                    }
+                    for (int i = versions.start(k); i < versions.start(k + 1); i++) {
+                        int writer = versions.writer(i);
+                        if (writer == t.index()) {
+                            continue;
+                        }
+                        if (clause.evaluate(values.get(versions.value(i))).isTrue()) {
+                            selectable = true;
+                        } else {
+                            candidateList.add(writer);
+                        }
+                    }
+                    if (!selectable) {
+                        candidateList.truncate(from);
+                        continue;
+                    }
+                    transactions.add(t.index());
+                    operations.add(op);
+                    keys.add(k);
+                    starts.add(candidateList.size());
+                    wheres.add(clause);
+                }
+            }
+        }
+        transaction = transactions.toArray();
+        operation = operations.toArray();
+        key = keys.toArray();
+        candidateStart = starts.toArray();
+        candidates = candidateList.toArray();
+        where = wheres.toArray(new WherePredicate[0]);
+        unmodelled = List.copyOf(refused);
+    }
+
+    /**
+     * The unreturned rows that constrain the order of the history {@code explanations} are of.
+     *
+     * @return never {@code null}
+     */
+    public static UnreturnedRows of(ReadExplanations explanations) {
+        return new UnreturnedRows(explanations);
+    }
+
+    /** Per key with an unknown initial value, the distinct values of the observations the initial state can explain. */
+    private static Map<Integer, List<Value>> initialObservations(ReadExplanations explanations) {
+        History history = explanations.history();
+        Map<Integer, List<Value>> seen = new HashMap<>();
+        for (int o = 0; o < explanations.size(); o++) {
+            int k = explanations.key(o);
+            if (explanations.initialStateExplains(o) && !history.initialState().isKnown(k)) {
+                List<Value> values = seen.computeIfAbsent(k, x -> new ArrayList<>(2));
+                Value value = history.values().get(explanations.value(o));
+                if (!values.contains(value)) {
+                    values.add(value);
+                }
+            }
+        }
+        return seen;
+    }
+
+    /** The history these rows are of. */
+    public History history() {
+        return history;
+    }
+
+    /** How many unreturned rows constrain the order. */
+    public int size() {
+        return key.length;
+    }
+
+    /** The index of the transaction whose predicate read left row {@code r} out. */
+    public int transaction(int r) {
+        return transaction[r];
+    }
+
+    /** The predicate read's operation index in its transaction. */
+    public int operation(int r) {
+        return operation[r];
+    }
+
+    /** The key of row {@code r}. */
+    public int key(int r) {
+        return key[r];
+    }
+
+    /** The read's compiled {@code where}. */
+    public WherePredicate where(int r) {
+        return where[r];
+    }
+
+    /**
+     * The versions the read may have seen for row {@code r}: committed writers' transaction indexes
+     * in history order, preceded by {@link #INITIAL} when the initial state can be one. Empty when
+     * every version satisfies the clause: the read should have returned the row in any order.
+     */
+    public int[] candidates(int r) {
+        return Arrays.copyOfRange(candidates, candidateStart[r], candidateStart[r + 1]);
+    }
+
+    /** How many candidates row {@code r} has. */
+    public int candidateCount(int r) {
+        return candidateStart[r + 1] - candidateStart[r];
+    }
+
+    /** The {@code i}-th candidate of row {@code r} (see {@link #candidates(int)}). */
+    public int candidate(int r, int i) {
+        return candidates[candidateStart[r] + i];
+    }
+
+    /**
+     * The committed predicate reads whose {@code where} the engine cannot evaluate: their returned
+     * rows are item reads, their other keys constrain nothing.
+     *
+     * @return never {@code null}; unmodifiable
+     */
+    public List<PredicateReadRef> unmodelled() {
+        return unmodelled;
+    }
+
+    /**
+     * Whether an unknown initial value known to be consistent with {@code observed} (an observation
+     * of it) would certainly be selected by row {@code r}'s clause: then the initial state cannot
+     * be the version that read left out while it also served that observation. Conservative, as the
+     * reference checker's rule: only when every column the clause names is a field of the
+     * observation and the clause is TRUE on it.
+     */
+    public boolean initialSelects(int r, Value observed) {
+        return !observed.isAbsent() && where[r].namesOnlyFieldsOf(observed) && where[r].evaluate(observed).isTrue();
+    }
+
+    /** A short description of row {@code r}, such as {@code T3's predicate read of doctors where on_call (not returning doctors/4)}. */
+    public String describe(int r) {
+        Transaction t = history.transaction(transaction[r]);
+        PredicateRead read = t.predicate(operation[r]);
+        return t.id() + "'s predicate read of " + read.table() + " where " + read.where() + " (which did not return "
+                + history.keys().name(key[r]) + ")";
+    }
+
+    /** Each key's installed versions: committed final writes, by transaction, in history order. */
+    private static final class Versions {
+        private final int[] start;
+        private final int[] writer;
+        private final int[] value;
+
+        Versions(History history) {
+            int keys = history.keys().size();
+            KeyIndex index = history.index();
+            start = new int[keys + 1];
+            IntList writers = new IntList(1024);
+            IntList values = new IntList(1024);
+            for (int k = 0; k < keys; k++) {
+                for (int i = 0; i < index.writeCount(k); i++) {
+                    long ref = index.write(k, i);
+                    Transaction t = history.transaction(KeyIndex.transactionOf(ref));
+                    int op = KeyIndex.operationOf(ref);
+                    if (t.isCommitted() && t.isFinalWrite(op)) {
+                        writers.add(t.index());
+                        values.add(t.value(op));
+                    }
+                }
+                start[k + 1] = writers.size();
+            }
+            writer = writers.toArray();
+            value = values.toArray();
+        }
+
+        int start(int k) {
+            return start[k];
+        }
+
+        int writer(int i) {
+            return writer[i];
+        }
+
+        int value(int i) {
+            return value[i];
+        }
+    }
+}
