@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The rows each predicate read did not return, where that absence constrains the order (Vbox's
@@ -82,6 +83,7 @@ public final class UnreturnedRows {
         Versions versions = null;
         Map<Integer, List<Value>> initialObservations = Map.of();
         Map<String, int[]> tableKeys = new HashMap<>();
+        Map<String, ColumnIndex> indexes = new HashMap<>();
         ValueTable values = history.values();
         InitialState initial = history.initialState();
         starts.add(0);
@@ -108,6 +110,15 @@ public final class UnreturnedRows {
                 if (versions == null) {
                     versions = new Versions(history);
                     initialObservations = initialObservations(explanations);
+                }
+                Optional<WherePredicate.ColumnRange> range = clause.selectiveRange();
+                if (range.isPresent()) {
+                    Versions v = versions;
+                    Map<Integer, List<Value>> seen = initialObservations;
+                    String name = read.table();
+                    table = indexes.computeIfAbsent(name + "\u0000" + range.get().column(),
+                            x -> ColumnIndex.of(history, tableKeys.get(name), v, seen, range.get().column()))
+                            .keysWithin(range.get().low(), range.get().high());
                 }
                 for (int k : table) {
                     if (ownWritten.containsKey(k) || read.valueReturnedFor(k) >= 0) {
@@ -302,6 +313,85 @@ public final class UnreturnedRows {
 
         int value(int i) {
             return value[i];
+        }
+    }
+
+    /**
+     * The numbers one column holds in any version of a table's keys (installed writes, known
+     * initial values, and observations of unknown initial values), sorted, so that a range clause
+     * visits only the keys it could select instead of the whole table. Fields are matched by name
+     * in lower case, a superset of the rows a clause's column reads.
+     */
+    private static final class ColumnIndex {
+        private final double[] numbers;
+        private final int[] keys;
+        private final int keySpace;
+
+        private ColumnIndex(double[] numbers, int[] keys, int keySpace) {
+            this.numbers = numbers;
+            this.keys = keys;
+            this.keySpace = keySpace;
+        }
+
+        static ColumnIndex of(History history, int[] table, Versions versions, Map<Integer, List<Value>> initialSeen,
+                String column) {
+            List<double[]> entries = new ArrayList<>();
+            InitialState initial = history.initialState();
+            for (int k : table) {
+                int initialValue = initial.valueOf(k);
+                if (initialValue != InitialState.UNKNOWN) {
+                    add(entries, history.values().get(initialValue), column, k);
+                }
+                for (Value seen : initialSeen.getOrDefault(k, List.of())) {
+                    add(entries, seen, column, k);
+                }
+                for (int i = versions.start(k); i < versions.start(k + 1); i++) {
+                    add(entries, history.values().get(versions.value(i)), column, k);
+                }
+            }
+            entries.sort((a, b) -> Double.compare(a[0], b[0]));
+            double[] numbers = new double[entries.size()];
+            int[] keys = new int[entries.size()];
+            for (int i = 0; i < numbers.length; i++) {
+                numbers[i] = entries.get(i)[0];
+                keys[i] = (int) entries.get(i)[1];
+            }
+            return new ColumnIndex(numbers, keys, history.keys().size());
+        }
+
+        private static void add(List<double[]> entries, Value value, String column, int key) {
+            if (!value.isObject()) {
+                return;
+            }
+            for (Map.Entry<String, Value> field : value.fields().entrySet()) {
+                if (field.getValue().isNumber() && field.getKey().toLowerCase(java.util.Locale.ROOT).equals(column)) {
+                    entries.add(new double[] {field.getValue().asDecimal().orElseThrow().doubleValue(), key});
+                }
+            }
+        }
+
+        /** The keys with a number in {@code [low, high]}, ascending, each once. */
+        int[] keysWithin(double low, double high) {
+            int from = lowerBound(low);
+            java.util.BitSet found = new java.util.BitSet(keySpace);
+            for (int i = from; i < numbers.length && numbers[i] <= high; i++) {
+                found.set(keys[i]);
+            }
+            return found.stream().toArray();
+        }
+
+        private int lowerBound(double low) {
+            int lo = 0;
+            int hi = numbers.length;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (numbers[mid] < low) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
         }
     }
 }

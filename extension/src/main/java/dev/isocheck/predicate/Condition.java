@@ -12,6 +12,35 @@ sealed interface Condition {
     Truth evaluate(Value row);
 
     /**
+     * Bounds {@code {low, high}} (inclusive, infinite when open) that the number in {@code column}
+     * (compared ignoring case) lies within whenever this condition is TRUE on a row; unbounded when
+     * the condition does not confine it. Only comparisons of the column with number literals
+     * confine it (TRUE needs both sides numbers); everything else is unbounded, which is always
+     * safe: the bounds only let a caller skip rows, never decide one.
+     */
+    default double[] bounds(String column) {
+        return unbounded();
+    }
+
+    /** The bounds of a condition that confines nothing. */
+    static double[] unbounded() {
+        return new double[] {Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY};
+    }
+
+    /** The number a literal operand holds, or NaN. */
+    static double number(Operand operand) {
+        if (operand instanceof Operand.Literal literal && literal.value().isNumber()) {
+            return literal.value().asDecimal().orElseThrow().doubleValue();
+        }
+        return Double.NaN;
+    }
+
+    /** Whether {@code operand} is {@code column}, compared ignoring case (a quoted name included: a superset is safe). */
+    static boolean isColumn(Operand operand, String column) {
+        return operand instanceof Operand.Column c && c.name().equalsIgnoreCase(column);
+    }
+
+    /**
      * {@code t1 AND t2 AND ...}: a chain flattened into one node, so that a long chain (a normal
      * generated clause) is neither compiled nor evaluated by deep recursion.
      */
@@ -31,6 +60,17 @@ sealed interface Condition {
             }
             return all;
         }
+
+        @Override
+        public double[] bounds(String column) {
+            double[] within = unbounded();
+            for (Condition term : terms) {
+                double[] b = term.bounds(column);
+                within[0] = Math.max(within[0], b[0]);
+                within[1] = Math.min(within[1], b[1]);
+            }
+            return within;
+        }
     }
 
     /** {@code t1 OR t2 OR ...}: a chain flattened into one node, as {@link And}. */
@@ -49,6 +89,20 @@ sealed interface Condition {
                 }
             }
             return any;
+        }
+
+        @Override
+        public double[] bounds(String column) {
+            if (terms.isEmpty()) {
+                return unbounded();
+            }
+            double[] hull = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
+            for (Condition term : terms) {
+                double[] b = term.bounds(column);
+                hull[0] = Math.min(hull[0], b[0]);
+                hull[1] = Math.max(hull[1], b[1]);
+            }
+            return hull;
         }
     }
 
@@ -82,6 +136,36 @@ sealed interface Condition {
         public Truth evaluate(Value row) {
             return compare(op, left.valueOn(row), right.valueOn(row));
         }
+
+        @Override
+        public double[] bounds(String column) {
+            Comparison seen = op;
+            double n;
+            if (isColumn(left, column)) {
+                n = number(right);
+            } else if (isColumn(right, column)) {
+                n = number(left);
+                // "n op column" is "column op' n".
+                seen = switch (op) {
+                    case LT -> Comparison.GT;
+                    case LE -> Comparison.GE;
+                    case GT -> Comparison.LT;
+                    case GE -> Comparison.LE;
+                    default -> op;
+                };
+            } else {
+                return unbounded();
+            }
+            if (Double.isNaN(n)) {
+                return unbounded();
+            }
+            return switch (seen) {
+                case EQ -> new double[] {n, n};
+                case LT, LE -> new double[] {Double.NEGATIVE_INFINITY, n};
+                case GT, GE -> new double[] {n, Double.POSITIVE_INFINITY};
+                case NE -> unbounded();
+            };
+        }
     }
 
     /** {@code operand [NOT] IN (items)}: the OR of {@code operand = item}. */
@@ -95,6 +179,23 @@ sealed interface Condition {
             }
             return negated ? any.not() : any;
         }
+
+        @Override
+        public double[] bounds(String column) {
+            if (negated || !isColumn(operand, column) || items.isEmpty()) {
+                return unbounded();
+            }
+            double[] hull = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
+            for (Operand item : items) {
+                double n = number(item);
+                if (Double.isNaN(n)) {
+                    return unbounded();
+                }
+                hull[0] = Math.min(hull[0], n);
+                hull[1] = Math.max(hull[1], n);
+            }
+            return hull;
+        }
     }
 
     /** {@code operand [NOT] BETWEEN low AND high}: {@code operand >= low AND operand <= high}. */
@@ -105,6 +206,16 @@ sealed interface Condition {
             Truth within = compare(Comparison.GE, value, low.valueOn(row))
                     .and(compare(Comparison.LE, value, high.valueOn(row)));
             return negated ? within.not() : within;
+        }
+
+        @Override
+        public double[] bounds(String column) {
+            double lo = number(low);
+            double hi = number(high);
+            if (negated || !isColumn(operand, column) || Double.isNaN(lo) || Double.isNaN(hi)) {
+                return unbounded();
+            }
+            return new double[] {lo, hi};
         }
     }
 

@@ -3,7 +3,9 @@ package dev.isocheck.predicate;
 import dev.isocheck.history.Value;
 import java.util.Collections;
 import java.util.LinkedHashSet;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -201,6 +203,43 @@ public final class WherePredicate implements ParsedWhere {
             }
         }
         return true;
+    }
+
+    /**
+     * A numeric range that every row this clause makes TRUE holds in one column, for scanning an
+     * index instead of every row: the mentioned column with the narrowest bounds, if any is
+     * bounded. The bounds are widened slightly (they are compared as doubles, the clause as exact
+     * decimals), so a row outside them is certainly not selected; a row inside must still be
+     * evaluated.
+     *
+     * @return empty when no column is confined by the clause
+     */
+    public Optional<ColumnRange> selectiveRange() {
+        ColumnRange best = null;
+        for (String column : columns) {
+            double[] b = condition.bounds(column);
+            if (b[0] == Double.NEGATIVE_INFINITY && b[1] == Double.POSITIVE_INFINITY) {
+                continue;
+            }
+            double low = Double.isInfinite(b[0]) ? b[0] : b[0] - Math.abs(b[0]) * 1e-9 - 1e-9;
+            double high = Double.isInfinite(b[1]) ? b[1] : b[1] + Math.abs(b[1]) * 1e-9 + 1e-9;
+            ColumnRange range = new ColumnRange(column.toLowerCase(Locale.ROOT), low, high);
+            if (best == null || range.high() - range.low() < best.high() - best.low()) {
+                best = range;
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    /**
+     * Inclusive bounds on the number in a column, its name in lower case (rows are matched by
+     * field names in lower case, a superset of what the clause reads).
+     *
+     * @param column the column, lower case
+     * @param low    the least value a selected row can hold ({@code -Infinity} when open)
+     * @param high   the greatest ({@code +Infinity} when open); below {@code low} when no row can be selected
+     */
+    public record ColumnRange(String column, double low, double high) {
     }
 
     @Override

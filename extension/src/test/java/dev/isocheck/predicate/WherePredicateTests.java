@@ -277,4 +277,75 @@ class WherePredicateTests {
     void parsesEachDistinctClauseOnce() {
         assertThat(WherePredicate.parse("shift = 7")).isSameAs(WherePredicate.parse("shift = 7"));
     }
+
+    @Test
+    void theSelectiveRangeHoldsEveryRowTheClauseMakesTrue() {
+        // Seeded random clauses over two columns and random rows (numbers, strings, missing or
+        // case-shadowed fields): whenever a clause is TRUE on a row, some field of the range's
+        // column (ignoring case) holds a number within the range. Else an index scan would skip a
+        // row the predicate read selects, and a phantom would go unseen.
+        java.util.SplittableRandom random = new java.util.SplittableRandom(4_000_004L);
+        int ranged = 0;
+        int trueRows = 0;
+        for (int c = 0; c < 3_000; c++) {
+            String where = clause(random, 2);
+            ParsedWhere parsed = WherePredicate.parse(where);
+            if (!(parsed instanceof WherePredicate predicate)) {
+                continue;
+            }
+            java.util.Optional<WherePredicate.ColumnRange> range = predicate.selectiveRange();
+            if (range.isEmpty()) {
+                continue;
+            }
+            ranged++;
+            WherePredicate.ColumnRange r = range.get();
+            for (int i = 0; i < 40; i++) {
+                Value row = randomRow(random);
+                if (!predicate.evaluate(row).isTrue()) {
+                    continue;
+                }
+                trueRows++;
+                boolean within = row.fields().entrySet().stream().anyMatch(f -> f.getKey().equalsIgnoreCase(r.column())
+                        && f.getValue().isNumber() && f.getValue().asDecimal().orElseThrow().doubleValue() >= r.low()
+                        && f.getValue().asDecimal().orElseThrow().doubleValue() <= r.high());
+                assertThat(within).as("clause %s is TRUE on %s outside %s", where, row, r).isTrue();
+            }
+        }
+        assertThat(ranged).as("clauses with a range").isGreaterThan(500);
+        assertThat(trueRows).as("rows a ranged clause selects").isGreaterThan(1_000);
+    }
+
+    private static String clause(java.util.SplittableRandom random, int depth) {
+        if (depth > 0 && random.nextInt(3) == 0) {
+            String op = random.nextBoolean() ? " AND " : " OR ";
+            return "(" + clause(random, depth - 1) + op + clause(random, depth - 1) + ")";
+        }
+        String column = random.nextBoolean() ? "v" : (random.nextBoolean() ? "w" : "\"V\"");
+        int a = random.nextInt(-5, 6);
+        int b = a + random.nextInt(0, 5);
+        return switch (random.nextInt(9)) {
+            case 0 -> column + " > " + a;
+            case 1 -> a + " <= " + column;
+            case 2 -> column + " BETWEEN " + a + " AND " + b;
+            case 3 -> column + " IN (" + a + ", " + b + ")";
+            case 4 -> column + " <> " + a;
+            case 5 -> "NOT (" + column + " < " + a + ")";
+            case 6 -> column + " = " + a + ".5";
+            case 7 -> column + " NOT BETWEEN " + a + " AND " + b;
+            default -> column + " = 'x'";
+        };
+    }
+
+    private static Value randomRow(java.util.SplittableRandom random) {
+        Map<String, Object> fields = new HashMap<>();
+        for (String name : List.of("v", "w", "V")) {
+            switch (random.nextInt(name.equals("V") ? 6 : 5)) {
+                case 0, 1, 2 -> fields.put(name, random.nextInt(-6, 8));
+                case 3 -> fields.put(name, random.nextInt(-6, 8) + 0.5);
+                case 4 -> fields.put(name, "x");
+                default -> { }
+            }
+        }
+        return Value.of(fields);
+    }
 }
