@@ -155,6 +155,14 @@ final class SerialRun {
         }
     }
 
+    /**
+     * Declares a row's value before the first transaction, outside the key-value state: the
+     * generator that uses rows keeps their state itself (see {@link Tx#writeRow}).
+     */
+    void initialRow(String key, Map<String, Object> row) {
+        builder.initialValue(key, row);
+    }
+
     /** A value never written before: values written this way are unique in the history. */
     int unique() {
         return nextValue++;
@@ -289,6 +297,16 @@ final class SerialRun {
                 state.put(key, value);
             }
             recorded.write(key, value);
+        }
+
+        /** Writes a row (an object value); the generator keeps the rows' state and answers predicate reads from it. */
+        void writeRow(String key, Map<String, Object> row) {
+            recorded.write(key, row);
+        }
+
+        /** Records a predicate read of {@code table} that returned {@code rows} (key to row), as the generator computed them. */
+        void predicate(String table, String where, Map<String, Object> rows) {
+            recorded.predicate(table, where, rows);
         }
 
         /** Reads {@code key}, then writes a {@link #unique() unique} value to it. */

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -58,6 +59,15 @@ public final class Workloads {
     /** TPC-C-like and Twitter-like: sessions, as Cobra's 24 clients. */
     public static final int APP_SESSIONS = 24;
 
+    /** BlindW-Pred: the table. */
+    public static final String PRED_TABLE = "r";
+    /** BlindW-Pred: {@code v1} and {@code v2} are drawn from {@code [0, PRED_DOMAIN)}. */
+    public static final long PRED_DOMAIN = 1_000_000;
+    /** BlindW-Pred: how many values a range covers (about ten rows of 10k). */
+    public static final long PRED_WIDTH = 1_000;
+    /** BlindW-Pred: predicate reads per reading transaction. */
+    public static final int PRED_READS = 2;
+
     /** Twitter-like: users, as Cobra's C-Twitter. */
     public static final int TWITTER_USERS = 1_000;
     /** Twitter-like: whom each user follows at the start. */
@@ -77,6 +87,8 @@ public final class Workloads {
         BLINDW_RW("blindw-rw", "BlindW: 50% read-only, 50% write-only txns of 8 ops, 10k keys, 24 sessions, unique values"),
         /** Cobra's BlindW-WM: 10% read-only, 90% write-only. */
         BLINDW_WH("blindw-wh", "BlindW write-heavy: 10% read-only, 90% write-only txns of 8 ops, 10k keys, 24 sessions, unique values"),
+        /** Vbox's BlindW-Pred: half the transactions read by range predicates, half write rows. */
+        BLINDW_PRED("blindw-pred", "BlindW-Pred: 50% txns of 2 range predicate reads (about 10 of 10k rows each), 50% of 8 row writes, 24 sessions"),
         /** VeriStrong's YCSB-like generator: 15 operations, half reads, half the keys with duplicate values. */
         YCSB_DUP("ycsb-dup", "YCSB-like: 15 ops/txn, 50% reads, 5k keys, half of them written values 0..4, 20 sessions"),
         /** TPC-C's five transactions over warehouse, district, customer, stock and order rows. */
@@ -153,6 +165,7 @@ public final class Workloads {
             case BLINDW_RH -> blindW(kind, 90, setup);
             case BLINDW_RW -> blindW(kind, 50, setup);
             case BLINDW_WH -> blindW(kind, 10, setup);
+            case BLINDW_PRED -> blindWPred(setup);
             case YCSB_DUP -> ycsb(setup);
             case TPCC -> new Tpcc(setup).run();
             case TWITTER -> new Twitter(setup).run();
@@ -196,6 +209,60 @@ public final class Workloads {
             }
         }
         return run.finish(kind, setup.seed(), true);
+    }
+
+    /**
+     * Vbox's BlindW-Pred over a table {@code r} of {@value #BLINDW_KEYS} rows {@code {k, v1, v2}}:
+     * half the transactions make {@value #PRED_READS} predicate reads {@code v1 BETWEEN a AND b} or
+     * {@code v2 ...} over a range of {@value #PRED_WIDTH} of the {@value #PRED_DOMAIN} values (about
+     * ten rows each), the other half overwrite {@value #BLINDW_OPS} distinct rows with fresh random
+     * {@code v1, v2}. Every row starts present; values repeat only by chance.
+     */
+    private static BenchHistory blindWPred(Setup setup) {
+        SerialRun run = setup.run(BLINDW_SESSIONS);
+        String[] keys = names(PRED_TABLE + "/", BLINDW_KEYS);
+        long[] v1 = new long[BLINDW_KEYS];
+        long[] v2 = new long[BLINDW_KEYS];
+        for (int k = 0; k < BLINDW_KEYS; k++) {
+            v1[k] = run.random.nextLong(PRED_DOMAIN);
+            v2[k] = run.random.nextLong(PRED_DOMAIN);
+            run.initialRow(keys[k], predRow(k, v1[k], v2[k]));
+        }
+        int[] picked = new int[BLINDW_OPS];
+        while (!run.done()) {
+            SerialRun.Tx tx = run.begin();
+            if (run.random.nextBoolean()) {
+                for (int i = 0; i < PRED_READS; i++) {
+                    boolean first = run.random.nextBoolean();
+                    long[] column = first ? v1 : v2;
+                    long low = run.random.nextLong(PRED_DOMAIN - PRED_WIDTH + 1);
+                    long high = low + PRED_WIDTH - 1;
+                    Map<String, Object> returned = new LinkedHashMap<>();
+                    for (int k = 0; k < BLINDW_KEYS; k++) {
+                        if (column[k] >= low && column[k] <= high) {
+                            returned.put(keys[k], predRow(k, v1[k], v2[k]));
+                        }
+                    }
+                    tx.predicate(PRED_TABLE, (first ? "v1" : "v2") + " BETWEEN " + low + " AND " + high, returned);
+                }
+            } else {
+                distinct(run.random, BLINDW_KEYS, picked);
+                for (int k : picked) {
+                    v1[k] = run.random.nextLong(PRED_DOMAIN);
+                    v2[k] = run.random.nextLong(PRED_DOMAIN);
+                    tx.writeRow(keys[k], predRow(k, v1[k], v2[k]));
+                }
+            }
+        }
+        return run.finish(Kind.BLINDW_PRED, setup.seed(), false);
+    }
+
+    private static Map<String, Object> predRow(int k, long v1, long v2) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("k", k);
+        row.put("v1", v1);
+        row.put("v2", v2);
+        return row;
     }
 
     /** Fills {@code into} with distinct ints from {@code [0, bound)}. */

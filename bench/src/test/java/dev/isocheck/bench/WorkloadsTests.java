@@ -91,7 +91,7 @@ class WorkloadsTests {
     void sessionsTakeEqualShares(Kind kind) {
         History h = Workloads.generate(kind, 1000, 3).history();
         int expected = switch (kind) {
-            case BLINDW_RH, BLINDW_RW, BLINDW_WH -> Workloads.BLINDW_SESSIONS;
+            case BLINDW_RH, BLINDW_RW, BLINDW_WH, BLINDW_PRED -> Workloads.BLINDW_SESSIONS;
             case YCSB_DUP -> Workloads.YCSB_SESSIONS;
             case TPCC, TWITTER -> Workloads.APP_SESSIONS;
         };
@@ -109,7 +109,7 @@ class WorkloadsTests {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Kind.class, names = "YCSB_DUP", mode = EnumSource.Mode.EXCLUDE)
+    @EnumSource(value = Kind.class, names = {"YCSB_DUP", "BLINDW_PRED"}, mode = EnumSource.Mode.EXCLUDE)
     void valuesAreUniqueWhereClaimed(Kind kind) {
         BenchHistory generated = Workloads.generate(kind, 1000, 5);
         assertThat(generated.uniqueValues()).isTrue();
