@@ -130,7 +130,7 @@ class WorkloadsTests {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Kind.class, names = "BLINDW_.*", mode = EnumSource.Mode.MATCH_ALL)
+    @EnumSource(value = Kind.class, names = {"BLINDW_RH", "BLINDW_RW", "BLINDW_WH"})
     void blindWTransactionsReadOrWriteEightDistinctKeys(Kind kind) {
         History h = Workloads.generate(kind, 2000, 1).history();
         int readOnly = 0;
@@ -149,6 +149,33 @@ class WorkloadsTests {
         };
         assertThat(readOnly * 100.0 / h.size()).isCloseTo(percent, offset(4.0));
         assertThat(h.keys().size()).isEqualTo(Workloads.BLINDW_KEYS);
+        assertThat(h.initialState().listedCount()).isEqualTo(Workloads.BLINDW_KEYS);
+    }
+
+    @Test
+    void blindWPredReadsByRangeOrWritesEightRows() {
+        History h = Workloads.generate(Kind.BLINDW_PRED, 2000, 1).history();
+        int reading = 0;
+        int returned = 0;
+        for (Transaction t : h.transactions()) {
+            Set<OpKind> kinds = new HashSet<>();
+            IntStream.range(0, t.size()).forEach(i -> kinds.add(t.kind(i)));
+            assertThat(kinds).hasSize(1);
+            if (kinds.contains(OpKind.PREDICATE)) {
+                reading++;
+                assertThat(t.size()).isEqualTo(Workloads.PRED_READS);
+                for (int i = 0; i < t.size(); i++) {
+                    assertThat(t.predicate(i).where()).matches("v[12] BETWEEN \\d+ AND \\d+");
+                    returned += t.predicate(i).rowCount();
+                }
+            } else {
+                assertThat(kinds).containsExactly(OpKind.WRITE);
+                assertThat(IntStream.range(0, t.size()).map(t::key).distinct().count()).isEqualTo(Workloads.BLINDW_OPS);
+            }
+        }
+        assertThat(reading * 100.0 / h.size()).isCloseTo(50, offset(4.0));
+        // A range of 1,000 of 1,000,000 values over 10,000 rows: about ten rows each.
+        assertThat(returned / (double) (reading * Workloads.PRED_READS)).isBetween(7.0, 13.0);
         assertThat(h.initialState().listedCount()).isEqualTo(Workloads.BLINDW_KEYS);
     }
 

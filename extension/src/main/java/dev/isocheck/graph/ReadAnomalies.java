@@ -181,9 +181,6 @@ public final class ReadAnomalies {
                         continue;
                     }
                     PredicateRead read = t.predicate(op);
-                    if (!(WherePredicate.parse(read.where()) instanceof WherePredicate where)) {
-                        continue;
-                    }
                     String prefix = read.table() + "/";
                     Map<Integer, Integer> own = new java.util.LinkedHashMap<>();
                     for (int i = 0; i < op; i++) {
@@ -191,6 +188,9 @@ public final class ReadAnomalies {
                             own.remove(t.key(i));
                             own.put(t.key(i), i);
                         }
+                    }
+                    if (own.isEmpty() || !(WherePredicate.parse(read.where()) instanceof WherePredicate where)) {
+                        continue;
                     }
                     for (Map.Entry<Integer, Integer> write : own.entrySet()) {
                         int key = write.getKey();

@@ -60,6 +60,11 @@ public final class UnreturnedRows {
     private final int[] candidates;
     private final WherePredicate[] where;
     private final List<PredicateReadRef> unmodelled;
+    private final ReadExplanations explanations;
+    private final Map<String, int[]> tableKeys = new HashMap<>();
+    private final Map<String, ColumnIndex> indexes = new HashMap<>();
+    private Versions versions;
+    private Map<Integer, List<Value>> initialObservations;
 
     /**
      * A predicate read, by transaction index and operation index.
@@ -71,6 +76,7 @@ public final class UnreturnedRows {
     }
 
     private UnreturnedRows(ReadExplanations explanations) {
+        this.explanations = explanations;
         this.history = explanations.history();
         History history = this.history;
         IntList transactions = new IntList(64);
@@ -80,10 +86,6 @@ public final class UnreturnedRows {
         IntList candidateList = new IntList(256);
         List<WherePredicate> wheres = new ArrayList<>();
         List<PredicateReadRef> refused = new ArrayList<>();
-        Versions versions = null;
-        Map<Integer, List<Value>> initialObservations = Map.of();
-        Map<String, int[]> tableKeys = new HashMap<>();
-        Map<String, ColumnIndex> indexes = new HashMap<>();
         ValueTable values = history.values();
         InitialState initial = history.initialState();
         starts.add(0);
@@ -106,20 +108,8 @@ public final class UnreturnedRows {
                     refused.add(new PredicateReadRef(t.index(), op));
                     continue;
                 }
-                int[] table = tableKeys.computeIfAbsent(read.table(), history.keys()::keysOfTable);
-                if (versions == null) {
-                    versions = new Versions(history);
-                    initialObservations = initialObservations(explanations);
-                }
-                Optional<WherePredicate.ColumnRange> range = clause.selectiveRange();
-                if (range.isPresent()) {
-                    Versions v = versions;
-                    Map<Integer, List<Value>> seen = initialObservations;
-                    String name = read.table();
-                    table = indexes.computeIfAbsent(name + "\u0000" + range.get().column(),
-                            x -> ColumnIndex.of(history, tableKeys.get(name), v, seen, range.get().column()))
-                            .keysWithin(range.get().low(), range.get().high());
-                }
+                int[] table = keysItMaySelect(read.table(), clause);
+                ensureVersions();
                 for (int k : table) {
                     if (ownWritten.containsKey(k) || read.valueReturnedFor(k) >= 0) {
                         continue;
@@ -178,6 +168,34 @@ public final class UnreturnedRows {
      */
     public static UnreturnedRows of(ReadExplanations explanations) {
         return new UnreturnedRows(explanations);
+    }
+
+    /**
+     * The keys of {@code table} that {@code clause} may select in some version: every key of the
+     * table but those none of whose versions (installed writes, a known initial value, observations
+     * of an unknown one) holds a number in the clause's {@link WherePredicate#selectiveRange()
+     * selective range}, ascending. A key left out cannot be selected in any state an order gives
+     * (a transaction's own overwritten writes aside: callers check those themselves), so a check
+     * of what a predicate read left out need visit only these. Not thread-safe (indexes are built
+     * on first use).
+     */
+    public int[] keysItMaySelect(String table, WherePredicate clause) {
+        int[] all = tableKeys.computeIfAbsent(table, history.keys()::keysOfTable);
+        Optional<WherePredicate.ColumnRange> range = clause.selectiveRange();
+        if (range.isEmpty()) {
+            return all;
+        }
+        ensureVersions();
+        WherePredicate.ColumnRange r = range.get();
+        return indexes.computeIfAbsent(table + "\u0000" + r.column(),
+                x -> ColumnIndex.of(history, all, versions, initialObservations, r.column())).keysWithin(r.low(), r.high());
+    }
+
+    private void ensureVersions() {
+        if (versions == null) {
+            versions = new Versions(history);
+            initialObservations = initialObservations(explanations);
+        }
     }
 
     /** Per key with an unknown initial value, the distinct values of the observations the initial state can explain. */

@@ -50,7 +50,7 @@ import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 public final class WherePredicate implements ParsedWhere {
 
     /** A bound on the cache, so that a long-lived process reading many distinct clauses stays small. */
-    private static final int CACHE_LIMIT = 10_000;
+    private static final int CACHE_LIMIT = 200_000;
     /** The deepest nesting of parentheses parsed; deeper clauses are unsupported. */
     static final int MAX_PARENTHESES = 100;
     private static final Map<String, ParsedWhere> CACHE = new ConcurrentHashMap<>();

@@ -201,13 +201,13 @@ public final class SatChecker implements Checker {
         encoding.prefer(preferred);
         long t3 = System.nanoTime();
         if (encoding.isEmpty()) {
-            Verdict verdict = witness(history, level, known, preferred);
+            Verdict verdict = witness(history, level, known, preferred, polygraph.unreturnedRows());
             return new Report(verdict, millis(t0, t1), millis(t1, t2), millis(t2, t3), millis(t3, System.nanoTime()),
                     pruned.statistics(), 0, 0);
         }
         int[] learnt = new int[1];
         Reachability certainClosure = narrowCycles ? ReachabilityEngines.closureOf(certain.dag()) : null;
-        Verdict verdict = solve(history, level, known, encoding, snapshots, preferred, certainClosure, learnt);
+        Verdict verdict = solve(history, level, known, polygraph.unreturnedRows(), encoding, snapshots, preferred, certainClosure, learnt);
         return new Report(verdict, millis(t0, t1), millis(t1, t2), millis(t2, t3), millis(t3, System.nanoTime()),
                 pruned.statistics(), encoding.variableCount(), learnt[0]);
     }
@@ -216,8 +216,8 @@ public final class SatChecker implements Checker {
         return (to - from) / 1_000_000;
     }
 
-    private Verdict solve(History history, IsolationLevel level, KnownGraph known, ResidualEncoding encoding,
-            boolean snapshots, int[] preferred, Reachability closure, int[] learntOut) {
+    private Verdict solve(History history, IsolationLevel level, KnownGraph known, UnreturnedRows unreturned,
+            ResidualEncoding encoding, boolean snapshots, int[] preferred, Reachability closure, int[] learntOut) {
         int[] rank = new int[preferred.length];
         for (int p = 0; p < preferred.length; p++) {
             rank[preferred[p]] = p;
@@ -264,7 +264,7 @@ public final class SatChecker implements Checker {
                 List<int[]> cycles = graph.cycles(CYCLES_PER_ROUND);
                 if (cycles.isEmpty()) {
                     return witness(history, level, known, snapshots ? DependencyGraph.snapshotOrder(graph.topologicalOrder())
-                            : graph.topologicalOrder());
+                            : graph.topologicalOrder(), unreturned);
                 }
                 for (int[] cycle : cycles) {
                     for (int e : cycle) {
@@ -360,14 +360,15 @@ public final class SatChecker implements Checker {
         return new VecInt(negated.stream().mapToInt(Integer::intValue).toArray());
     }
 
-    private static Verdict witness(History history, IsolationLevel level, KnownGraph known, int[] order) {
+    private static Verdict witness(History history, IsolationLevel level, KnownGraph known, int[] order,
+            UnreturnedRows unreturned) {
         List<String> ids = new ArrayList<>(order.length);
         for (int node : order) {
             if (node != KnownGraph.INITIAL) {
                 ids.add(history.transaction(known.transaction(node)).id());
             }
         }
-        WitnessReplay replay = new WitnessReplay(history);
+        WitnessReplay replay = new WitnessReplay(history, unreturned);
         Optional<String> failure = level == IsolationLevel.SNAPSHOT_ISOLATION ? replay.snapshotFailure(ids)
                 : replay.failure(ids, level == IsolationLevel.STRICT_SERIALIZABLE);
         if (failure.isPresent()) {

@@ -1,5 +1,6 @@
 package dev.isocheck.solve;
 
+import dev.isocheck.graph.UnreturnedRows;
 import dev.isocheck.history.History;
 import dev.isocheck.history.InitialState;
 import dev.isocheck.history.KeyIndex;
@@ -42,11 +43,29 @@ public final class WitnessReplay {
     private final Map<String, int[]> tableKeys = new HashMap<>();
     private final Map<String, ParsedWhere> parsed = new HashMap<>();
     private int[][] writtenValues;
+    /** When given, predicate reads visit only the keys their clause may select in some version. */
+    private final UnreturnedRows unreturned;
 
-    /** A replayer for {@code history}. */
+    /** A replayer for {@code history}; each predicate read visits every key of its table. */
     public WitnessReplay(History history) {
+        this(history, null);
+    }
+
+    /**
+     * A replayer for {@code history} whose predicate reads visit only the keys of their table that
+     * {@code unreturned} says their clause may select in some version (and the reader's own
+     * writes): the others cannot be selected in any state, so the replay is as exact and a range
+     * clause over a large table costs the rows in its range instead of the whole table.
+     *
+     * @param unreturned the unreturned rows of {@code history}, or {@code null} to visit every key
+     */
+    public WitnessReplay(History history, UnreturnedRows unreturned) {
+        if (unreturned != null && unreturned.history() != history) {
+            throw new IllegalArgumentException("the unreturned rows are of another history");
+        }
         this.history = history;
         this.values = history.values();
+        this.unreturned = unreturned;
     }
 
     /**
@@ -296,7 +315,9 @@ public final class WitnessReplay {
         if (where == null) {
             return null;
         }
-        for (int key : tableKeys.computeIfAbsent(read.table(), history.keys()::keysOfTable)) {
+        int[] keys = unreturned == null ? tableKeys.computeIfAbsent(read.table(), history.keys()::keysOfTable)
+                : withOwnWrites(unreturned.keysItMaySelect(read.table(), where), reader, read.table(), ownStamp, mark);
+        for (int key : keys) {
             if (read.valueReturnedFor(key) >= 0) {
                 continue;
             }
@@ -308,6 +329,21 @@ public final class WitnessReplay {
             }
         }
         return null;
+    }
+
+    /** {@code keys} plus the keys of {@code table} the reader has written so far (its own versions are in no index). */
+    private int[] withOwnWrites(int[] keys, Transaction reader, String table, int[] ownStamp, int mark) {
+        int[] out = keys;
+        String prefix = table + "/";
+        for (int i = 0; i < reader.size(); i++) {
+            if (reader.kind(i) == OpKind.WRITE && ownStamp[reader.key(i)] == mark
+                    && history.keys().name(reader.key(i)).startsWith(prefix)) {
+                out = Arrays.copyOf(out, out.length + 1);
+                out[out.length - 1] = reader.key(i);
+            }
+        }
+        // A key twice is checked twice, to the same effect.
+        return out;
     }
 
     private int[] writtenValues(int key) {
