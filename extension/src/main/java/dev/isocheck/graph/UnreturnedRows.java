@@ -59,6 +59,8 @@ public final class UnreturnedRows {
     private final int[] candidateStart;
     private final int[] candidates;
     private final WherePredicate[] where;
+    private final int[] selectedStart;
+    private final int[] selected;
     private final List<PredicateReadRef> unmodelled;
     private final ReadExplanations explanations;
     private final Map<String, int[]> tableKeys = new HashMap<>();
@@ -84,6 +86,9 @@ public final class UnreturnedRows {
         IntList keys = new IntList(64);
         IntList starts = new IntList(64);
         IntList candidateList = new IntList(256);
+        IntList selectedStarts = new IntList(64);
+        IntList selectedList = new IntList(64);
+        selectedStarts.add(0);
         List<WherePredicate> wheres = new ArrayList<>();
         List<PredicateReadRef> refused = new ArrayList<>();
         ValueTable values = history.values();
@@ -115,17 +120,24 @@ public final class UnreturnedRows {
                         continue;
                     }
                     int from = candidateList.size();
+                    int selectedFrom = selectedList.size();
                     boolean selectable = false;
                     int initialValue = initial.valueOf(k);
                     if (initialValue != InitialState.UNKNOWN && clause.evaluate(values.get(initialValue)).isTrue()) {
                         selectable = true;
+                        selectedList.add(INITIAL);
                     } else {
                         candidateList.add(INITIAL);
                         if (initialValue == InitialState.UNKNOWN) {
                             // An unknown initial value is one the read may leave out, unless an
                             // observation it explains shows it selected: then the row constrains.
+                            boolean seenSelected = false;
                             for (Value seen : initialObservations.getOrDefault(k, List.of())) {
-                                selectable |= !seen.isAbsent() && clause.namesOnlyFieldsOf(seen) && clause.evaluate(seen).isTrue();
+                                seenSelected |= !seen.isAbsent() && clause.namesOnlyFieldsOf(seen) && clause.evaluate(seen).isTrue();
+                            }
+                            if (seenSelected) {
+                                selectable = true;
+                                selectedList.add(INITIAL);
                             }
                         }
                     }
@@ -136,14 +148,17 @@ public final class UnreturnedRows {
                         }
                         if (clause.evaluate(values.get(versions.value(i))).isTrue()) {
                             selectable = true;
+                            selectedList.add(writer);
                         } else {
                             candidateList.add(writer);
                         }
                     }
                     if (!selectable) {
                         candidateList.truncate(from);
+                        selectedList.truncate(selectedFrom);
                         continue;
                     }
+                    selectedStarts.add(selectedList.size());
                     transactions.add(t.index());
                     operations.add(op);
                     keys.add(k);
@@ -157,6 +172,8 @@ public final class UnreturnedRows {
         key = keys.toArray();
         candidateStart = starts.toArray();
         candidates = candidateList.toArray();
+        selectedStart = selectedStarts.toArray();
+        selected = selectedList.toArray();
         where = wheres.toArray(new WherePredicate[0]);
         unmodelled = List.copyOf(refused);
     }
@@ -262,6 +279,15 @@ public final class UnreturnedRows {
     /** The {@code i}-th candidate of row {@code r} (see {@link #candidates(int)}). */
     public int candidate(int r, int i) {
         return candidates[candidateStart[r] + i];
+    }
+
+    /**
+     * The versions of row {@code r} the read's clause selects, which it therefore did not see:
+     * committed writers' transaction indexes (the reader excluded), preceded by {@link #INITIAL}
+     * when the initial value is one (known, or shown by an observation). Never empty.
+     */
+    public int[] selected(int r) {
+        return Arrays.copyOfRange(selected, selectedStart[r], selectedStart[r + 1]);
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.isocheck.graph.EdgeKind;
 import dev.isocheck.graph.HyperPolygraph;
 import dev.isocheck.graph.IntList;
 import dev.isocheck.graph.KnownGraph;
+import dev.isocheck.graph.UnreturnedRows;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -143,6 +144,7 @@ public final class Pruner {
                 break;
             }
         }
+        settleUnreturnedRows();
         PrunedPolygraph pruned = result(started, pairsBefore, readsBefore, closure, List.of());
         int[] rank = new int[nodes];
         for (int p = 0; p < round.dag.nodeCount(); p++) {
@@ -168,6 +170,57 @@ public final class Pruner {
                 readsBefore, openReads(), edges.size(), (System.nanoTime() - started) / 1_000_000);
         return new PrunedPolygraph(polygraph, chains, snapshot, edges, closure, pairStart, pairs, candidateStart, dropped,
                 live, found, statistics);
+    }
+
+    /**
+     * Drops the choice of an unreturned row that the certain graph already satisfies: every
+     * version the clause selects is certainly after the reader, or certainly overwritten before
+     * it (its writer, or T⊥, reaches another writer of the key that reaches the reader). Then in
+     * every valid order the version the reader saw is not selected whichever it was, so the row
+     * needs no variable and adds no edge. For snapshot isolation, in the graph with two nodes per
+     * transaction, where a path orders events (node {@code t} stands for t's snapshot, {@code t+n}
+     * for its commit, as every edge of the graph says: a base edge {@code a -> b} that a committed
+     * before b's snapshot, a read-write edge {@code a -> b+n} that a's snapshot precedes b's commit,
+     * the link that a snapshot precedes its commit): the version is certainly not in the reader's
+     * snapshot when the reader's snapshot reaches its commit, or when its commit reaches the commit
+     * of another writer of the key that reaches the reader's snapshot. Sound either way: dropping
+     * a satisfied constraint removes no valid order, and the witness replay re-checks every read.
+     */
+    private void settleUnreturnedRows() {
+        Reachability graph = round.graphClosure;
+        int n = snapshot ? nodes : 0;
+        UnreturnedRows rows = polygraph.unreturnedRows();
+        int first = polygraph.itemObservationCount();
+        for (int o = first; o < live.length; o++) {
+            if (live[o] < 2) {
+                continue;
+            }
+            int reader = polygraph.reader(o);
+            int key = polygraph.key(o);
+            boolean settled = true;
+            for (int s : rows.selected(o - first)) {
+                int version = s == UnreturnedRows.INITIAL ? KnownGraph.INITIAL : polygraph.known().node(s);
+                if (version != KnownGraph.INITIAL && graph.reaches(reader, version + n)) {
+                    continue;
+                }
+                boolean overwritten = false;
+                for (int i = 0; i < polygraph.writerCount(key) && !overwritten; i++) {
+                    int w = polygraph.writer(key, i);
+                    overwritten = w != reader && w != version && graph.reaches(w + n, reader)
+                            && (version == KnownGraph.INITIAL || graph.reaches(version + n, w + n));
+                }
+                if (!overwritten) {
+                    settled = false;
+                    break;
+                }
+            }
+            if (settled) {
+                for (int i = 0; i < polygraph.candidateCount(o); i++) {
+                    dropped[candidateStart[o] + i] = true;
+                }
+                live[o] = 0;
+            }
+        }
     }
 
     private int openReads() {
