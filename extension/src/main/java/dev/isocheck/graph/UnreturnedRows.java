@@ -115,6 +115,10 @@ public final class UnreturnedRows {
                 }
                 int[] table = keysItMaySelect(read.table(), clause);
                 ensureVersions();
+                // Versions whose number in the range's column lies outside it are certainly not
+                // selected: no need to evaluate the clause on them.
+                Optional<WherePredicate.ColumnRange> range = clause.selectiveRange();
+                ColumnIndex index = range.isPresent() ? indexes.get(read.table() + "\u0000" + range.get().column()) : null;
                 for (int k : table) {
                     if (ownWritten.containsKey(k) || read.valueReturnedFor(k) >= 0) {
                         continue;
@@ -146,7 +150,8 @@ public final class UnreturnedRows {
                         if (writer == t.index()) {
                             continue;
                         }
-                        if (clause.evaluate(values.get(versions.value(i))).isTrue()) {
+                        if ((index == null || index.mayBeWithin(versions.value(i), range.get()))
+                                && clause.evaluate(values.get(versions.value(i))).isTrue()) {
                             selectable = true;
                             selectedList.add(writer);
                         } else {
@@ -370,11 +375,23 @@ public final class UnreturnedRows {
         private final double[] numbers;
         private final int[] keys;
         private final int keySpace;
+        /** Per value id: its one number in the column, or NaN when it has none or several, or was not indexed. */
+        private final double[] numberOfValue;
 
-        private ColumnIndex(double[] numbers, int[] keys, int keySpace) {
+        private ColumnIndex(double[] numbers, int[] keys, int keySpace, double[] numberOfValue) {
             this.numbers = numbers;
             this.keys = keys;
             this.keySpace = keySpace;
+            this.numberOfValue = numberOfValue;
+        }
+
+        /**
+         * False only when value {@code id} has exactly one field of the column, a number outside
+         * {@code range}: then the clause is not TRUE on it (the range holds every row it makes TRUE).
+         */
+        boolean mayBeWithin(int id, WherePredicate.ColumnRange range) {
+            double n = numberOfValue[id];
+            return Double.isNaN(n) || (n >= range.low() && n <= range.high());
         }
 
         static ColumnIndex of(History history, int[] table, Versions versions, Map<Integer, List<Value>> initialSeen,
@@ -393,6 +410,14 @@ public final class UnreturnedRows {
                     add(entries, history.values().get(versions.value(i)), column, k);
                 }
             }
+            double[] numberOfValue = new double[history.values().size()];
+            Arrays.fill(numberOfValue, Double.NaN);
+            for (int k : table) {
+                for (int i = versions.start(k); i < versions.start(k + 1); i++) {
+                    int id = versions.value(i);
+                    numberOfValue[id] = onlyNumber(history.values().get(id), column);
+                }
+            }
             entries.sort((a, b) -> Double.compare(a[0], b[0]));
             double[] numbers = new double[entries.size()];
             int[] keys = new int[entries.size()];
@@ -400,7 +425,23 @@ public final class UnreturnedRows {
                 numbers[i] = entries.get(i)[0];
                 keys[i] = (int) entries.get(i)[1];
             }
-            return new ColumnIndex(numbers, keys, history.keys().size());
+            return new ColumnIndex(numbers, keys, history.keys().size(), numberOfValue);
+        }
+
+        /** The number of the one field of {@code value} named {@code column} ignoring case, or NaN. */
+        private static double onlyNumber(Value value, String column) {
+            if (!value.isObject()) {
+                return Double.NaN;
+            }
+            double found = Double.NaN;
+            int matches = 0;
+            for (Map.Entry<String, Value> field : value.fields().entrySet()) {
+                if (field.getKey().toLowerCase(java.util.Locale.ROOT).equals(column)) {
+                    matches++;
+                    found = field.getValue().isNumber() ? field.getValue().asDecimal().orElseThrow().doubleValue() : Double.NaN;
+                }
+            }
+            return matches == 1 ? found : Double.NaN;
         }
 
         private static void add(List<double[]> entries, Value value, String column, int key) {
