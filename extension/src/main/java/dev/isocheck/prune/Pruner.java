@@ -136,6 +136,9 @@ public final class Pruner {
             round.closure = closure;
             int before = edges.size();
             prunePairs();
+            // Each round, so that later rounds' read pruning skips the rows settled already (a
+            // settled row stays satisfied: later rounds only add certain edges).
+            settleUnreturnedRows();
             pruneReads();
             if (!conflicts.isEmpty()) {
                 return result(started, pairsBefore, readsBefore, null, List.of());
@@ -144,7 +147,6 @@ public final class Pruner {
                 break;
             }
         }
-        settleUnreturnedRows();
         PrunedPolygraph pruned = result(started, pairsBefore, readsBefore, closure, List.of());
         int[] rank = new int[nodes];
         for (int p = 0; p < round.dag.nodeCount(); p++) {
