@@ -186,6 +186,8 @@ public final class HyperPolygraph {
     /**
      * The hyper-polygraph over {@code known}, whose observations {@code explanations} lists.
      *
+     * @throws UnreturnedRows.TooManyException when predicate reads leave out more rows than the engine holds
+     *
      * @return never {@code null}
      */
     public static HyperPolygraph of(KnownGraph known, ReadExplanations explanations) {

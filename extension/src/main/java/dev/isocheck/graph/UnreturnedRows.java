@@ -52,6 +52,21 @@ public final class UnreturnedRows {
     /** In {@link #candidates(int)}: the initial state. */
     public static final int INITIAL = -1;
 
+    /**
+     * The most candidates all unreturned rows together may have (each an int here and in every
+     * later stage): beyond it the history is too dense for this encoding (a table whose rows have
+     * been rewritten dozens of times, read by thousands of ranges), and building it would exhaust
+     * the heap rather than answer.
+     */
+    public static final int CANDIDATE_LIMIT = 20_000_000;
+
+    /** Thrown when the unreturned rows would exceed {@link #CANDIDATE_LIMIT}; the engine answers Unknown. */
+    public static final class TooManyException extends RuntimeException {
+        TooManyException(String message) {
+            super(message);
+        }
+    }
+
     private final History history;
     private final int[] transaction;
     private final int[] operation;
@@ -164,6 +179,10 @@ public final class UnreturnedRows {
                         continue;
                     }
                     selectedStarts.add(selectedList.size());
+                    if (candidateList.size() > CANDIDATE_LIMIT) {
+                        throw new TooManyException("the rows predicate reads left out have more than " + CANDIDATE_LIMIT
+                                + " candidate versions (reached at " + t.id() + "'s predicate read of " + read.table() + ")");
+                    }
                     transactions.add(t.index());
                     operations.add(op);
                     keys.add(k);

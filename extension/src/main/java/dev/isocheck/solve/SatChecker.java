@@ -141,7 +141,13 @@ public final class SatChecker implements Checker {
         long t0 = System.nanoTime();
         ReadExplanations explanations = ReadExplanations.of(history);
         KnownGraph known = KnownGraph.of(history, explanations, level == IsolationLevel.STRICT_SERIALIZABLE);
-        HyperPolygraph polygraph = HyperPolygraph.of(known, explanations);
+        HyperPolygraph polygraph;
+        try {
+            polygraph = HyperPolygraph.of(known, explanations);
+        } catch (UnreturnedRows.TooManyException e) {
+            return new Report(new Verdict.Unknown(level, "too many constraints for the SAT engine: " + e.getMessage()),
+                    millis(t0, System.nanoTime()), 0, 0, 0, null, 0, 0);
+        }
         Report report = run(history, level, explanations, known, polygraph, t0);
         List<UnreturnedRows.PredicateReadRef> unmodelled = polygraph.unreturnedRows().unmodelled();
         if (report.verdict() instanceof Verdict.Satisfied satisfied && !unmodelled.isEmpty()) {
