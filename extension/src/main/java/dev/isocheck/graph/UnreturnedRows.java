@@ -92,7 +92,7 @@ public final class UnreturnedRows {
     public record PredicateReadRef(int transaction, int operation) {
     }
 
-    private UnreturnedRows(ReadExplanations explanations) {
+    private UnreturnedRows(ReadExplanations explanations, int candidateLimit) {
         this.explanations = explanations;
         this.history = explanations.history();
         History history = this.history;
@@ -179,8 +179,8 @@ public final class UnreturnedRows {
                         continue;
                     }
                     selectedStarts.add(selectedList.size());
-                    if (candidateList.size() > CANDIDATE_LIMIT) {
-                        throw new TooManyException("the rows predicate reads left out have more than " + CANDIDATE_LIMIT
+                    if (candidateList.size() > candidateLimit) {
+                        throw new TooManyException("the rows predicate reads left out have more than " + candidateLimit
                                 + " candidate versions (reached at " + t.id() + "'s predicate read of " + read.table() + ")");
                     }
                     transactions.add(t.index());
@@ -208,7 +208,12 @@ public final class UnreturnedRows {
      * @return never {@code null}
      */
     public static UnreturnedRows of(ReadExplanations explanations) {
-        return new UnreturnedRows(explanations);
+        return new UnreturnedRows(explanations, CANDIDATE_LIMIT);
+    }
+
+    /** As {@link #of(ReadExplanations)} with another bound on the candidates, for tests. */
+    static UnreturnedRows of(ReadExplanations explanations, int candidateLimit) {
+        return new UnreturnedRows(explanations, candidateLimit);
     }
 
     /**
