@@ -60,6 +60,8 @@ public final class Pruner {
     private final HyperPolygraph polygraph;
     private final KeyChains chains;
     private final boolean snapshot;
+    /** From this many pairs of chains on, rounds decide them on several threads. */
+    private final long parallelPairs;
     private final int nodes;
     private final EdgeList edges = new EdgeList();
     private final long[] pairStart;
@@ -71,7 +73,8 @@ public final class Pruner {
     private Round round;
     private int rounds;
 
-    private Pruner(HyperPolygraph polygraph, KeyChains chains, boolean snapshot) {
+    private Pruner(HyperPolygraph polygraph, KeyChains chains, boolean snapshot, long parallelPairs) {
+        this.parallelPairs = parallelPairs;
         this.polygraph = polygraph;
         this.chains = chains;
         this.snapshot = snapshot;
@@ -114,9 +117,14 @@ public final class Pruner {
      * @throws TooLargeException when the constraints would not fit in memory
      */
     public static PrunedPolygraph prune(HyperPolygraph polygraph, boolean snapshot) {
+        return prune(polygraph, snapshot, PARALLEL_PAIRS);
+    }
+
+    /** As {@link #prune(HyperPolygraph, boolean)}, deciding pairs on several threads from {@code parallelPairs} pairs on (tests). */
+    static PrunedPolygraph prune(HyperPolygraph polygraph, boolean snapshot, long parallelPairs) {
         long started = System.nanoTime();
         KeyChains chains = KeyChains.of(polygraph);
-        Pruner pruner = new Pruner(polygraph, chains, snapshot);
+        Pruner pruner = new Pruner(polygraph, chains, snapshot, parallelPairs);
         return pruner.run(started);
     }
 
@@ -325,7 +333,15 @@ public final class Pruner {
         return readWrite ? round.graphClosure.reaches(from, to + nodes) : round.graphClosure.reaches(from + nodes, to);
     }
 
+    /** Below this many pairs of chains a round decides them on one thread. */
+    private static final long PARALLEL_PAIRS = 1_000_000;
+
     private void prunePairs() {
+        int threads = Runtime.getRuntime().availableProcessors();
+        if (threads > 1 && pairs.length >= parallelPairs && polygraph.keyCount() > 1) {
+            prunePairsInParallel(Math.min(threads, 8));
+            return;
+        }
         for (int k = 0; k < polygraph.keyCount(); k++) {
             int m = chains.chainCount(k);
             long at = pairStart[k];
@@ -351,6 +367,108 @@ public final class Pruner {
                         addOrder(k, x, y);
                     }
                 }
+            }
+        }
+    }
+
+    /**
+     * {@link #prunePairs()} over contiguous ranges of keys of about equal pair counts, one per
+     * thread. A round's closure is fixed while its pairs are decided (edges found now count from
+     * the next round), so each pair's decision is the sequential one, whatever the order; each
+     * range writes only its own keys' pairs and collects the edges to add, which are then added in
+     * key order, up to the first conflict in key order: the same edges, pairs and conflict as on
+     * one thread (pairs of keys after a conflict may be decided too, which only the statistics of a
+     * violated history show).
+     */
+    private void prunePairsInParallel(int threads) {
+        int keys = polygraph.keyCount();
+        int[] rangeStart = new int[threads + 1];
+        long total = pairStart[keys];
+        int k = 0;
+        for (int t = 1; t < threads; t++) {
+            long target = total * t / threads;
+            while (k < keys && pairStart[k] < target) {
+                k++;
+            }
+            rangeStart[t] = k;
+        }
+        rangeStart[threads] = keys;
+        PairRange[] ranges = new PairRange[threads];
+        java.util.stream.IntStream.range(0, threads).parallel()
+                .forEach(t -> ranges[t] = decide(rangeStart[t], rangeStart[t + 1]));
+        EdgeKind[] kinds = EdgeKind.values();
+        for (PairRange range : ranges) {
+            IntList found = range.edges;
+            for (int i = 0; i < found.size(); i += 4) {
+                edges.add(found.get(i), found.get(i + 1), kinds[found.get(i + 2)], found.get(i + 3));
+            }
+            if (range.conflictKey >= 0) {
+                conflicts.add(new PrunedPolygraph.Conflict(describeWriters(range.conflictKey, range.conflictX, range.conflictY),
+                        List.of(closesCycle(range.conflictKey, range.conflictX, range.conflictY, true),
+                                closesCycle(range.conflictKey, range.conflictY, range.conflictX, true))));
+                return;
+            }
+        }
+    }
+
+    /** What one thread decided: the edges to add (from, to, kind, key), and the first conflict, if any. */
+    private static final class PairRange {
+        final IntList edges = new IntList(1024);
+        int conflictKey = -1;
+        int conflictX;
+        int conflictY;
+    }
+
+    private PairRange decide(int fromKey, int toKey) {
+        PairRange range = new PairRange();
+        for (int k = fromKey; k < toKey; k++) {
+            int m = chains.chainCount(k);
+            long at = pairStart[k];
+            for (int i = 0; i < m; i++) {
+                for (int j = i + 1; j < m; j++, at++) {
+                    if (pairs[(int) at] != OPEN) {
+                        continue;
+                    }
+                    int x = chains.chain(k, i);
+                    int y = chains.chain(k, j);
+                    boolean xFirst = closesCycle(k, x, y, false) != null;
+                    boolean yFirst = closesCycle(k, y, x, false) != null;
+                    if (xFirst && yFirst) {
+                        range.conflictKey = k;
+                        range.conflictX = x;
+                        range.conflictY = y;
+                        return range;
+                    }
+                    if (xFirst) {
+                        pairs[(int) at] = SECOND_BEFORE;
+                        collectOrder(range.edges, k, y, x);
+                    } else if (yFirst) {
+                        pairs[(int) at] = FIRST_BEFORE;
+                        collectOrder(range.edges, k, x, y);
+                    }
+                }
+            }
+        }
+        return range;
+    }
+
+    /** The edges {@link #addOrder} would add, collected instead of added. */
+    private void collectOrder(IntList into, int key, int first, int second) {
+        int tail = chains.tail(first);
+        int head = chains.node(chains.head(second));
+        if (!implied(chains.node(tail), head, false)) {
+            into.add(chains.node(tail));
+            into.add(head);
+            into.add(EdgeKind.WRITE_WRITE.ordinal());
+            into.add(key);
+        }
+        for (int i = 0; i < chains.readerCount(tail); i++) {
+            int reader = chains.reader(tail, i);
+            if (!implied(reader, head, true) && reader != head) {
+                into.add(reader);
+                into.add(head);
+                into.add(EdgeKind.READ_WRITE.ordinal());
+                into.add(key);
             }
         }
     }
