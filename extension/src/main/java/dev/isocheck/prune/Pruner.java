@@ -299,20 +299,9 @@ public final class Pruner {
 
     /** Adds the edges of "chain {@code first} before chain {@code second}" on {@code key}. */
     private void addOrder(int key, int first, int second) {
-        int tail = chains.tail(first);
-        int head = chains.node(chains.head(second));
-        // Only edges the round's closure does not already imply: they add no path, and deciding
-        // every pair of a hot key's chains would otherwise add edges quadratic in its writers
-        // (tens of millions at 100k transactions with overlapping times).
-        if (!implied(chains.node(tail), head, false)) {
-            edges.add(chains.node(tail), head, EdgeKind.WRITE_WRITE, key);
-        }
-        for (int i = 0; i < chains.readerCount(tail); i++) {
-            int reader = chains.reader(tail, i);
-            if (!implied(reader, head, true)) {
-                addReadWrite(reader, head, key);
-            }
-        }
+        IntList found = new IntList(8);
+        collectOrder(found, key, first, second);
+        addCollected(found);
     }
 
     /**
@@ -336,78 +325,54 @@ public final class Pruner {
     /** Below this many pairs of chains a round decides them on one thread. */
     private static final long PARALLEL_PAIRS = 1_000_000;
 
-    private void prunePairs() {
-        int threads = Runtime.getRuntime().availableProcessors();
-        if (threads > 1 && pairs.length >= parallelPairs && polygraph.keyCount() > 1) {
-            prunePairsInParallel(Math.min(threads, 8));
-            return;
-        }
-        for (int k = 0; k < polygraph.keyCount(); k++) {
-            int m = chains.chainCount(k);
-            long at = pairStart[k];
-            for (int i = 0; i < m; i++) {
-                for (int j = i + 1; j < m; j++, at++) {
-                    if (pairs[(int) at] != OPEN) {
-                        continue;
-                    }
-                    int x = chains.chain(k, i);
-                    int y = chains.chain(k, j);
-                    boolean xFirst = closesCycle(k, x, y, false) != null;
-                    boolean yFirst = closesCycle(k, y, x, false) != null;
-                    if (xFirst && yFirst) {
-                        conflicts.add(new PrunedPolygraph.Conflict(describeWriters(k, x, y),
-                                List.of(closesCycle(k, x, y, true), closesCycle(k, y, x, true))));
-                        return;
-                    }
-                    if (xFirst) {
-                        pairs[(int) at] = SECOND_BEFORE;
-                        addOrder(k, y, x);
-                    } else if (yFirst) {
-                        pairs[(int) at] = FIRST_BEFORE;
-                        addOrder(k, x, y);
-                    }
-                }
-            }
-        }
-    }
-
     /**
-     * {@link #prunePairs()} over contiguous ranges of keys of about equal pair counts, one per
-     * thread. A round's closure is fixed while its pairs are decided (edges found now count from
-     * the next round), so each pair's decision is the sequential one, whatever the order; each
-     * range writes only its own keys' pairs and collects the edges to add, which are then added in
-     * key order, up to the first conflict in key order: the same edges, pairs and conflict as on
-     * one thread (pairs of keys after a conflict may be decided too, which only the statistics of a
+     * Decides every open pair of chains the round's closure orders, over contiguous ranges of keys
+     * of about equal pair counts, one per thread once there are {@code parallelPairs} pairs (else
+     * one range). A round's closure is fixed while its pairs are decided (edges found now count
+     * from the next round), so each pair's decision is the same whatever the order; each range
+     * writes only its own keys' pairs and collects the edges to add, which are then added in key
+     * order, up to the first conflict in key order: the same edges, pairs and conflict as on one
+     * thread (pairs of keys after a conflict may be decided too, which only the statistics of a
      * violated history show).
      */
-    private void prunePairsInParallel(int threads) {
+    private void prunePairs() {
         int keys = polygraph.keyCount();
-        int[] rangeStart = new int[threads + 1];
+        int threads = Math.min(Runtime.getRuntime().availableProcessors(), 8);
+        int parts = threads > 1 && pairs.length >= parallelPairs && keys > 1 ? threads : 1;
+        int[] rangeStart = new int[parts + 1];
         long total = pairStart[keys];
         int k = 0;
-        for (int t = 1; t < threads; t++) {
-            long target = total * t / threads;
+        for (int t = 1; t < parts; t++) {
+            long target = total * t / parts;
             while (k < keys && pairStart[k] < target) {
                 k++;
             }
             rangeStart[t] = k;
         }
-        rangeStart[threads] = keys;
-        PairRange[] ranges = new PairRange[threads];
-        java.util.stream.IntStream.range(0, threads).parallel()
-                .forEach(t -> ranges[t] = decide(rangeStart[t], rangeStart[t + 1]));
-        EdgeKind[] kinds = EdgeKind.values();
+        rangeStart[parts] = keys;
+        PairRange[] ranges = new PairRange[parts];
+        if (parts == 1) {
+            ranges[0] = decide(0, keys);
+        } else {
+            java.util.stream.IntStream.range(0, parts).parallel()
+                    .forEach(t -> ranges[t] = decide(rangeStart[t], rangeStart[t + 1]));
+        }
         for (PairRange range : ranges) {
-            IntList found = range.edges;
-            for (int i = 0; i < found.size(); i += 4) {
-                edges.add(found.get(i), found.get(i + 1), kinds[found.get(i + 2)], found.get(i + 3));
-            }
+            addCollected(range.edges);
             if (range.conflictKey >= 0) {
                 conflicts.add(new PrunedPolygraph.Conflict(describeWriters(range.conflictKey, range.conflictX, range.conflictY),
                         List.of(closesCycle(range.conflictKey, range.conflictX, range.conflictY, true),
                                 closesCycle(range.conflictKey, range.conflictY, range.conflictX, true))));
                 return;
             }
+        }
+    }
+
+    /** Adds edges collected as (from, to, kind ordinal, key). */
+    private void addCollected(IntList found) {
+        EdgeKind[] kinds = EdgeKind.values();
+        for (int i = 0; i < found.size(); i += 4) {
+            edges.add(found.get(i), found.get(i + 1), kinds[found.get(i + 2)], found.get(i + 3));
         }
     }
 
@@ -452,7 +417,12 @@ public final class Pruner {
         return range;
     }
 
-    /** The edges {@link #addOrder} would add, collected instead of added. */
+    /**
+     * The edges of "chain {@code first} before chain {@code second}" on {@code key}, collected:
+     * only those the round's closure does not already imply (they add no path, and deciding every
+     * pair of a hot key's chains would otherwise add edges quadratic in its writers: tens of
+     * millions at 100k transactions with overlapping times).
+     */
     private void collectOrder(IntList into, int key, int first, int second) {
         int tail = chains.tail(first);
         int head = chains.node(chains.head(second));
@@ -464,7 +434,7 @@ public final class Pruner {
         }
         for (int i = 0; i < chains.readerCount(tail); i++) {
             int reader = chains.reader(tail, i);
-            if (!implied(reader, head, true) && reader != head) {
+            if (reader != head && !implied(reader, head, true)) {
                 into.add(reader);
                 into.add(head);
                 into.add(EdgeKind.READ_WRITE.ordinal());
