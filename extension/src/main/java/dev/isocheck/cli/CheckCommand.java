@@ -7,10 +7,12 @@ import dev.isocheck.check.Checker;
 import dev.isocheck.check.IsolationLevel;
 import dev.isocheck.check.Verdict;
 import dev.isocheck.engine.CheckPipeline;
-import dev.isocheck.explain.ExhaustiveExplainer;
+import dev.isocheck.explain.CoreExplainer;
 import dev.isocheck.explain.Explainer;
 import dev.isocheck.explain.Explanation;
 import dev.isocheck.explain.HtmlRenderer;
+import dev.isocheck.explain.JsonRenderer;
+import dev.isocheck.explain.TextRenderer;
 import dev.isocheck.format.HistoryFormat;
 import dev.isocheck.format.HistoryFormatException;
 import dev.isocheck.format.HistoryReader;
@@ -30,8 +32,10 @@ import java.util.stream.Stream;
 /**
  * {@code check [--level LEVEL] [--format FORMAT] [--json] [--report DIR] FILE_OR_DIR...}: reads
  * each history, checks it, and prints one line per history (see {@code shared/spec/history-format.md}).
- * With {@code --report}, each violation is also explained ({@link ExhaustiveExplainer}, from the
- * transactions the verdict names) in a self-contained HTML page in {@code DIR}.
+ * Each violation is explained ({@link CoreExplainer}: the smallest cycles, from the transactions the
+ * verdict names or a minimal set of transactions that still violates the level) under its line, in
+ * the JSON ({@code anomaly}, {@code cycle}, {@code edges}, {@code evidence}), and with
+ * {@code --report} in a self-contained HTML page in {@code DIR}.
  *
  * <p>A directory is a Cobra history when it holds {@code *.log} files; otherwise it is searched
  * for histories ({@code *.jsonl}, {@code *.bincode}, and Cobra directories), checked in path order.
@@ -59,7 +63,7 @@ public final class CheckCommand {
     private final PrintStream out;
     private final PrintStream err;
     private final Checker checker;
-    private final Explainer explainer = new ExhaustiveExplainer();
+    private final Explainer explainer = new CoreExplainer();
 
     /** A command printing to these streams, with the standard checking pipeline. */
     public CheckCommand(PrintStream out, PrintStream err) {
@@ -125,20 +129,30 @@ public final class CheckCommand {
         Verdict verdict = checker.check(history, options.level);
         long millis = (System.nanoTime() - loaded) / 1_000_000;
         long loadMillis = (loaded - started) / 1_000_000;
+        Explanation explanation = null;
+        long explainMillis = 0;
+        if (verdict instanceof Verdict.Violated violated) {
+            long explaining = System.nanoTime();
+            explanation = explainer.explain(history, violated.level(), violated.anomaly().transactions());
+            explainMillis = (System.nanoTime() - explaining) / 1_000_000;
+        }
         Optional<Path> report = Optional.empty();
-        if (verdict instanceof Verdict.Violated violated && options.report.isPresent()) {
+        if (explanation != null && options.report.isPresent()) {
             try {
-                report = Optional.of(writeReport(options.report.get(), path, history, violated));
+                report = Optional.of(writeReport(options.report.get(), path, explanation));
             } catch (IOException | UncheckedIOException e) {
                 return invalid(path, options, options.report.get() + ": cannot write the report: " + describe(e));
             }
         }
         if (options.json) {
-            ObjectNode node = json(path, history, verdict, millis, loadMillis);
+            ObjectNode node = json(path, history, verdict, explanation, millis, loadMillis);
+            if (explanation != null) {
+                node.put("explainMillis", explainMillis);
+            }
             report.ifPresent(r -> node.put("report", r.toString()));
             out.println(node);
         } else {
-            out.println(text(path, verdict) + report.map(r -> "\n  report: " + r).orElse(""));
+            out.println(text(path, verdict, explanation) + report.map(r -> "\n  report: " + r).orElse(""));
         }
         if (verdict.isSatisfied()) {
             return EXIT_OK;
@@ -159,9 +173,14 @@ public final class CheckCommand {
         return EXIT_INVALID;
     }
 
-    private static String text(Path path, Verdict verdict) {
+    private static String text(Path path, Verdict verdict, Explanation explanation) {
         if (verdict instanceof Verdict.Violated v) {
-            return path + ": VIOLATION " + v.anomaly().type().shortName() + "\n" + HumanReport.of(v.anomaly());
+            if (explanation instanceof Explanation.Unexplained unexplained) {
+                // The engine's own words, and why no cycle can be shown.
+                return path + ": VIOLATION " + v.anomaly().type().shortName() + "\n" + HumanReport.of(v.anomaly())
+                        + "\n" + new TextRenderer("  ").render(unexplained).stripTrailing();
+            }
+            return path + ": VIOLATION " + anomalyName(explanation) + "\n" + new TextRenderer("  ").render(explanation).stripTrailing();
         }
         if (verdict instanceof Verdict.Unknown u) {
             return path + ": UNKNOWN " + u.reason();
@@ -173,13 +192,20 @@ public final class CheckCommand {
         return ok.toString();
     }
 
+    /** The explanation's anomaly, with its familiar name: {@code G2-item (write skew)}. */
+    private static String anomalyName(Explanation explanation) {
+        if (explanation instanceof Explanation.Cycles cycles) {
+            return cycles.anomaly() + cycles.familiarName().map(f -> " (" + f + ")").orElse("");
+        }
+        return ((Explanation.Screened) explanation).anomaly().type().shortName();
+    }
+
     /**
-     * Explains the violation from the transactions its verdict names and writes the HTML page as
+     * Writes the HTML page of the explanation of a violation as
      * {@code DIR/<the history's path, with every character but letters, digits, '.', '-' and '_' as
      * '_'>.html}, one page per history even when several files share a name.
      */
-    private Path writeReport(Path directory, Path history, History loaded, Verdict.Violated violated) throws IOException {
-        Explanation explanation = explainer.explain(loaded, violated.level(), violated.anomaly().transactions());
+    private static Path writeReport(Path directory, Path history, Explanation explanation) throws IOException {
         Files.createDirectories(directory);
         String name = history.normalize().toString().replaceAll("[^A-Za-z0-9._-]", "_") + ".html";
         Path page = directory.resolve(name);
@@ -187,17 +213,25 @@ public final class CheckCommand {
         return page;
     }
 
-    private static ObjectNode json(Path path, History history, Verdict verdict, long millis, long loadMillis) {
+    private static ObjectNode json(Path path, History history, Verdict verdict, Explanation explanation, long millis,
+            long loadMillis) {
         ObjectNode node = JSON.createObjectNode();
         node.put("file", path.toString());
         node.put("level", verdict.level().cliName());
         if (verdict instanceof Verdict.Violated v) {
             Anomaly a = v.anomaly();
+            ObjectNode evidence = new JsonRenderer().toJson(explanation);
+            boolean explained = !(explanation instanceof Explanation.Unexplained);
             node.put("ok", false);
-            node.put("anomaly", a.type().shortName());
-            node.put("description", a.type().description());
+            node.put("anomaly", explained ? evidence.get("anomaly").asText() : a.type().shortName());
+            node.put("description", explained ? evidence.get("description").asText() : a.type().description());
+            node.set("familiar", explained ? evidence.get("familiar") : node.nullNode());
+            // The cycle when one is certain; a case analysis has one per case, under evidence.cases.
+            node.set("cycle", evidence.has("cycle") ? evidence.get("cycle") : node.nullNode());
+            node.set("edges", evidence.has("edges") ? evidence.get("edges") : node.nullNode());
             a.transactions().forEach(node.putArray("involved")::add);
             node.put("explanation", a.explanation());
+            node.set("evidence", evidence);
         } else if (verdict instanceof Verdict.Unknown u) {
             node.putNull("ok");
             node.putNull("anomaly");

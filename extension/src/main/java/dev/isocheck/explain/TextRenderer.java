@@ -23,67 +23,87 @@ public final class TextRenderer {
     /** The longest line the renderer writes. */
     public static final int WIDTH = 100;
 
+    private final String indent;
+
+    /** A renderer whose lines start at the first column. */
+    public TextRenderer() {
+        this("");
+    }
+
+    /**
+     * A renderer that starts every non-empty line with {@code indent} (the {@code check} command
+     * nests the report under its verdict line), lines still at most {@link #WIDTH} long.
+     *
+     * @param indent spaces, fewer than 40
+     */
+    public TextRenderer(String indent) {
+        if (!indent.chars().allMatch(c -> c == ' ') || indent.length() >= 40) {
+            throw new IllegalArgumentException("the indent must be fewer than 40 spaces: '" + indent + "'");
+        }
+        this.indent = indent;
+    }
+
     /** Renders {@code explanation}; lines end with {@code \n}, the last one too. */
     public String render(Explanation explanation) {
         List<String> lines = new ArrayList<>();
-        wrap(Wording.headline(explanation), "", "  ", lines);
+        put(Wording.headline(explanation), "", "  ", lines);
         if (explanation instanceof Explanation.Cycles cycles) {
             cycles(cycles, lines);
         } else if (explanation instanceof Explanation.Screened screened) {
             screened(screened, lines);
         } else if (explanation instanceof Explanation.Unexplained unexplained) {
-            wrap(unexplained.reason(), "  ", "  ", lines);
+            put(unexplained.reason(), "  ", "  ", lines);
         }
         StringBuilder out = new StringBuilder();
         lines.forEach(line -> out.append(line.stripTrailing()).append('\n'));
         return out.toString();
     }
 
-    private static void cycles(Explanation.Cycles cycles, List<String> lines) {
+    private void cycles(Explanation.Cycles cycles, List<String> lines) {
         if (cycles.isCertain()) {
             AnomalyCycle cycle = cycles.cases().get(0).cycle();
-            wrap(cycle.arrows(), "  ", "    ", lines);
+            put(cycle.arrows(), "  ", "    ", lines);
             lines.add("");
             edges(cycle, "    ", lines);
         } else {
-            wrap(Wording.casesIntro(cycles), "  ", "  ", lines);
+            put(Wording.casesIntro(cycles), "  ", "  ", lines);
             for (int i = 0; i < cycles.cases().size(); i++) {
                 AnomalyCycle cycle = cycles.cases().get(i).cycle();
                 lines.add("");
-                wrap(Wording.caseTitle(cycles, i), "  ", "    ", lines);
-                wrap(Wording.name(cycle) + ": " + cycle.arrows(), "    ", "      ", lines);
+                put(Wording.caseTitle(cycles, i), "  ", "    ", lines);
+                put(Wording.name(cycle) + ": " + cycle.arrows(), "    ", "      ", lines);
                 edges(cycle, "      ", lines);
             }
         }
         lines.add("");
-        wrap(Wording.conclusion(cycles.level()), "  ", "  ", lines);
+        put(Wording.conclusion(cycles.level()), "  ", "  ", lines);
         transactions(cycles.transactions(), lines);
     }
 
     /** Each edge: its arrow, then its reason, aligned after the longest arrow. */
-    private static void edges(AnomalyCycle cycle, String indent, List<String> lines) {
+    private void edges(AnomalyCycle cycle, String margin, List<String> lines) {
         int width = cycle.edges().stream().mapToInt(e -> e.arrow().length()).max().orElse(0);
         // Arrows with long keys would leave no room for the reason: fall back to a line of their own.
         boolean aligned = width <= 40;
         for (Dependency edge : cycle.edges()) {
             String arrow = edge.arrow();
             if (aligned) {
-                String first = indent + arrow + " ".repeat(width - arrow.length() + 2);
-                wrap(edge.reason(), first, " ".repeat(first.length()), lines);
+                String first = margin + arrow + " ".repeat(width - arrow.length() + 2);
+                put(edge.reason(), first, " ".repeat(first.length()), lines);
             } else {
-                wrap(arrow, indent, indent + "  ", lines);
-                wrap(edge.reason(), indent + "  ", indent + "  ", lines);
+                put(arrow, margin, margin + "  ", lines);
+                put(edge.reason(), margin + "  ", margin + "  ", lines);
             }
         }
     }
 
-    private static void screened(Explanation.Screened screened, List<String> lines) {
+    private void screened(Explanation.Screened screened, List<String> lines) {
         ReadAnomaly anomaly = screened.anomaly();
-        wrap(anomaly.explanation(), "  ", "  ", lines);
+        put(anomaly.explanation(), "  ", "  ", lines);
         lines.add("");
-        wrap("the read: " + operation(anomaly.read()), "  ", "      ", lines);
+        put("the read: " + operation(anomaly.read()), "  ", "      ", lines);
         for (ReadAnomaly.Related related : anomaly.related()) {
-            wrap(related.role() + ": " + operation(related.operation()), "  ", "      ", lines);
+            put(related.role() + ": " + operation(related.operation()), "  ", "      ", lines);
         }
         transactions(screened.transactions(), lines);
     }
@@ -92,12 +112,12 @@ public final class TextRenderer {
         return op.transaction() + " operation " + op.index() + ", " + op.text();
     }
 
-    private static void transactions(List<TransactionSummary> transactions, List<String> lines) {
+    private void transactions(List<TransactionSummary> transactions, List<String> lines) {
         if (transactions.isEmpty()) {
             return;
         }
         lines.add("");
-        lines.add("  Transactions:");
+        lines.add(indent + "  Transactions:");
         for (TransactionSummary t : transactions) {
             StringBuilder head = new StringBuilder(t.id());
             t.session().ifPresent(session -> head.append("  session ").append(session));
@@ -107,14 +127,19 @@ public final class TextRenderer {
             if (!t.committed()) {
                 head.append("  aborted");
             }
-            wrap(head.toString(), "    ", "      ", lines);
+            put(head.toString(), "    ", "      ", lines);
             int digits = Integer.toString(Math.max(0, t.operations().size() - 1)).length();
             for (OperationRef op : t.operations()) {
                 String number = String.format("%" + digits + "d", op.index());
                 String first = "        " + number + "  ";
-                wrap(op.text(), first, " ".repeat(first.length()), lines);
+                put(op.text(), first, " ".repeat(first.length()), lines);
             }
         }
+    }
+
+    /** {@link #wrap} after this renderer's indent. */
+    private void put(String text, String first, String rest, List<String> lines) {
+        wrap(text, indent + first, indent + rest, lines);
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.isocheck.history;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -125,6 +127,64 @@ public final class History {
             n += t.size();
         }
         return n;
+    }
+
+    /** Says which operations of a transaction a {@link #restrictedTo restricted} history keeps. */
+    @FunctionalInterface
+    public interface OperationFilter {
+
+        /** Whether operation {@code operation} of {@code transaction} (of the original history) is kept. */
+        boolean keeps(Transaction transaction, int operation);
+    }
+
+    /**
+     * The history of some of these transactions only, each with the operations {@code filter} keeps,
+     * in file order, over the same initial state, keys and values. Ids, statuses, times and sessions
+     * are kept (a session keeps its transactions that are kept; one with none left disappears), so
+     * that session and real-time order among the kept transactions are what they were.
+     *
+     * <p>Why: the explanation stage shrinks a violated history to the fewest transactions that still
+     * violate the level, asking the engine about such restrictions.
+     *
+     * @param transactions the indexes of the transactions to keep, in any order; duplicates ignored
+     * @param filter       which of their operations to keep
+     * @throws IndexOutOfBoundsException if an index is not a transaction of this history
+     */
+    public History restrictedTo(int[] transactions, OperationFilter filter) {
+        boolean[] kept = new boolean[this.transactions.size()];
+        for (int t : transactions) {
+            kept[java.util.Objects.checkIndex(t, kept.length)] = true;
+        }
+        int[] newIndex = new int[kept.length];
+        Arrays.fill(newIndex, -1);
+        List<Session> newSessions = new ArrayList<>();
+        int[] newSessionOf = new int[kept.length];
+        int count = 0;
+        for (int t = 0; t < kept.length; t++) {
+            count += kept[t] ? 1 : 0;
+        }
+        // Transactions keep file order, so their new indexes are their ranks among the kept.
+        for (int t = 0, next = 0; t < kept.length; t++) {
+            if (kept[t]) {
+                newIndex[t] = next++;
+            }
+        }
+        for (Session session : sessions) {
+            int[] members = Arrays.stream(session.transactions()).filter(m -> kept[m]).map(m -> newIndex[m]).toArray();
+            if (members.length > 0) {
+                for (int m : session.transactions()) {
+                    newSessionOf[m] = newSessions.size();
+                }
+                newSessions.add(new Session(newSessions.size(), session.name(), session.isImplicit(), members));
+            }
+        }
+        List<Transaction> restricted = new ArrayList<>(count);
+        for (int t = 0; t < kept.length; t++) {
+            if (kept[t]) {
+                restricted.add(this.transactions.get(t).restricted(newIndex[t], newSessionOf[t], filter));
+            }
+        }
+        return new History(restricted, newSessions, keys, values, initialState);
     }
 
     @Override

@@ -178,6 +178,39 @@ public final class Transaction {
         return false;
     }
 
+    /**
+     * This transaction as transaction {@code newIndex} of session {@code newSession} of a restricted
+     * history, with the operations {@code filter} keeps ({@link History#restrictedTo}).
+     */
+    Transaction restricted(int newIndex, int newSession, History.OperationFilter filter) {
+        int n = 0;
+        boolean[] keep = new boolean[kinds.length];
+        for (int i = 0; i < kinds.length; i++) {
+            keep[i] = filter.keeps(this, i);
+            n += keep[i] ? 1 : 0;
+        }
+        byte[] newKinds = new byte[n];
+        int[] newKeys = new int[n];
+        int[] newValues = new int[n];
+        java.util.List<PredicateRead> newPredicates = new java.util.ArrayList<>();
+        for (int i = 0, j = 0; i < kinds.length; i++) {
+            if (!keep[i]) {
+                continue;
+            }
+            newKinds[j] = kinds[i];
+            newKeys[j] = keys[i];
+            newValues[j] = values[i];
+            if (kinds[i] == OpKind.PREDICATE.ordinal()) {
+                // A predicate operation's value is its index among the transaction's predicate reads.
+                newValues[j] = newPredicates.size();
+                newPredicates.add(predicates[values[i]]);
+            }
+            j++;
+        }
+        return new Transaction(newIndex, id, numericId, newSession, status, start, end, newKinds, newKeys, newValues,
+                newPredicates.toArray(PredicateRead[]::new), keyTable, valueTable);
+    }
+
     /** A one-line description of operation {@code i}, such as {@code w(x, 2)} or {@code r(y, null)}. */
     public String describe(int i) {
         return switch (kind(i)) {

@@ -139,7 +139,13 @@ class CheckCommandTests {
         assertThat(ok.get("millis").isIntegralNumber()).isTrue();
         JsonNode violation = json.readTree(lines.get(1));
         assertThat(violation.get("ok").asBoolean()).isFalse();
-        assertThat(violation.get("anomaly").asText()).isNotBlank();
+        assertThat(violation.get("anomaly").asText()).isEqualTo("G2-item");
+        assertThat(violation.get("familiar").asText()).isEqualTo("lost update");
+        assertThat(violation.get("cycle")).extracting(JsonNode::asText).containsExactly("T1", "T2");
+        assertThat(violation.get("edges")).extracting(e -> e.get("from").asText() + " -" + e.get("type").asText() + " "
+                + e.get("key").asText() + "-> " + e.get("to").asText()).containsExactly("T1 -rw x-> T2", "T2 -rw x-> T1");
+        assertThat(violation.get("evidence").get("kind").asText()).isEqualTo("cycles");
+        assertThat(violation.get("explainMillis").isIntegralNumber()).isTrue();
     }
 
     @Test
@@ -158,7 +164,7 @@ class CheckCommandTests {
         Path lost = file("lost.jsonl", big.toString());
         out.reset();
         assertThat(check(lost.toString())).isEqualTo(1);
-        assertThat(out()).startsWith(lost + ": VIOLATION").contains("13");
+        assertThat(out()).startsWith(lost + ": VIOLATION G2-item (lost update)\n").contains("-rw x-> 13 -rw x->");
     }
 
     @Test
@@ -252,10 +258,19 @@ class CheckCommandTests {
                 {"id": "T2", "ops": [{"op": "read", "key": "x", "value": 1}]}
                 """);
         assertThat(check(g1a.toString())).isEqualTo(1);
-        assertThat(out()).isEqualTo(g1a + ": VIOLATION G1a\n"
-                + "  G1a: aborted read\n"
-                + "  T2 read x = 1, but only T1 wrote x = 1, and T1 aborted\n"
-                + "  transactions: T2, T1\n");
+        assertThat(out()).isEqualTo(g1a + ": VIOLATION G1a\n" + """
+                  G1a (aborted read) at serializable
+                    T2 read x = 1, but only T1 wrote x = 1, and T1 aborted
+
+                    the read: T2 operation 0, read x = 1
+                    a write of a transaction that aborted: T1 operation 0, write x = 1
+
+                    Transactions:
+                      T1  aborted
+                          0  write x = 1
+                      T2
+                          0  read x = 1
+                """);
         assertThat(err()).isEmpty();
     }
 

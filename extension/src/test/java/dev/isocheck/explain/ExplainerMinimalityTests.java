@@ -45,16 +45,22 @@ class ExplainerMinimalityTests {
     private static final ReferenceChecker REFERENCE = new ReferenceChecker();
     private static final Explainer EXPLAINER = new ExhaustiveExplainer();
     private static final CheckPipeline PIPELINE = new CheckPipeline();
+    /** Explains from a core whenever the verdict's transactions are more than 3, or do not prove it. */
+    private static final Explainer CORE = new CoreExplainer(new ExhaustiveExplainer(3, ExhaustiveExplainer.DEFAULT_BUDGET,
+            ExhaustiveExplainer.DEFAULT_MAX_CASES), PIPELINE, java.time.Duration.ofSeconds(60));
     /** Histories with more explanations than this are skipped (the brute force would take too long). */
     private static final long MAX_EXPLANATIONS = 4_000;
 
-    /** Per level: certain cycles, case analyses, violations no cycle shows, skipped, satisfied. */
+    /**
+     * Per level: certain cycles, case analyses, violations no cycle shows, skipped, satisfied, proofs
+     * from the verdict's transactions, proofs from a core.
+     */
     private final Map<IsolationLevel, int[]> tally = new EnumMap<>(IsolationLevel.class);
 
     @Test
     void reportedCyclesAreSoundAndNoLongerThanTheWorstExplanationNeeds() {
         for (IsolationLevel level : IsolationLevel.values()) {
-            tally.put(level, new int[6]);
+            tally.put(level, new int[7]);
         }
         List<SimulatedDatabase> databases = List.of(SimulatedDatabase.serial(), SimulatedDatabase.snapshotIsolation(),
                 SimulatedDatabase.readCommitted(), SimulatedDatabase.lostUpdate(0.5), SimulatedDatabase.staleRead(0.3));
@@ -69,8 +75,9 @@ class ExplainerMinimalityTests {
         for (IsolationLevel level : IsolationLevel.values()) {
             int[] counts = tally.get(level);
             System.out.printf("explainer at %s: %d certain cycles, %d case analyses, %d violations not shown by a cycle,"
-                    + " %d satisfied, %d skipped; %d proofs from the verdict's transactions%n", level, counts[0], counts[1],
-                    counts[2], counts[4], counts[3], counts[5]);
+                    + " %d satisfied, %d skipped; %d proofs from the verdict's transactions, %d from a core%n", level, counts[0],
+                    counts[1], counts[2], counts[4], counts[3], counts[5], counts[6]);
+            assertThat(counts[6]).as("proofs from a core at %s", level).isGreaterThan(30);
             assertThat(counts[0] + counts[1]).as("proofs at %s", level).isGreaterThan(30);
         }
         assertThat(tally.values().stream().mapToInt(c -> c[1]).sum()).as("case analyses").isGreaterThan(5);
@@ -134,6 +141,13 @@ class ExplainerMinimalityTests {
                     && EXPLAINER.explain(history, level, violated.anomaly().transactions()) instanceof Explanation.Cycles named) {
                 assertSound(brute, named, level);
                 counts[5]++;
+            }
+            // From a core of the history (a minimal set of transactions whose restriction the
+            // pipeline finds violated): whatever it proves must hold in the whole history too.
+            if (verdict instanceof Verdict.Violated violated
+                    && CORE.explain(history, level, violated.anomaly().transactions()) instanceof Explanation.Cycles fromCore) {
+                assertSound(brute, fromCore, level);
+                counts[6]++;
             }
             // And from every set of all committed transactions but one: a read whose writer is left
             // out derives nothing, so whatever proof comes back must still hold in the whole history.

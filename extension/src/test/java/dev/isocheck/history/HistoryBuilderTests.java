@@ -123,6 +123,33 @@ class HistoryBuilderTests {
     }
 
     @Test
+    void aRestrictionKeepsTheChosenTransactionsAndOperationsWithTheirSessionsAndTimes() {
+        HistoryBuilder b = History.builder().initialValue("x", 0);
+        b.transaction("T1").session("a").times(1, 2).read("x", 0).write("x", 1);
+        b.transaction("T2").session("b").read("x", 1);
+        b.transaction("T3").session("a").times(5, 6).read("y", 0).predicate("t", "v > 1", Map.of())
+                .predicate("t", "v > 2", Map.of("t/1", Map.of("v", 3))).write("y", 2);
+        History h = b.build();
+
+        History r = h.restrictedTo(new int[] {2, 0, 2},
+                (t, op) -> !(t.id().equals("T3") && (op == 0 || op == 1)));
+
+        assertThat(r.transactions()).extracting(Transaction::id).containsExactly("T1", "T3");
+        assertThat(r.transactions()).extracting(Transaction::index).containsExactly(0, 1);
+        assertThat(r.sessions()).extracting(Session::name).containsExactly("a");
+        assertThat(r.sessions().get(0).transactions()).containsExactly(0, 1);
+        assertThat(r.sessionOf(r.transaction(1)).name()).isEqualTo("a");
+        assertThat(r.transaction(1).start().getAsLong()).isEqualTo(5);
+        assertThat(r.transaction(0).toString()).isEqualTo(h.transaction(0).toString());
+        assertThat(r.transaction(1).size()).isEqualTo(2);
+        assertThat(r.transaction(1).predicate(0).where()).isEqualTo("v > 2");
+        assertThat(r.transaction(1).describe(1)).isEqualTo("w(y, 2)");
+        assertThat(r.initialState().valueOf(r.keys().idOf("x"))).isEqualTo(h.initialState().valueOf(h.keys().idOf("x")));
+        assertThat(r.committedCount()).isEqualTo(2);
+        assertThat(r.transaction("T2")).isEmpty();
+    }
+
+    @Test
     void misuseIsRefusedWithAMessageNamingIt() {
         HistoryBuilder b = History.builder();
         b.transaction("T1");
