@@ -44,12 +44,15 @@ final class ViolatingCore {
     private final long deadline;
     private final ReadExplanations explanations;
     private final Map<String, int[]> tables = new HashMap<>();
+    private final int limit;
     private int checks;
+    private final List<Integer> coreSoFar = new ArrayList<>();
 
-    private ViolatingCore(History history, IsolationLevel level, Checker checker, long deadline) {
+    private ViolatingCore(History history, IsolationLevel level, Checker checker, int limit, long deadline) {
         this.history = history;
         this.level = level;
         this.checker = checker;
+        this.limit = limit;
         this.deadline = deadline;
         this.explanations = ReadExplanations.of(history);
     }
@@ -58,22 +61,26 @@ final class ViolatingCore {
      * A minimal violating set of the committed transactions, searched among the ones nearest to
      * {@code start} first (those sharing a key with them, then those sharing a key with those, …).
      *
-     * @param start       indexes of transactions the verdict named, where the search begins
+     * @param start         indexes of transactions the verdict named, where the search begins
+     * @param limit         the search stops once the core is known to have more transactions
      * @param deadlineNanos a {@link System#nanoTime()} after which the search gives up
-     * @return the indexes of the core, in file order; empty if the search gave up, or if not even
-     *     the whole history's committed transactions are found violated
+     * @return the core; empty if the search gave up, or if not even the whole history's committed
+     *     transactions are found violated
      */
-    static Optional<Result> find(History history, IsolationLevel level, Checker checker, int[] start, long deadlineNanos) {
-        return new ViolatingCore(history, level, checker, deadlineNanos).search(start);
+    static Optional<Result> find(History history, IsolationLevel level, Checker checker, int[] start, int limit,
+            long deadlineNanos) {
+        return new ViolatingCore(history, level, checker, limit, deadlineNanos).search(start);
     }
 
     /**
-     * A core and what it cost.
+     * A core, or part of one, and what it cost.
      *
-     * @param transactions the core's transaction indexes, in file order
+     * @param transactions the core's transaction indexes, in file order; when {@code complete} is
+     *                     false, the first {@code limit + 1} found of a larger core
+     * @param complete     whether {@code transactions} is the whole core
      * @param checks       how many restrictions the checker decided
      */
-    record Result(int[] transactions, int checks) {
+    record Result(int[] transactions, boolean complete, int checks) {
     }
 
     private Optional<Result> search(int[] start) {
@@ -96,10 +103,11 @@ final class ViolatingCore {
                 return Optional.empty();
             }
             List<Integer> core = quickXplain(new ArrayList<>(), false, candidates);
-            int[] sorted = core.stream().mapToInt(Integer::intValue).sorted().toArray();
-            return Optional.of(new Result(sorted, checks));
+            return Optional.of(new Result(core.stream().mapToInt(Integer::intValue).sorted().toArray(), true, checks));
         } catch (OutOfTime e) {
             return Optional.empty();
+        } catch (TooLarge e) {
+            return Optional.of(new Result(e.found.stream().mapToInt(Integer::intValue).sorted().toArray(), false, checks));
         }
     }
 
@@ -179,6 +187,12 @@ final class ViolatingCore {
             return List.of();
         }
         if (candidates.size() == 1) {
+            // Every single transaction QuickXplain returns ends up in the core (results are only
+            // ever united), so the count so far bounds the core from below.
+            coreSoFar.add(candidates.get(0));
+            if (coreSoFar.size() > limit) {
+                throw new TooLarge(coreSoFar);
+            }
             return candidates;
         }
         int half = candidates.size() / 2;
@@ -256,6 +270,16 @@ final class ViolatingCore {
             }
         }
         return false;
+    }
+
+    /** Thrown to unwind the search once the core is known to be larger than the limit. */
+    private static final class TooLarge extends RuntimeException {
+        final List<Integer> found;
+
+        TooLarge(List<Integer> found) {
+            super(null, null, false, false);
+            this.found = List.copyOf(found);
+        }
     }
 
     /** Thrown to unwind the search at its deadline. */

@@ -93,8 +93,9 @@ class ViolatingCoreTests {
                     int[] start = violated.anomaly().transactions().stream()
                             .mapToInt(id -> history.transaction(id).orElseThrow().index()).toArray();
                     Optional<ViolatingCore.Result> core = ViolatingCore.find(history, level, PIPELINE, start,
-                            System.nanoTime() + 60_000_000_000L);
+                            Integer.MAX_VALUE, System.nanoTime() + 60_000_000_000L);
                     assertThat(core).as("a core at %s", level).isPresent();
+                    assertThat(core.get().complete()).isTrue();
                     int[] members = core.get().transactions();
                     assertThat(PIPELINE.check(ViolatingCore.restriction(history, explanations, members, new HashMap<>()), level)
                             .isViolated()).as("the core %s violated at %s", ids(history, members), level).isTrue();
@@ -109,6 +110,19 @@ class ViolatingCoreTests {
             });
         }
         System.out.printf("cores found and checked minimal: %d%n", found[0]);
+        // The limit: a core larger than it is reported as such, with limit + 1 of its transactions.
+        History history = new HistoryGenerator(workload, SimulatedDatabase.readCommitted()).generate(7_300_003L).history();
+        Verdict.Violated violated = (Verdict.Violated) PIPELINE.check(history, IsolationLevel.SERIALIZABLE);
+        int[] start = violated.anomaly().transactions().stream()
+                .mapToInt(id -> history.transaction(id).orElseThrow().index()).toArray();
+        ViolatingCore.Result whole = ViolatingCore.find(history, IsolationLevel.SERIALIZABLE, PIPELINE, start, Integer.MAX_VALUE,
+                System.nanoTime() + 60_000_000_000L).orElseThrow();
+        ViolatingCore.Result cut = ViolatingCore.find(history, IsolationLevel.SERIALIZABLE, PIPELINE, start, 1,
+                System.nanoTime() + 60_000_000_000L).orElseThrow();
+        assertThat(whole.transactions().length).as("a core of more than one transaction").isGreaterThan(1);
+        assertThat(cut.complete()).isFalse();
+        assertThat(cut.transactions()).hasSize(2);
+        assertThat(IntStream.of(whole.transactions()).boxed()).containsAll(IntStream.of(cut.transactions()).boxed().toList());
         assertThat(found[0]).isGreaterThan(20);
     }
 

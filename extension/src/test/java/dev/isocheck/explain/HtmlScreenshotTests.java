@@ -1,0 +1,97 @@
+package dev.isocheck.explain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.isocheck.check.IsolationLevel;
+import java.awt.image.BufferedImage;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The HTML page as a browser draws it: headless Chromium takes a screenshot of the page, and of the
+ * same page without its drawing, and the drawing must add the edges' colours (the arrows and their
+ * labels). Skipped where no Chromium is installed ({@code chromium}, {@code chromium-browser} or
+ * {@code google-chrome} on the {@code PATH}, or the path in {@code CHROME}).
+ */
+@DisplayName("HTML explanations, drawn by headless Chromium")
+class HtmlScreenshotTests {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theCycleIsDrawnWithItsColouredArrows() throws Exception {
+        Optional<String> chromium = chromium();
+        Assumptions.assumeTrue(chromium.isPresent(), "no Chromium installed");
+        String page = new HtmlRenderer().render(new ExhaustiveExplainer().explain(ClassicHistories.longFork(),
+                IsolationLevel.SNAPSHOT_ISOLATION));
+        String withoutDrawing = page.replaceAll("(?s)<svg class=\"cycle\".*?</svg>", "");
+        assertThat(withoutDrawing).isNotEqualTo(page);
+
+        BufferedImage drawn = screenshot(chromium.get(), page, "drawn");
+        BufferedImage bare = screenshot(chromium.get(), withoutDrawing, "bare");
+
+        int red = rgb(DependencyType.READ_WRITE);
+        int green = rgb(DependencyType.WRITE_READ);
+        int addedRed = count(drawn, red) - count(bare, red);
+        int addedGreen = count(drawn, green) - count(bare, green);
+        System.out.printf("screenshot: the drawing adds %d red and %d green pixels%n", addedRed, addedGreen);
+        // Two read-write and two write-read arrows of a four-transaction ring, each a few hundred
+        // pixels long and two wide, with an arrowhead and a label.
+        assertThat(addedRed).as("read-write red pixels the drawing adds").isGreaterThan(400);
+        assertThat(addedGreen).as("write-read green pixels the drawing adds").isGreaterThan(400);
+    }
+
+    private BufferedImage screenshot(String chromium, String html, String name) throws IOException, InterruptedException {
+        Path file = dir.resolve(name + ".html");
+        Files.writeString(file, html, StandardCharsets.UTF_8);
+        Path png = dir.resolve(name + ".png");
+        Process process = new ProcessBuilder(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                "--screenshot=" + png, "--window-size=1000,1600", file.toUri().toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve(name + ".log").toFile()).start();
+        assertThat(process.waitFor(90, TimeUnit.SECONDS)).as("Chromium finished").isTrue();
+        assertThat(png).as("the screenshot; Chromium said: %s", Files.readString(dir.resolve(name + ".log"))).exists();
+        return ImageIO.read(png.toFile());
+    }
+
+    private static int rgb(DependencyType type) {
+        return Integer.parseInt(DotRenderer.color(type).substring(1), 16);
+    }
+
+    /** Pixels within a small distance of {@code rgb}: anti-aliasing blends the edges of lines. */
+    private static int count(BufferedImage image, int rgb) {
+        int n = 0;
+        for (int y = 0; y < image.getHeight(); y++) {
+            for (int x = 0; x < image.getWidth(); x++) {
+                int p = image.getRGB(x, y);
+                int d = Math.abs(((p >> 16) & 0xff) - ((rgb >> 16) & 0xff)) + Math.abs(((p >> 8) & 0xff) - ((rgb >> 8) & 0xff))
+                        + Math.abs((p & 0xff) - (rgb & 0xff));
+                n += d < 40 ? 1 : 0;
+            }
+        }
+        return n;
+    }
+
+    private static Optional<String> chromium() {
+        String configured = System.getenv("CHROME");
+        if (configured != null && new File(configured).canExecute()) {
+            return Optional.of(configured);
+        }
+        String path = System.getenv().getOrDefault("PATH", "");
+        return Stream.of(path.split(File.pathSeparator))
+                .flatMap(d -> List.of("chromium", "chromium-browser", "google-chrome").stream().map(n -> new File(d, n)))
+                .filter(File::canExecute).map(File::getPath).findFirst();
+    }
+}
