@@ -11,6 +11,7 @@ import dev.isocheck.graph.KnownGraph;
 import dev.isocheck.graph.ReadExplanations;
 import dev.isocheck.graph.UnreturnedRows;
 import dev.isocheck.history.History;
+import dev.isocheck.history.OpKind;
 import dev.isocheck.history.PredicateRead;
 import dev.isocheck.history.Transaction;
 import dev.isocheck.predicate.UnsupportedWhere;
@@ -424,13 +425,37 @@ public final class SatChecker implements Checker {
     private static String describeCycle(KnownGraph known, List<PrunedPolygraph.Step> cycle) {
         StringBuilder out = new StringBuilder();
         for (PrunedPolygraph.Step step : cycle) {
-            out.append(name(known, step.from())).append(" -").append(edgeName(step.kind()));
-            if (step.key() >= 0) {
-                out.append(' ').append(known.history().keys().name(step.key()));
+            out.append(name(known, step.from())).append(" -");
+            if (step.kind() == EdgeKind.READ_WRITE && step.key() >= 0 && onlyPredicateReads(known, step.from(), step.key())) {
+                // The reader never read the row as an item: a predicate read of its table left it out.
+                out.append("did not return ").append(known.history().keys().name(step.key()))
+                        .append(" (a predicate read), a later version of which was written by");
+            } else {
+                out.append(edgeName(step.kind()));
+                if (step.key() >= 0) {
+                    out.append(' ').append(known.history().keys().name(step.key()));
+                }
             }
             out.append("-> ");
         }
         return out.append(name(known, cycle.get(0).from())).toString();
+    }
+
+    /** Whether the transaction of {@code node} observed {@code key} only through predicate reads. */
+    private static boolean onlyPredicateReads(KnownGraph known, int node, int key) {
+        if (node == KnownGraph.INITIAL) {
+            return false;
+        }
+        Transaction t = known.history().transaction(known.transaction(node));
+        boolean predicate = false;
+        for (int op = 0; op < t.size(); op++) {
+            if (t.kind(op) == OpKind.READ && t.key(op) == key) {
+                return false;
+            }
+            predicate |= t.kind(op) == OpKind.PREDICATE
+                    && known.history().keys().name(key).startsWith(t.predicate(op).table() + "/");
+        }
+        return predicate;
     }
 
     private static String name(KnownGraph known, int node) {

@@ -54,6 +54,9 @@ class SatCheckerPredicateTests {
         History history = b.build();
         assertLevels(history, false, false, true);
         assertThat(UnreturnedRows.of(dev.isocheck.graph.ReadExplanations.of(history)).size()).as("only doctors/2 could have been selected").isEqualTo(1);
+        assertThat(((Verdict.Violated) new SatChecker().check(history, SERIALIZABLE))
+                .anomaly().explanation()).as("the engine's words for the edge of the missed row")
+                .contains("T1 -did not return doctors/2 (a predicate read), a later version of which was written by-> T2");
     }
 
     @Test
