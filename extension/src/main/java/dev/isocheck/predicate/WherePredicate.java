@@ -206,6 +206,18 @@ public final class WherePredicate implements ParsedWhere {
     }
 
     /**
+     * Whether the clause certainly selects a row of which {@code row} may be only part (such as
+     * the merged observations of an unknown initial value): the row is present, every column the
+     * clause names is a field of {@code row} ({@link #namesOnlyFieldsOf}), and the clause is
+     * {@link Truth#TRUE} on it. An absent row is never selected, and UNKNOWN or INDETERMINATE is
+     * not certain. This is the conservative rule by which the checkers judge a read that left out
+     * a row whose value they know only in part.
+     */
+    public boolean certainlySelects(Value row) {
+        return !row.isAbsent() && namesOnlyFieldsOf(row) && evaluate(row).isTrue();
+    }
+
+    /**
      * A numeric range that every row this clause makes TRUE holds in one column, for scanning an
      * index instead of every row: the mentioned column with the narrowest bounds, if any is
      * bounded. The bounds are widened slightly (they are compared as doubles, the clause as exact
