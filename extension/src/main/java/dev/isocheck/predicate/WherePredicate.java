@@ -59,6 +59,11 @@ public final class WherePredicate implements ParsedWhere {
     private final Condition condition;
     private final Set<Operand.Column> columnRefs;
     private final Set<String> columns;
+    /**
+     * {@link #selectiveRange()}, {@code null} until first asked: parsing does not pay for it (it
+     * is a pass over the condition per column), and every read of the clause shares one answer.
+     */
+    private volatile Optional<ColumnRange> selectiveRange;
 
     private WherePredicate(String where, Condition condition, Set<Operand.Column> columnRefs) {
         this.where = where;
@@ -224,9 +229,19 @@ public final class WherePredicate implements ParsedWhere {
      * decimals), so a row outside them is certainly not selected; a row inside must still be
      * evaluated.
      *
-     * @return empty when no column is confined by the clause
+     * @return empty when no column is confined by the clause; the same on every call
      */
     public Optional<ColumnRange> selectiveRange() {
+        Optional<ColumnRange> range = selectiveRange;
+        if (range == null) {
+            // Threads that race here compute equal, immutable answers: any one may be kept.
+            range = narrowestRange();
+            selectiveRange = range;
+        }
+        return range;
+    }
+
+    private Optional<ColumnRange> narrowestRange() {
         ColumnRange best = null;
         for (String column : columns) {
             double[] b = condition.bounds(column);

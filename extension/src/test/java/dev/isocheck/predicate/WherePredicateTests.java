@@ -335,6 +335,13 @@ class WherePredicateTests {
         assertThat(trueRows).as("rows a ranged clause selects").isGreaterThan(1_000);
     }
 
+    @Test
+    void theSelectiveRangeIsComputedOnceAndShared() {
+        WherePredicate p = (WherePredicate) WherePredicate.parse("v BETWEEN 5 AND 20 AND w < 3");
+        assertThat(p.selectiveRange()).isSameAs(p.selectiveRange()).get()
+                .extracting(WherePredicate.ColumnRange::column).isEqualTo("v");
+    }
+
     private static String clause(java.util.SplittableRandom random, int depth) {
         if (depth > 0 && random.nextInt(3) == 0) {
             String op = random.nextBoolean() ? " AND " : " OR ";
