@@ -152,7 +152,7 @@ public final class UnreturnedRows {
                             // observation it explains shows it selected: then the row constrains.
                             boolean seenSelected = false;
                             for (Value seen : initialObservations.getOrDefault(k, List.of())) {
-                                seenSelected |= !seen.isAbsent() && clause.namesOnlyFieldsOf(seen) && clause.evaluate(seen).isTrue();
+                                seenSelected |= clause.certainlySelects(seen);
                             }
                             if (seenSelected) {
                                 selectable = true;
@@ -333,11 +333,11 @@ public final class UnreturnedRows {
      * Whether an unknown initial value known to be consistent with {@code observed} (an observation
      * of it) would certainly be selected by row {@code r}'s clause: then the initial state cannot
      * be the version that read left out while it also served that observation. Conservative, as the
-     * reference checker's rule: only when every column the clause names is a field of the
-     * observation and the clause is TRUE on it.
+     * reference checker's rule ({@link WherePredicate#certainlySelects}): only when every column the
+     * clause names is a field of the observation and the clause is TRUE on it.
      */
     public boolean initialSelects(int r, Value observed) {
-        return !observed.isAbsent() && where[r].namesOnlyFieldsOf(observed) && where[r].evaluate(observed).isTrue();
+        return where[r].certainlySelects(observed);
     }
 
     /** A short description of row {@code r}, such as {@code T3's predicate read of doctors where on_call (not returning doctors/4)}. */

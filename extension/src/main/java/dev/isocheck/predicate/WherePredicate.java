@@ -59,6 +59,11 @@ public final class WherePredicate implements ParsedWhere {
     private final Condition condition;
     private final Set<Operand.Column> columnRefs;
     private final Set<String> columns;
+    /**
+     * {@link #selectiveRange()}, {@code null} until first asked: parsing does not pay for it (it
+     * is a pass over the condition per column), and every read of the clause shares one answer.
+     */
+    private volatile Optional<ColumnRange> selectiveRange;
 
     private WherePredicate(String where, Condition condition, Set<Operand.Column> columnRefs) {
         this.where = where;
@@ -206,15 +211,37 @@ public final class WherePredicate implements ParsedWhere {
     }
 
     /**
+     * Whether the clause certainly selects a row of which {@code row} may be only part (such as
+     * the merged observations of an unknown initial value): the row is present, every column the
+     * clause names is a field of {@code row} ({@link #namesOnlyFieldsOf}), and the clause is
+     * {@link Truth#TRUE} on it. An absent row is never selected, and UNKNOWN or INDETERMINATE is
+     * not certain. This is the conservative rule by which the checkers judge a read that left out
+     * a row whose value they know only in part.
+     */
+    public boolean certainlySelects(Value row) {
+        return !row.isAbsent() && namesOnlyFieldsOf(row) && evaluate(row).isTrue();
+    }
+
+    /**
      * A numeric range that every row this clause makes TRUE holds in one column, for scanning an
      * index instead of every row: the mentioned column with the narrowest bounds, if any is
      * bounded. The bounds are widened slightly (they are compared as doubles, the clause as exact
      * decimals), so a row outside them is certainly not selected; a row inside must still be
      * evaluated.
      *
-     * @return empty when no column is confined by the clause
+     * @return empty when no column is confined by the clause; the same on every call
      */
     public Optional<ColumnRange> selectiveRange() {
+        Optional<ColumnRange> range = selectiveRange;
+        if (range == null) {
+            // Threads that race here compute equal, immutable answers: any one may be kept.
+            range = narrowestRange();
+            selectiveRange = range;
+        }
+        return range;
+    }
+
+    private Optional<ColumnRange> narrowestRange() {
         ColumnRange best = null;
         for (String column : columns) {
             double[] b = condition.bounds(column);

@@ -57,7 +57,7 @@ final class InitialValueKnowledge {
             return true;
         }
         for (WherePredicate predicate : notSelectedBy) {
-            if (predicate.namesOnlyFieldsOf(merged) && predicate.evaluate(merged).isTrue()) {
+            if (predicate.certainlySelects(merged)) {
                 return false;
             }
         }

@@ -411,7 +411,7 @@ public final class WitnessReplay {
         Optional<String> finalFailure() {
             for (Deferred d : deferred) {
                 Value known = merged[d.key];
-                if (known != null && !known.isAbsent() && d.where.namesOnlyFieldsOf(known) && d.where.evaluate(known).isTrue()) {
+                if (known != null && d.where.certainlySelects(known)) {
                     return Optional.of(d.reader + "'s predicate read " + d.where + " leaves out " + history.keys().name(d.key)
                             + ", whose initial value it selects");
                 }

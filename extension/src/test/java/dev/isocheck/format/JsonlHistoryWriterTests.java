@@ -1,5 +1,6 @@
 package dev.isocheck.format;
 
+import static dev.isocheck.history.Rows.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isocheck.history.History;
@@ -43,14 +44,6 @@ class JsonlHistoryWriterTests {
         b.transaction("empty").session("7");
         b.transaction("p").predicate("t", "a IS NULL", new LinkedHashMap<>());
         return b.build();
-    }
-
-    private static Map<String, Object> rows(Object... keyValues) {
-        Map<String, Object> rows = new LinkedHashMap<>();
-        for (int i = 0; i < keyValues.length; i += 2) {
-            rows.put((String) keyValues[i], keyValues[i + 1]);
-        }
-        return rows;
     }
 
     private String text(History h) throws Exception {

@@ -1,5 +1,7 @@
 package dev.isocheck.graph;
 
+import static dev.isocheck.history.Rows.row;
+import static dev.isocheck.history.Rows.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isocheck.check.Anomaly;
@@ -12,21 +14,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ReadAnomaliesTests {
-
-    private static Map<String, Object> row(int id, int v) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("id", id);
-        row.put("v", v);
-        return row;
-    }
-
-    private static Map<String, Object> rows(Object... keysAndValues) {
-        Map<String, Object> rows = new LinkedHashMap<>();
-        for (int i = 0; i < keysAndValues.length; i += 2) {
-            rows.put((String) keysAndValues[i], keysAndValues[i + 1]);
-        }
-        return rows;
-    }
 
     private static HistoryBuilder known() {
         return History.builder().initialValue("x", 0).initialValue("y", 0).initialValue("z", 0).initialStateComplete(true);

@@ -1,5 +1,6 @@
 package dev.isocheck.graph;
 
+import static dev.isocheck.history.Rows.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isocheck.history.History;
@@ -10,13 +11,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ReadExplanationsTests {
-
-    private static Map<String, Object> row(int id, int v) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("id", id);
-        row.put("v", v);
-        return row;
-    }
 
     @Test
     void everyCommittedFinalWriterOfTheValueExplainsARead() {

@@ -203,6 +203,26 @@ class WherePredicateTests {
     }
 
     @Test
+    void certainlySelectsOnlyWhatNoUnseenFieldCouldUnselect() {
+        WherePredicate p = (WherePredicate) WherePredicate.parse("on_call = TRUE AND shift IS NULL");
+        assertThat(p.certainlySelects(row("on_call", true, "shift", null))).isTrue();
+        assertThat(p.certainlySelects(row("id", 9, "on_call", true, "shift", null))).isTrue();
+        // TRUE on what is known, but the row may have a shift that was not observed.
+        assertThat(p.evaluate(row("on_call", true))).isEqualTo(Truth.TRUE);
+        assertThat(p.certainlySelects(row("on_call", true))).isFalse();
+        // Nor when the field is known only ignoring case: "shift" may be another, unseen field.
+        assertThat(p.certainlySelects(row("on_call", true, "SHIFT", null))).isFalse();
+        assertThat(p.certainlySelects(row("on_call", false, "shift", null))).isFalse();
+        assertThat(p.certainlySelects(Value.ABSENT)).isFalse();
+        assertThat(p.certainlySelects(Value.of(1))).isFalse();
+        // UNKNOWN and INDETERMINATE are not TRUE.
+        WherePredicate shiftOne = (WherePredicate) WherePredicate.parse("shift = 1");
+        assertThat(shiftOne.certainlySelects(row("shift", null))).isFalse();
+        assertThat(shiftOne.evaluate(row("shift", "1"))).isEqualTo(Truth.INDETERMINATE);
+        assertThat(shiftOne.certainlySelects(row("shift", "1"))).isFalse();
+    }
+
+    @Test
     void absurdNumbersAreUnsupported() {
         for (String where : List.of("x = 1e999999999", "x = 1e2147483648", "x IN (1, -1e-999999999)")) {
             ParsedWhere parsed = WherePredicate.parse(where);
@@ -313,6 +333,13 @@ class WherePredicateTests {
         }
         assertThat(ranged).as("clauses with a range").isGreaterThan(500);
         assertThat(trueRows).as("rows a ranged clause selects").isGreaterThan(1_000);
+    }
+
+    @Test
+    void theSelectiveRangeIsComputedOnceAndShared() {
+        WherePredicate p = (WherePredicate) WherePredicate.parse("v BETWEEN 5 AND 20 AND w < 3");
+        assertThat(p.selectiveRange()).isSameAs(p.selectiveRange()).get()
+                .extracting(WherePredicate.ColumnRange::column).isEqualTo("v");
     }
 
     private static String clause(java.util.SplittableRandom random, int depth) {

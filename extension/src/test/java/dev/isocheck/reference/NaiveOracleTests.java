@@ -3,6 +3,8 @@ package dev.isocheck.reference;
 import static dev.isocheck.check.IsolationLevel.SERIALIZABLE;
 import static dev.isocheck.check.IsolationLevel.SNAPSHOT_ISOLATION;
 import static dev.isocheck.check.IsolationLevel.STRICT_SERIALIZABLE;
+import static dev.isocheck.history.Rows.row;
+import static dev.isocheck.history.Rows.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -51,21 +53,6 @@ class NaiveOracleTests {
 
     private static HistoryBuilder xyZero() {
         return History.builder().initialValue("x", 0).initialValue("y", 0).initialStateComplete(true);
-    }
-
-    private static Map<String, Object> row(int id, int v) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("id", id);
-        row.put("v", v);
-        return row;
-    }
-
-    private static Map<String, Object> rows(Object... keyValues) {
-        Map<String, Object> rows = new LinkedHashMap<>();
-        for (int i = 0; i < keyValues.length; i += 2) {
-            rows.put((String) keyValues[i], keyValues[i + 1]);
-        }
-        return rows;
     }
 
     @Nested

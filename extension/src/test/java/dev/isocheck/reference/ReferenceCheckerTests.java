@@ -3,6 +3,8 @@ package dev.isocheck.reference;
 import static dev.isocheck.check.IsolationLevel.SERIALIZABLE;
 import static dev.isocheck.check.IsolationLevel.SNAPSHOT_ISOLATION;
 import static dev.isocheck.check.IsolationLevel.STRICT_SERIALIZABLE;
+import static dev.isocheck.history.Rows.doctor;
+import static dev.isocheck.history.Rows.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isocheck.check.AnomalyType;
@@ -45,21 +47,6 @@ class ReferenceCheckerTests {
 
     private static HistoryBuilder xyZero() {
         return History.builder().initialValue("x", 0).initialValue("y", 0).initialStateComplete(true);
-    }
-
-    private static Map<String, Object> doctor(int id, boolean onCall) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("id", id);
-        row.put("on_call", onCall);
-        return row;
-    }
-
-    private static Map<String, Object> rows(Object... keyValues) {
-        Map<String, Object> rows = new LinkedHashMap<>();
-        for (int i = 0; i < keyValues.length; i += 2) {
-            rows.put((String) keyValues[i], keyValues[i + 1]);
-        }
-        return rows;
     }
 
     @Nested

@@ -3,6 +3,8 @@ package dev.isocheck.solve;
 import static dev.isocheck.check.IsolationLevel.SERIALIZABLE;
 import static dev.isocheck.check.IsolationLevel.SNAPSHOT_ISOLATION;
 import static dev.isocheck.check.IsolationLevel.STRICT_SERIALIZABLE;
+import static dev.isocheck.history.Rows.doctor;
+import static dev.isocheck.history.Rows.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isocheck.check.AnomalyType;
@@ -13,7 +15,6 @@ import dev.isocheck.graph.UnreturnedRows;
 import dev.isocheck.history.History;
 import dev.isocheck.history.HistoryBuilder;
 import dev.isocheck.reference.ReferenceChecker;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -170,20 +171,5 @@ class SatCheckerPredicateTests {
             assertThat(ReferenceChecker.explains(history, level, s.witness())).as("witness at %s", level).isTrue();
             assertThat(s.caveats()).isEmpty();
         }
-    }
-
-    private static Map<String, Object> doctor(int id, boolean onCall) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("id", id);
-        row.put("on_call", onCall);
-        return row;
-    }
-
-    private static Map<String, Object> rows(Object... keyValues) {
-        Map<String, Object> rows = new LinkedHashMap<>();
-        for (int i = 0; i < keyValues.length; i += 2) {
-            rows.put((String) keyValues[i], keyValues[i + 1]);
-        }
-        return rows;
     }
 }
