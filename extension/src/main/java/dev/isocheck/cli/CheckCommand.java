@@ -133,7 +133,13 @@ public final class CheckCommand {
         long explainMillis = 0;
         if (verdict instanceof Verdict.Violated violated) {
             long explaining = System.nanoTime();
-            explanation = explainer.explain(history, violated.level(), violated.anomaly().transactions());
+            try {
+                explanation = explainer.explain(history, violated.level(), violated.anomaly().transactions());
+            } catch (RuntimeException | StackOverflowError e) {
+                // The verdict stands without its explanation; a bug in explaining must not hide it.
+                explanation = new Explanation.Unexplained(violated.level(), "the explainer failed: " + e.getClass().getName()
+                        + (e.getMessage() == null ? "" : ": " + e.getMessage()) + " (please report)");
+            }
             explainMillis = (System.nanoTime() - explaining) / 1_000_000;
         }
         Optional<Path> report = Optional.empty();
