@@ -1,0 +1,152 @@
+package dev.isocheck.bench;
+
+import dev.isocheck.check.IsolationLevel;
+import dev.isocheck.check.Verdict;
+import dev.isocheck.engine.CheckPipeline;
+import dev.isocheck.explain.CoreExplainer;
+import dev.isocheck.explain.ExhaustiveExplainer;
+import dev.isocheck.explain.Explainer;
+import dev.isocheck.explain.Explanation;
+import dev.isocheck.history.History;
+import dev.isocheck.simulate.HistoryGenerator;
+import dev.isocheck.simulate.SimulatedDatabase;
+import dev.isocheck.simulate.Workload;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * How often, and how fast, violations are explained: histories from the broken simulated databases
+ * ({@code simulate}), each checked at every level and each violation explained, by
+ * {@link CoreExplainer} (the default) or by {@link ExhaustiveExplainer} on the verdict's
+ * transactions alone. Prints, per level, the violations and what their explanations were, and the
+ * median and largest explaining time. Run it with
+ * {@code java -cp bench/target/isocheck-bench.jar dev.isocheck.bench.ExplainBenchmark [OPTION...]};
+ * {@link #USAGE} lists the options.
+ */
+public final class ExplainBenchmark {
+
+    /** The command line. */
+    public static final String USAGE = """
+            usage: ExplainBenchmark [OPTION...]
+              --sessions N      sessions per history (default 4)
+              --per-session N   transactions per session (default 8)
+              --keys N          plain keys (default 4); there are 3 row keys besides
+              --values N        0: unique values (default); otherwise values drawn from [0, N)
+              --seeds N         histories per database, seeds 1000, 1001, ... (default 10)
+              --explainer E     core (default) or named (the exhaustive explainer on the verdict's transactions)""";
+
+    private ExplainBenchmark() {
+    }
+
+    /** Runs the benchmark; exit status 2 on a bad command line. */
+    public static void main(String[] args) {
+        int sessions = 4;
+        int perSession = 8;
+        int keys = 4;
+        int values = 0;
+        int seeds = 10;
+        boolean core = true;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                String value = i + 1 < args.length ? args[i + 1] : null;
+                switch (args[i]) {
+                    case "--sessions" -> sessions = Integer.parseInt(required(value, args[i++]));
+                    case "--per-session" -> perSession = Integer.parseInt(required(value, args[i++]));
+                    case "--keys" -> keys = Integer.parseInt(required(value, args[i++]));
+                    case "--values" -> values = Integer.parseInt(required(value, args[i++]));
+                    case "--seeds" -> seeds = Integer.parseInt(required(value, args[i++]));
+                    case "--explainer" -> {
+                        String name = required(value, args[i++]);
+                        if (!name.equals("core") && !name.equals("named")) {
+                            throw new IllegalArgumentException("--explainer is core or named, not " + name);
+                        }
+                        core = name.equals("core");
+                    }
+                    case "--help" -> {
+                        System.out.println(USAGE);
+                        return;
+                    }
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("ExplainBenchmark: " + e.getMessage() + "\n" + USAGE);
+            System.exit(2);
+            return;
+        }
+        Workload workload = new Workload(sessions, perSession, 5, keys, 3, "t", 5, 4, 1, 1, values, 0.1, true,
+                Workload.InitialKnowledge.KNOWN, true);
+        run(workload, seeds, core ? new CoreExplainer() : new ExhaustiveExplainer(), System.out);
+    }
+
+    private static String required(String value, String option) {
+        if (value == null) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return value;
+    }
+
+    /** What one level's violations were explained as, and how long it took. */
+    private static final class Tally {
+        int violations;
+        int certain;
+        int cases;
+        int read;
+        int unexplained;
+        final List<Long> millis = new ArrayList<>();
+    }
+
+    static void run(Workload workload, int seeds, Explainer explainer, PrintStream out) {
+        CheckPipeline pipeline = new CheckPipeline();
+        Map<IsolationLevel, Tally> tallies = new EnumMap<>(IsolationLevel.class);
+        for (IsolationLevel level : IsolationLevel.values()) {
+            tallies.put(level, new Tally());
+        }
+        List<SimulatedDatabase> databases = List.of(SimulatedDatabase.snapshotIsolation(), SimulatedDatabase.readCommitted(),
+                SimulatedDatabase.lostUpdate(0.3), SimulatedDatabase.staleRead(0.2));
+        for (SimulatedDatabase database : databases) {
+            HistoryGenerator generator = new HistoryGenerator(workload, database);
+            for (long seed = 1000; seed < 1000 + seeds; seed++) {
+                History history = generator.generate(seed).history();
+                for (IsolationLevel level : IsolationLevel.values()) {
+                    if (!(pipeline.check(history, level) instanceof Verdict.Violated violated)) {
+                        continue;
+                    }
+                    long started = System.nanoTime();
+                    Explanation explanation = explainer.explain(history, level, violated.anomaly().transactions());
+                    Tally tally = tallies.get(level);
+                    tally.millis.add((System.nanoTime() - started) / 1_000_000);
+                    tally.violations++;
+                    if (explanation instanceof Explanation.Cycles cycles) {
+                        if (cycles.isCertain()) {
+                            tally.certain++;
+                        } else {
+                            tally.cases++;
+                        }
+                    } else if (explanation instanceof Explanation.Screened) {
+                        tally.read++;
+                    } else {
+                        tally.unexplained++;
+                    }
+                }
+            }
+        }
+        out.printf(Locale.ROOT, "%d transactions per history (%d sessions), %d databases x %d seeds%n", workload.transactions(),
+                workload.sessions(), databases.size(), seeds);
+        out.println("| level | violations | certain cycle | case analysis | read anomaly | unexplained | median ms | max ms |");
+        out.println("|---|--:|--:|--:|--:|--:|--:|--:|");
+        tallies.forEach((level, t) -> {
+            List<Long> sorted = new ArrayList<>(t.millis);
+            Collections.sort(sorted);
+            long median = sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2);
+            long max = sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1);
+            out.printf(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %d |%n", level.cliName(), t.violations, t.certain,
+                    t.cases, t.read, t.unexplained, median, max);
+        });
+    }
+}
