@@ -29,7 +29,9 @@ import java.util.List;
  *       {@code r} is dropped when {@code r} reaches {@code c}, or when some other writer
  *       {@code w} of the key lies between them ({@code c} reaches {@code w}, {@code w} reaches
  *       {@code r}: {@code r} would have read {@code w}'s version or a later one). T⊥ is dropped
- *       when any other writer reaches {@code r}. A last candidate becomes a known edge.</li>
+ *       when any other writer reaches {@code r}. A last candidate becomes a known edge. The
+ *       writers {@code w} are found once per read, as the latest writers before {@code r}, not
+ *       once per candidate; reads are taken key by key, on several threads when many.</li>
  * </ul>
  *
  * <p><b>Soundness.</b> Every edge of the known graph is in the dependency graph of every valid
@@ -62,6 +64,12 @@ public final class Pruner {
     private final boolean snapshot;
     /** From this many pairs of chains on, rounds decide them on several threads. */
     private final long parallelPairs;
+    /**
+     * Whether to decide by the definitions, one closure query per base predecessor and per other
+     * writer (the reference the faster tests are compared against in tests), rather than through
+     * the equivalent single queries and latest writers.
+     */
+    private final boolean direct;
     private final int nodes;
     private final EdgeList edges = new EdgeList();
     private final long[] pairStart;
@@ -69,12 +77,15 @@ public final class Pruner {
     private final int[] candidateStart;
     private final boolean[] dropped;
     private final int[] live;
+    /** The observations ordered by key, then by index: the order reads are pruned in. */
+    private final int[] byKey;
     private final List<PrunedPolygraph.Conflict> conflicts = new ArrayList<>();
     private Round round;
     private int rounds;
 
-    private Pruner(HyperPolygraph polygraph, KeyChains chains, boolean snapshot, long parallelPairs) {
+    private Pruner(HyperPolygraph polygraph, KeyChains chains, boolean snapshot, long parallelPairs, boolean direct) {
         this.parallelPairs = parallelPairs;
+        this.direct = direct;
         this.polygraph = polygraph;
         this.chains = chains;
         this.snapshot = snapshot;
@@ -99,6 +110,21 @@ public final class Pruner {
         for (int o = 0; o < observations; o++) {
             live[o] = polygraph.candidateCount(o);
         }
+        // Observations key by key (counting sort, stable): read pruning queries the closure
+        // between a key's writers and its readers, so taking a key's reads together keeps those
+        // writers' closure rows in the cache (in observation order, which hops from key to key,
+        // nearly every query missed it).
+        int[] keyStart = new int[keys + 1];
+        for (int o = 0; o < observations; o++) {
+            keyStart[polygraph.key(o) + 1]++;
+        }
+        for (int k = 0; k < keys; k++) {
+            keyStart[k + 1] += keyStart[k];
+        }
+        byKey = new int[observations];
+        for (int o = 0; o < observations; o++) {
+            byKey[keyStart[polygraph.key(o)]++] = o;
+        }
     }
 
     /** Thrown when a history has more constraints than the engine can hold; the caller answers Unknown. */
@@ -120,11 +146,23 @@ public final class Pruner {
         return prune(polygraph, snapshot, PARALLEL_PAIRS);
     }
 
-    /** As {@link #prune(HyperPolygraph, boolean)}, deciding pairs on several threads from {@code parallelPairs} pairs on (tests). */
+    /**
+     * As {@link #prune(HyperPolygraph, boolean)}, deciding pairs on several threads from
+     * {@code parallelPairs} pairs on, and reads from {@code parallelPairs / 4} candidates on (tests).
+     */
     static PrunedPolygraph prune(HyperPolygraph polygraph, boolean snapshot, long parallelPairs) {
+        return prune(polygraph, snapshot, parallelPairs, false);
+    }
+
+    /**
+     * As {@link #prune(HyperPolygraph, boolean, long)}; with {@code direct}, every pair and read
+     * candidate is decided by the definitions (one query per base predecessor of a reader, per
+     * other writer of a key), which the default must match decision for decision (tests).
+     */
+    static PrunedPolygraph prune(HyperPolygraph polygraph, boolean snapshot, long parallelPairs, boolean direct) {
         long started = System.nanoTime();
         KeyChains chains = KeyChains.of(polygraph);
-        Pruner pruner = new Pruner(polygraph, chains, snapshot, parallelPairs);
+        Pruner pruner = new Pruner(polygraph, chains, snapshot, parallelPairs, direct);
         return pruner.run(started);
     }
 
@@ -471,36 +509,56 @@ public final class Pruner {
                 if (closure.reaches(head, reader)) {
                     return withPath ? round.cycleWith(readWrite) : List.of();
                 }
-            } else {
+            } else if (withPath || direct) {
                 int p = round.basePredecessorOf(reader, head);
                 if (p >= 0) {
                     return withPath ? round.cycleWith(round.basePredecessorStep(reader, p), readWrite) : List.of();
                 }
+            } else if (round.commitPrecedesSnapshot(head, reader)) {
+                return List.of();
             }
         }
         return null;
     }
 
+    /**
+     * Drops every read candidate the round's closure rules out, over contiguous parts of the
+     * observations in key order of about equal candidate counts, one per thread once there are
+     * {@code parallelPairs / 4} candidates (else one part). As with pairs, the closure is fixed
+     * while reads are decided and each part writes only its own observations, collecting the
+     * edges of reads left one candidate; these are added in part order, up to the first
+     * observation left none: the same edges and conflict as on one thread.
+     */
     private void pruneReads() {
+        int observations = byKey.length;
+        int threads = Math.min(Runtime.getRuntime().availableProcessors(), 8);
+        long total = candidateStart[observations];
+        int parts = threads > 1 && total >= parallelPairs / 4 && observations > 1 ? threads : 1;
+        int[] rangeStart = new int[parts + 1];
+        int at = 0;
+        long seen = 0;
+        for (int t = 1; t < parts; t++) {
+            long target = total * t / parts;
+            while (at < observations && seen < target) {
+                seen += polygraph.candidateCount(byKey[at++]);
+            }
+            rangeStart[t] = at;
+        }
+        rangeStart[parts] = observations;
+        ReadRange[] ranges = new ReadRange[parts];
+        if (parts == 1) {
+            ranges[0] = decideReads(0, observations);
+        } else {
+            java.util.stream.IntStream.range(0, parts).parallel()
+                    .forEach(t -> ranges[t] = decideReads(rangeStart[t], rangeStart[t + 1]));
+        }
         Reachability closure = round.closure;
-        for (int o = 0; o < live.length; o++) {
-            if (live[o] < 2) {
-                continue;
-            }
-            int reader = polygraph.reader(o);
-            int key = polygraph.key(o);
-            int firstDropped = -1;
-            for (int i = 0; i < polygraph.candidateCount(o); i++) {
-                if (dropped[candidateStart[o] + i]) {
-                    continue;
-                }
-                if (readCloses(closure, key, reader, polygraph.candidate(o, i), false) != null) {
-                    dropped[candidateStart[o] + i] = true;
-                    live[o]--;
-                    firstDropped = firstDropped < 0 ? i : firstDropped;
-                }
-            }
-            if (live[o] == 0) {
+        for (ReadRange range : ranges) {
+            addCollected(range.edges);
+            int o = range.conflict;
+            if (o >= 0) {
+                int reader = polygraph.reader(o);
+                int key = polygraph.key(o);
                 List<List<PrunedPolygraph.Step>> cycles = new ArrayList<>();
                 for (int i = 0; i < polygraph.candidateCount(o); i++) {
                     List<PrunedPolygraph.Step> cycle = readCloses(closure, key, reader, polygraph.candidate(o, i), true);
@@ -510,13 +568,67 @@ public final class Pruner {
                 }
                 conflicts.add(new PrunedPolygraph.Conflict("every write that could explain " + polygraph.describe(o)
                         + " closes a cycle", cycles.isEmpty() ? List.of(readCloses(closure, key, reader,
-                                polygraph.candidate(o, firstDropped), true)) : cycles));
+                                polygraph.candidate(o, range.conflictFirstDropped), true)) : cycles));
                 return;
             }
+        }
+    }
+
+    /** What one thread decided of the reads: the edges to add (from, to, kind, key), and the first observation left no candidate. */
+    private static final class ReadRange {
+        final IntList edges = new IntList(1024);
+        int conflict = -1;
+        int conflictFirstDropped;
+    }
+
+    /** Decides the reads of observations {@code byKey[from .. to)}, stopping at the first left no candidate. */
+    private ReadRange decideReads(int from, int to) {
+        ReadRange range = new ReadRange();
+        Reachability closure = round.closure;
+        int[] latest = new int[WRITER_SCAN_LIMIT];
+        for (int at = from; at < to; at++) {
+            int o = byKey[at];
+            if (live[o] < 2) {
+                continue;
+            }
+            int reader = polygraph.reader(o);
+            int key = polygraph.key(o);
+            int firstDropped = -1;
+            int latestCount = -1;
+            for (int i = 0; i < polygraph.candidateCount(o); i++) {
+                if (dropped[candidateStart[o] + i]) {
+                    continue;
+                }
+                int writer = polygraph.candidate(o, i);
+                boolean closes;
+                if (direct || writer != KnownGraph.INITIAL && closure.reaches(reader, writer)
+                        || writer == KnownGraph.INITIAL && snapshot || polygraph.writerCount(key) > WRITER_SCAN_LIMIT) {
+                    closes = readCloses(closure, key, reader, writer, false) != null;
+                } else {
+                    if (latestCount < 0) {
+                        latestCount = latestWritersBefore(closure, key, reader, latest);
+                    }
+                    closes = false;
+                    for (int j = 0; j < latestCount && !closes; j++) {
+                        closes = latest[j] != writer && closure.reaches(writer, latest[j]);
+                    }
+                }
+                if (closes) {
+                    dropped[candidateStart[o] + i] = true;
+                    live[o]--;
+                    firstDropped = firstDropped < 0 ? i : firstDropped;
+                }
+            }
+            if (live[o] == 0) {
+                range.conflict = o;
+                range.conflictFirstDropped = firstDropped;
+                return range;
+            }
             if (live[o] == 1) {
-                addLastCandidate(o);
+                collectLastCandidate(range.edges, o);
             }
         }
+        return range;
     }
 
     /**
@@ -554,8 +666,48 @@ public final class Pruner {
         return null;
     }
 
-    /** Makes the certain parts of an observation's last candidate known: its WR edge and the next version's RW edge. */
-    private void addLastCandidate(int o) {
+    /**
+     * The latest writers of {@code key} before {@code reader}: of the writers other than the reader
+     * that precede it (reach it; for snapshot isolation, commit before its snapshot), those no
+     * other of them follows in {@code closure}. Written to {@code out}; returns how many.
+     *
+     * <p>Why: {@link #readCloses} drops a candidate {@code c} when it reaches some other writer
+     * {@code w} that precedes the reader, one query per writer of the key for every candidate (a
+     * hundred writers, tens of candidates per read of a duplicated value). The writers that precede
+     * the reader are ordered by the closure (a partial order: the graph is acyclic), and {@code c}
+     * reaches such a {@code w ≠ c} exactly when it reaches a latest one {@code m ≠ c}: the one
+     * above {@code w} (it cannot be {@code c}, which would put {@code c} and {@code w} on a cycle).
+     * So the writers are scanned once per read, and each candidate is checked against the few
+     * latest.
+     */
+    private int latestWritersBefore(Reachability closure, int key, int reader, int[] out) {
+        int count = 0;
+        for (int i = 0; i < polygraph.writerCount(key); i++) {
+            int w = polygraph.writer(key, i);
+            if (w == reader || !(snapshot ? round.commitPrecedesSnapshot(w, reader) : closure.reaches(w, reader))) {
+                continue;
+            }
+            boolean earlier = false;
+            for (int j = 0; j < count && !earlier; j++) {
+                earlier = closure.reaches(w, out[j]);
+            }
+            if (earlier) {
+                continue;
+            }
+            int kept = 0;
+            for (int j = 0; j < count; j++) {
+                if (!closure.reaches(out[j], w)) {
+                    out[kept++] = out[j];
+                }
+            }
+            out[kept++] = w;
+            count = kept;
+        }
+        return count;
+    }
+
+    /** Collects the certain parts of an observation's last candidate: its WR edge and the next version's RW edge. */
+    private void collectLastCandidate(IntList into, int o) {
         int reader = polygraph.reader(o);
         int key = polygraph.key(o);
         int writer = -1;
@@ -567,18 +719,30 @@ public final class Pruner {
         if (writer == KnownGraph.INITIAL) {
             int first = chains.initialChain(key);
             if (first >= 0) {
-                addReadWrite(reader, chains.node(chains.head(first)), key);
+                collectReadWrite(into, reader, chains.node(chains.head(first)), key);
             } else {
                 for (int c = 0; c < chains.chainCount(key); c++) {
-                    addReadWrite(reader, chains.node(chains.head(chains.chain(key, c))), key);
+                    collectReadWrite(into, reader, chains.node(chains.head(chains.chain(key, c))), key);
                 }
             }
             return;
         }
-        edges.add(writer, reader, EdgeKind.WRITE_READ, key);
+        into.add(writer);
+        into.add(reader);
+        into.add(EdgeKind.WRITE_READ.ordinal());
+        into.add(key);
         int following = chains.next(chains.slotOf(key, writer));
         if (following >= 0) {
-            addReadWrite(reader, chains.node(following), key);
+            collectReadWrite(into, reader, chains.node(following), key);
+        }
+    }
+
+    private static void collectReadWrite(IntList into, int reader, int overwriter, int key) {
+        if (reader != overwriter) {
+            into.add(reader);
+            into.add(overwriter);
+            into.add(EdgeKind.READ_WRITE.ordinal());
+            into.add(key);
         }
     }
 
@@ -696,6 +860,20 @@ public final class Pruner {
         String name(int node) {
             return node == KnownGraph.INITIAL ? "the initial state"
                     : polygraph.known().history().transaction(polygraph.known().transaction(node)).id();
+        }
+
+        /**
+         * Snapshot isolation: whether {@code writer}'s commit precedes {@code reader}'s snapshot in
+         * the graph, {@code writer + n} reaching {@code reader}: one query, exactly when
+         * {@link #basePredecessorOf} finds a base predecessor {@code p} of the reader that the
+         * writer reaches or is. A path from {@code writer + n} ends with an edge into the
+         * reader's first copy, which only base edges enter, from {@code p} or {@code p + n}; and
+         * {@code p} leads on to {@code p + n} by the link, so the writer reaches {@code p} in the
+         * induced graph. Conversely the base edge leaves {@code p + n}. (That loop cost about
+         * ten queries per reader and was most of snapshot-isolation pruning.)
+         */
+        boolean commitPrecedesSnapshot(int writer, int reader) {
+            return graphClosure.reaches(writer + nodes, reader);
         }
 
         /** A base predecessor {@code p} of {@code reader} that {@code head} reaches (or is), or {@code -1}. */
