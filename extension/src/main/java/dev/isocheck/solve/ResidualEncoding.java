@@ -49,6 +49,8 @@ final class ResidualEncoding {
     private final int[][] chainsAfter;
     /** By key: {@link #earliestChains}. */
     private final int[][] earliestChains;
+    /** By key: {@link #chainsByRank}. */
+    private final int[][] chainsByRank;
     private int edgeCount = -1;
     private int[] edgeFrom;
     private int[] edgeTo;
@@ -67,6 +69,7 @@ final class ResidualEncoding {
         rank = new int[polygraph.known().nodeCount()];
         chainsAfter = new int[chains.chainCount()][];
         earliestChains = new int[polygraph.keyCount()][];
+        chainsByRank = new int[polygraph.keyCount()][];
         chainPosition = new int[chains.chainCount()];
         java.util.Arrays.fill(chainPosition, -1);
         for (int k = 0; k < polygraph.keyCount(); k++) {
@@ -288,10 +291,28 @@ final class ResidualEncoding {
      * graph alone lacks them.
      */
     DependencyGraph graphOf(boolean[] model) {
-        DependencyGraph graph = new DependencyGraph(polygraph.known().nodeCount());
+        ensureEdges();
+        DependencyGraph graph = new DependencyGraph(polygraph.known().nodeCount(), edgeCount);
         edges((from, to, kind, a, b) -> {
             if (holds(a, model) && holds(b, model)) {
                 graph.add(from, to, kind, a, b);
+            }
+        });
+        graph.seal();
+        return graph;
+    }
+
+    /**
+     * {@link #graphOf(boolean[])}'s {@link DependencyGraph#snapshotGraph()}, built directly: the
+     * same graph without the intermediate one (millions of edges at 100k transactions).
+     */
+    DependencyGraph snapshotGraphOf(boolean[] model) {
+        ensureEdges();
+        // Non-read-write edges are doubled; about half of them are.
+        DependencyGraph graph = DependencyGraph.snapshotOf(polygraph.known().nodeCount(), edgeCount + edgeCount / 2);
+        edges((from, to, kind, a, b) -> {
+            if (holds(a, model) && holds(b, model)) {
+                graph.addToSnapshot(from, to, kind, a, b, 0, 0);
             }
         });
         graph.seal();
@@ -303,23 +324,29 @@ final class ResidualEncoding {
      * {@link #graphOf(boolean[])} filters by a model, and what the acyclicity theory watches.
      */
     void edges(EdgeSink sink) {
-        if (edgeCount < 0) {
-            collectEdges();
-        }
+        ensureEdges();
         EdgeKind[] kinds = EdgeKind.values();
         for (int e = 0; e < edgeCount; e++) {
             sink.edge(edgeFrom[e], edgeTo[e], kinds[edgeKind[e]], edgeA[e], edgeB[e]);
         }
     }
 
+    private void ensureEdges() {
+        if (edgeCount < 0) {
+            collectEdges();
+        }
+    }
+
     /** Lists every edge once: the literals do not depend on the preferred order, only their numbers do. */
     private void collectEdges() {
         edgeCount = 0;
-        edgeFrom = new int[1024];
-        edgeTo = new int[1024];
-        edgeKind = new byte[1024];
-        edgeA = new int[1024];
-        edgeB = new int[1024];
+        // Room for the pruned graph's edges and some per variable, so that the arrays grow rarely.
+        int room = pruned.edges().size() + 4 * variables + 1024;
+        edgeFrom = new int[room];
+        edgeTo = new int[room];
+        edgeKind = new byte[room];
+        edgeA = new int[room];
+        edgeB = new int[room];
         enumerateEdges((from, to, kind, a, b) -> {
             if (edgeCount == edgeFrom.length) {
                 int grown = edgeCount * 2;
@@ -420,47 +447,10 @@ final class ResidualEncoding {
      * transactions with duplicate values).
      */
     private int[] chainsAfter(int key, int chain, int position) {
-        int[] cached = chainsAfter[chain];
-        if (cached != null) {
-            return cached;
+        if (chainsAfter[chain] == null) {
+            orderChains(key);
         }
-        // Pruning's topological order: a chain certainly after another comes later in it, so
-        // the first chains met are the ones nothing else certain precedes.
-        int[] order = pruned.topologicalRank();
-        int m = chains.chainCount(key);
-        long[] byRank = new long[m];
-        int count = 0;
-        for (int c = 0; c < m; c++) {
-            if (c != position && (pruned.isOpen(key, Math.min(c, position), Math.max(c, position))
-                    || pruned.certainlyBefore(key, position, c))) {
-                int head = chains.node(chains.head(chains.chain(key, c)));
-                byRank[count++] = ((long) (order == null ? 0 : order[head]) << 32) | c;
-            }
-        }
-        java.util.Arrays.sort(byRank, 0, count);
-        IntList kept = new IntList(4);
-        IntList firsts = new IntList(4);
-        for (int i = 0; i < count; i++) {
-            int c = (int) byRank[i];
-            if (!pruned.certainlyBefore(key, position, c)) {
-                kept.add(c);
-                continue;
-            }
-            boolean implied = false;
-            for (int f = 0; f < firsts.size() && !implied; f++) {
-                implied = pruned.certainlyBefore(key, firsts.get(f), c);
-            }
-            if (!implied) {
-                firsts.add(c);
-                kept.add(c);
-            }
-        }
-        int[] result = new int[kept.size()];
-        for (int i = 0; i < result.length; i++) {
-            result[i] = kept.get(i);
-        }
-        chainsAfter[chain] = result;
-        return result;
+        return chainsAfter[chain];
     }
 
     /**
@@ -475,7 +465,108 @@ final class ResidualEncoding {
      * initial value are candidates of most reads of a duplicated value.
      */
     private int[] earliestChains(int key) {
-        int[] cached = earliestChains[key];
+        if (earliestChains[key] == null) {
+            orderChains(key);
+        }
+        return earliestChains[key];
+    }
+
+    /**
+     * Computes {@link #chainsAfter} for every chain of {@code key} and {@link #earliestChains} of
+     * the key at once, with bit sets over the chains in rank order: the chains each certainly
+     * precedes and those whose order with it is open, read from the pairs once (a key's pairs
+     * are quadratic in its chains; reading them again for each chain, as a scan per chain did,
+     * cost about a second at 100k transactions). The first chains after a set are then found
+     * as {@code chainsAfter} always did: take the earliest left in rank order, keep it, and drop
+     * every chain it certainly precedes. In pruning's topological order a chain comes after
+     * every chain certainly before it, so that drops all that are implied (with another order,
+     * only fewer: still correct).
+     */
+    private void orderChains(int key) {
+        int[] byRank = chainsByRank(key);
+        int m = byRank.length;
+        int[] rankIndex = new int[m];
+        for (int r = 0; r < m; r++) {
+            rankIndex[byRank[r]] = r;
+        }
+        int words = (m + 63) >>> 6;
+        long[] after = new long[m * words];
+        long[] open = new long[m * words];
+        for (int i = 0; i < m; i++) {
+            int ri = rankIndex[i];
+            for (int j = i + 1; j < m; j++) {
+                int rj = rankIndex[j];
+                if (pruned.isOpen(key, i, j)) {
+                    open[i * words + (rj >>> 6)] |= 1L << rj;
+                    open[j * words + (ri >>> 6)] |= 1L << ri;
+                } else if (pruned.firstBefore(key, i, j)) {
+                    after[i * words + (rj >>> 6)] |= 1L << rj;
+                } else {
+                    after[j * words + (ri >>> 6)] |= 1L << ri;
+                }
+            }
+        }
+        long[] left = new long[words];
+        long[] kept = new long[words];
+        for (int p = 0; p < m; p++) {
+            System.arraycopy(after, p * words, left, 0, words);
+            firsts(left, kept, after, byRank, rankIndex, words);
+            for (int w = 0; w < words; w++) {
+                kept[w] |= open[p * words + w];
+            }
+            chainsAfter[chains.chain(key, p)] = positions(kept, byRank);
+        }
+        java.util.Arrays.fill(left, -1L);
+        if ((m & 63) != 0) {
+            left[words - 1] = (1L << (m & 63)) - 1;
+        }
+        firsts(left, kept, after, byRank, rankIndex, words);
+        earliestChains[key] = positions(kept, byRank);
+    }
+
+    /**
+     * Into {@code kept} (by rank index): repeatedly the earliest chain left in {@code left},
+     * dropping from {@code left} every chain it certainly precedes. Consumes {@code left}.
+     */
+    private static void firsts(long[] left, long[] kept, long[] after, int[] byRank, int[] rankIndex, int words) {
+        java.util.Arrays.fill(kept, 0L);
+        for (int w = 0; w < words; w++) {
+            while (left[w] != 0) {
+                int r = (w << 6) + Long.numberOfTrailingZeros(left[w]);
+                left[w] &= left[w] - 1;
+                kept[w] |= 1L << r;
+                int c = byRank[r];
+                for (int v = w; v < words; v++) {
+                    left[v] &= ~after[c * words + v];
+                }
+            }
+        }
+    }
+
+    /** The positions of the chains whose rank indexes are set in {@code bits}, in rank order. */
+    private static int[] positions(long[] bits, int[] byRank) {
+        int count = 0;
+        for (long word : bits) {
+            count += Long.bitCount(word);
+        }
+        int[] result = new int[count];
+        int at = 0;
+        for (int w = 0; w < bits.length; w++) {
+            for (long word = bits[w]; word != 0; word &= word - 1) {
+                result[at++] = byRank[(w << 6) + Long.numberOfTrailingZeros(word)];
+            }
+        }
+        return result;
+    }
+
+    /**
+     * The positions of the chains of {@code key} by their heads' rank in pruning's topological
+     * order (by position without one), computed once per key: {@link #chainsAfter} and
+     * {@link #earliestChains} take them in this order, and sorting them again for each chain of
+     * the key cost a sort of a hundred chains for each of hundreds of thousands of chains.
+     */
+    private int[] chainsByRank(int key) {
+        int[] cached = chainsByRank[key];
         if (cached != null) {
             return cached;
         }
@@ -486,23 +577,12 @@ final class ResidualEncoding {
             int head = chains.node(chains.head(chains.chain(key, c)));
             byRank[c] = ((long) (order == null ? 0 : order[head]) << 32) | c;
         }
-        // In pruning's topological order a chain comes after every chain certainly before it, so
-        // checking each against the ones kept before it finds all that are implied (with another
-        // order, only fewer: still correct).
         java.util.Arrays.sort(byRank);
-        IntList firsts = new IntList(4);
+        int[] result = new int[m];
         for (int i = 0; i < m; i++) {
-            int c = (int) byRank[i];
-            boolean implied = false;
-            for (int f = 0; f < firsts.size() && !implied; f++) {
-                implied = pruned.certainlyBefore(key, firsts.get(f), c);
-            }
-            if (!implied) {
-                firsts.add(c);
-            }
+            result[i] = (int) byRank[i];
         }
-        int[] result = firsts.toArray();
-        earliestChains[key] = result;
+        chainsByRank[key] = result;
         return result;
     }
 

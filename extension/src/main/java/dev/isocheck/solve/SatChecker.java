@@ -184,7 +184,7 @@ public final class SatChecker implements Checker {
                     pruned.statistics(), 0, 0);
         }
         ResidualEncoding encoding = new ResidualEncoding(pruned);
-        DependencyGraph certain = snapshots ? encoding.graphOf(null).snapshotGraph() : encoding.graphOf(null);
+        DependencyGraph certain = snapshots ? encoding.snapshotGraphOf(null) : encoding.graphOf(null);
         long[] priority = timePriority(known);
         int[] preferred = snapshots ? DependencyGraph.snapshotOrder(certain.topologicalOrder(doubled(priority)))
                 : certain.topologicalOrder(priority);
@@ -266,7 +266,7 @@ public final class SatChecker implements Checker {
                         model[literal] = true;
                     }
                 }
-                DependencyGraph graph = snapshots ? encoding.graphOf(model).snapshotGraph() : encoding.graphOf(model);
+                DependencyGraph graph = snapshots ? encoding.snapshotGraphOf(model) : encoding.graphOf(model);
                 List<int[]> cycles = graph.cycles(CYCLES_PER_ROUND);
                 if (cycles.isEmpty()) {
                     return witness(history, level, known, snapshots ? DependencyGraph.snapshotOrder(graph.topologicalOrder())
