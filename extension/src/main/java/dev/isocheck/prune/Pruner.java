@@ -82,6 +82,8 @@ public final class Pruner {
     private final List<PrunedPolygraph.Conflict> conflicts = new ArrayList<>();
     private Round round;
     private int rounds;
+    /** How each round's closure is computed: the engine {@link ReachabilityEngines} selects, unless a test says otherwise. */
+    private java.util.function.Function<Dag, Reachability> closures = ReachabilityEngines::closureOf;
 
     private Pruner(HyperPolygraph polygraph, KeyChains chains, boolean snapshot, long parallelPairs, boolean direct) {
         this.parallelPairs = parallelPairs;
@@ -160,9 +162,20 @@ public final class Pruner {
      * other writer of a key), which the default must match decision for decision (tests).
      */
     static PrunedPolygraph prune(HyperPolygraph polygraph, boolean snapshot, long parallelPairs, boolean direct) {
+        return prune(polygraph, snapshot, parallelPairs, direct, ReachabilityEngines::closureOf);
+    }
+
+    /**
+     * As {@link #prune(HyperPolygraph, boolean, long, boolean)}, with each round's closure from
+     * {@code closures} (tests: chain clocks even where the engine would pick bit rows, so that
+     * small histories take the pair loop's fast path over clocks too).
+     */
+    static PrunedPolygraph prune(HyperPolygraph polygraph, boolean snapshot, long parallelPairs, boolean direct,
+            java.util.function.Function<Dag, Reachability> closures) {
         long started = System.nanoTime();
         KeyChains chains = KeyChains.of(polygraph);
         Pruner pruner = new Pruner(polygraph, chains, snapshot, parallelPairs, direct);
+        pruner.closures = closures;
         return pruner.run(started);
     }
 
@@ -177,7 +190,7 @@ public final class Pruner {
             if (round.dag == null) {
                 return result(started, pairsBefore, readsBefore, null, round.cycle());
             }
-            round.graphClosure = ReachabilityEngines.closureOf(round.dag);
+            round.graphClosure = closures.apply(round.dag);
             closure = round.transactionClosure(round.graphClosure);
             round.closure = closure;
             int before = edges.size();
@@ -424,9 +437,14 @@ public final class Pruner {
 
     private PairRange decide(int fromKey, int toKey) {
         PairRange range = new PairRange();
+        PairTargets targets = !direct && round.graphClosure instanceof ChainReachability clocks
+                ? new PairTargets(clocks) : null;
         for (int k = fromKey; k < toKey; k++) {
             int m = chains.chainCount(k);
             long at = pairStart[k];
+            if (targets != null) {
+                targets.load(k);
+            }
             for (int i = 0; i < m; i++) {
                 for (int j = i + 1; j < m; j++, at++) {
                     if (pairs[(int) at] != OPEN) {
@@ -434,8 +452,8 @@ public final class Pruner {
                     }
                     int x = chains.chain(k, i);
                     int y = chains.chain(k, j);
-                    boolean xFirst = closesCycle(k, x, y, false) != null;
-                    boolean yFirst = closesCycle(k, y, x, false) != null;
+                    boolean xFirst = targets != null ? targets.closes(i, j) : closesCycle(k, x, y, false) != null;
+                    boolean yFirst = targets != null ? targets.closes(j, i) : closesCycle(k, y, x, false) != null;
                     if (xFirst && yFirst) {
                         range.conflictKey = k;
                         range.conflictX = x;
@@ -453,6 +471,84 @@ public final class Pruner {
             }
         }
         return range;
+    }
+
+    /**
+     * {@link #closesCycle} without a path, for every pair of one key's chains, read straight from
+     * chain clocks. "Chain {@code x} before chain {@code y}" closes a cycle when {@code y}'s head
+     * (for snapshot isolation, its commit: node {@code head + n}) reaches {@code x}'s tail (its
+     * commit, {@code tail + n}) or a certain reader of it other than that head (its snapshot:
+     * the reader's node itself; see {@link Round#commitPrecedesSnapshot}). Per key, each chain's
+     * head clock row and its targets' chain and index are looked up once; each pair then costs a
+     * few array reads in a cache-sized working set, where {@code closesCycle} made two or three
+     * interface calls and their lookups per query for the tens of millions of pairs of a first
+     * round (most of the round's time).
+     */
+    private final class PairTargets {
+        private final int[] clocks;
+        private final int width;
+        private final ChainDecomposition decomposition;
+        private int[] headRow = new int[16];
+        private int[] headNode = new int[16];
+        private int[] targetStart = new int[17];
+        private int[] targetChain = new int[16];
+        private int[] targetIndex = new int[16];
+        private int[] targetNode = new int[16];
+
+        PairTargets(ChainReachability closure) {
+            this.clocks = closure.clockArray();
+            this.width = closure.chainCount();
+            this.decomposition = closure.chains();
+        }
+
+        void load(int key) {
+            int m = chains.chainCount(key);
+            if (headRow.length < m) {
+                headRow = new int[m];
+                headNode = new int[m];
+                targetStart = new int[m + 1];
+            }
+            int shift = snapshot ? nodes : 0;
+            int count = 0;
+            for (int i = 0; i < m; i++) {
+                int chain = chains.chain(key, i);
+                int head = chains.node(chains.head(chain));
+                headNode[i] = head;
+                headRow[i] = (head + shift) * width;
+                int tailSlot = chains.tail(chain);
+                targetStart[i] = count;
+                count = target(count, chains.node(tailSlot) + shift, -1);
+                for (int r = 0; r < chains.readerCount(tailSlot); r++) {
+                    int reader = chains.reader(tailSlot, r);
+                    count = target(count, reader, reader);
+                }
+            }
+            targetStart[m] = count;
+        }
+
+        private int target(int count, int graphNode, int node) {
+            if (count == targetChain.length) {
+                targetChain = Arrays.copyOf(targetChain, 2 * count);
+                targetIndex = Arrays.copyOf(targetIndex, 2 * count);
+                targetNode = Arrays.copyOf(targetNode, 2 * count);
+            }
+            targetChain[count] = decomposition.chainOf(graphNode);
+            targetIndex[count] = decomposition.indexOf(graphNode);
+            targetNode[count] = node;
+            return count + 1;
+        }
+
+        /** Whether "chain at position {@code x} before chain at position {@code y}" closes a cycle. */
+        boolean closes(int x, int y) {
+            int row = headRow[y];
+            int head = headNode[y];
+            for (int t = targetStart[x]; t < targetStart[x + 1]; t++) {
+                if (targetNode[t] != head && clocks[row + targetChain[t]] <= targetIndex[t]) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     /**
