@@ -191,6 +191,7 @@ public final class Pruner {
                 return result(started, pairsBefore, readsBefore, null, round.cycle());
             }
             round.graphClosure = closures.apply(round.dag);
+            round.clocks = !direct && round.graphClosure instanceof ChainReachability clocks ? clocks : null;
             closure = round.transactionClosure(round.graphClosure);
             round.closure = closure;
             int before = edges.size();
@@ -437,8 +438,7 @@ public final class Pruner {
 
     private PairRange decide(int fromKey, int toKey) {
         PairRange range = new PairRange();
-        PairTargets targets = !direct && round.graphClosure instanceof ChainReachability clocks
-                ? new PairTargets(clocks) : null;
+        PairTargets targets = round.clocks != null ? new PairTargets(round.clocks) : null;
         for (int k = fromKey; k < toKey; k++) {
             int m = chains.chainCount(k);
             long at = pairStart[k];
@@ -777,10 +777,22 @@ public final class Pruner {
      * latest.
      */
     private int latestWritersBefore(Reachability closure, int key, int reader, int[] out) {
+        // With chain clocks, whether a writer precedes the reader is one array read: the
+        // reader's chain and index are looked up once for all the key's writers.
+        ChainReachability clocks = round.clocks;
+        int[] clock = clocks == null ? null : clocks.clockArray();
+        int width = clocks == null ? 0 : clocks.chainCount();
+        int readerChain = clocks == null ? 0 : clocks.chains().chainOf(reader);
+        int readerIndex = clocks == null ? 0 : clocks.chains().indexOf(reader);
+        int shift = snapshot ? nodes : 0;
         int count = 0;
         for (int i = 0; i < polygraph.writerCount(key); i++) {
             int w = polygraph.writer(key, i);
-            if (w == reader || !(snapshot ? round.commitPrecedesSnapshot(w, reader) : closure.reaches(w, reader))) {
+            if (w == reader) {
+                continue;
+            }
+            if (clock != null ? clock[(w + shift) * width + readerChain] > readerIndex
+                    : !(snapshot ? round.commitPrecedesSnapshot(w, reader) : closure.reaches(w, reader))) {
                 continue;
             }
             boolean earlier = false;
@@ -853,6 +865,8 @@ public final class Pruner {
         Reachability closure;
         /** Of this round's graph itself (two nodes per transaction for snapshot isolation). */
         Reachability graphClosure;
+        /** {@link #graphClosure} when it is chain clocks (and pruning is not by the definitions), for reading them directly; else {@code null}. */
+        ChainReachability clocks;
         private final int edgeCount;
         private final int[] from;
         private final int[] to;
@@ -865,9 +879,11 @@ public final class Pruner {
         private final int[] basePredecessorEdges;
 
         Round() {
-            IntList fromList = new IntList(edges.size() + 16);
-            IntList toList = new IntList(edges.size() + 16);
-            IntList firstList = new IntList(edges.size() + 16);
+            // Snapshot isolation: a link per transaction and up to two graph edges per edge.
+            int room = snapshot ? nodes + 2 * edges.size() + 16 : edges.size() + 16;
+            IntList fromList = new IntList(room);
+            IntList toList = new IntList(room);
+            IntList firstList = new IntList(room);
             int[] baseInStart = new int[nodes + 1];
             for (int e = 0; e < edges.size(); e++) {
                 if (!snapshot || !edges.isReadWrite(e)) {
