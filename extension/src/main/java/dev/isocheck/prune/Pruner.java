@@ -462,10 +462,18 @@ public final class Pruner {
                     }
                     if (xFirst) {
                         pairs[(int) at] = SECOND_BEFORE;
-                        collectOrder(range.edges, k, y, x);
+                        if (targets != null) {
+                            targets.collectOrder(range.edges, k, j, i);
+                        } else {
+                            collectOrder(range.edges, k, y, x);
+                        }
                     } else if (yFirst) {
                         pairs[(int) at] = FIRST_BEFORE;
-                        collectOrder(range.edges, k, x, y);
+                        if (targets != null) {
+                            targets.collectOrder(range.edges, k, i, j);
+                        } else {
+                            collectOrder(range.edges, k, x, y);
+                        }
                     }
                 }
             }
@@ -490,6 +498,14 @@ public final class Pruner {
         private final ChainDecomposition decomposition;
         private int[] headRow = new int[16];
         private int[] headNode = new int[16];
+        /** Per chain: its tail's node, and the row of the tail's commit (snapshot isolation) or of the tail. */
+        private int[] tailNode = new int[16];
+        private int[] tailRow = new int[16];
+        /** Per chain: chain and index of its head, and of the head's commit copy (the same node for serializability). */
+        private int[] headChain = new int[16];
+        private int[] headIndex = new int[16];
+        private int[] commitChain = new int[16];
+        private int[] commitIndex = new int[16];
         private int[] targetStart = new int[17];
         private int[] targetChain = new int[16];
         private int[] targetIndex = new int[16];
@@ -507,6 +523,12 @@ public final class Pruner {
                 headRow = new int[m];
                 headNode = new int[m];
                 targetStart = new int[m + 1];
+                tailNode = new int[m];
+                tailRow = new int[m];
+                headChain = new int[m];
+                headIndex = new int[m];
+                commitChain = new int[m];
+                commitIndex = new int[m];
             }
             int shift = snapshot ? nodes : 0;
             int count = 0;
@@ -515,7 +537,13 @@ public final class Pruner {
                 int head = chains.node(chains.head(chain));
                 headNode[i] = head;
                 headRow[i] = (head + shift) * width;
+                headChain[i] = decomposition.chainOf(head);
+                headIndex[i] = decomposition.indexOf(head);
+                commitChain[i] = decomposition.chainOf(head + shift);
+                commitIndex[i] = decomposition.indexOf(head + shift);
                 int tailSlot = chains.tail(chain);
+                tailNode[i] = chains.node(tailSlot);
+                tailRow[i] = (tailNode[i] + shift) * width;
                 targetStart[i] = count;
                 count = target(count, chains.node(tailSlot) + shift, -1);
                 for (int r = 0; r < chains.readerCount(tailSlot); r++) {
@@ -536,6 +564,33 @@ public final class Pruner {
             targetIndex[count] = decomposition.indexOf(graphNode);
             targetNode[count] = node;
             return count + 1;
+        }
+
+        /**
+         * {@link #collectOrder} for the chains at positions {@code first} and {@code second} of
+         * {@code key}: the same edges, in the same order, each skipped when implied (see
+         * {@link #implied}): for serializability when its source reaches its target; for
+         * snapshot isolation, a write-write edge when the tail's commit reaches the head, a
+         * read-write edge when the reader reaches the head's commit.
+         */
+        void collectOrder(IntList into, int key, int first, int second) {
+            int head = headNode[second];
+            if (clocks[tailRow[first] + headChain[second]] > headIndex[second] || tailNode[first] == head) {
+                into.add(tailNode[first]);
+                into.add(head);
+                into.add(EdgeKind.WRITE_WRITE.ordinal());
+                into.add(key);
+            }
+            // The first target is the tail; the readers follow.
+            for (int t = targetStart[first] + 1; t < targetStart[first + 1]; t++) {
+                int reader = targetNode[t];
+                if (reader != head && clocks[reader * width + commitChain[second]] > commitIndex[second]) {
+                    into.add(reader);
+                    into.add(head);
+                    into.add(EdgeKind.READ_WRITE.ordinal());
+                    into.add(key);
+                }
+            }
         }
 
         /** Whether "chain at position {@code x} before chain at position {@code y}" closes a cycle. */
