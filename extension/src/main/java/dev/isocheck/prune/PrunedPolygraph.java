@@ -106,8 +106,10 @@ public final class PrunedPolygraph {
     }
 
     /**
-     * The closure of the grown graph (for snapshot isolation, of its induced graph), or
-     * {@code null} when pruning found a conflict.
+     * The closure of the grown graph (for snapshot isolation, of its induced graph) as the last
+     * pruning round had it, or {@code null} when pruning found a conflict. When pruning stopped
+     * short of a fixpoint (see {@link Pruner#STOP_FRACTION}), the edges of that last round are
+     * not in it: it may say "no path" where the grown graph has one, never the other way.
      */
     public Reachability closure() {
         return closure;
@@ -116,7 +118,8 @@ public final class PrunedPolygraph {
     /**
      * Each transaction node's position in a topological order of the grown graph (for snapshot
      * isolation, of its base edges and read-write edges as paths of the induced graph), or
-     * {@code null} when pruning found a conflict: an order that every decided write order follows.
+     * {@code null} when pruning found a conflict: an order that every decided write order follows,
+     * except those decided in a last round that stopped short of a fixpoint (see {@link #closure()}).
      */
     public int[] topologicalRank() {
         return topologicalRank;
