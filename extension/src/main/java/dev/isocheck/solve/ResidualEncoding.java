@@ -36,6 +36,9 @@ import org.sat4j.specs.ISolver;
  */
 final class ResidualEncoding {
 
+    /** At most this many passes of unit propagation in {@link #forcedValues}. */
+    private static final int UNIT_PASSES = 20;
+
     private final PrunedPolygraph pruned;
     private final HyperPolygraph polygraph;
     private final KeyChains chains;
@@ -185,19 +188,28 @@ final class ResidualEncoding {
 
     /** Adds the clauses to {@code solver}; throws when they are contradictory already. */
     void addTo(ISolver solver) throws ContradictionException {
+        solver.newVar(variables + polygraph.initialGroupCount());
+        for (int[] clause : clauses()) {
+            solver.addClause(new VecInt(clause));
+        }
+    }
+
+    /** The clauses {@link #addTo} adds, in that order. */
+    private java.util.List<int[]> clauses() {
+        java.util.List<int[]> clauses = new java.util.ArrayList<>();
         int groups = polygraph.initialGroupCount();
         int groupBase = variables;
-        solver.newVar(variables + groups);
         for (int at = 0; at < residualObservations.size(); at++) {
             int o = residualObservations.get(at);
             if (pruned.liveCount(o) > 1) {
-                VecInt atLeastOne = new VecInt(pruned.liveCount(o));
+                int[] atLeastOne = new int[pruned.liveCount(o)];
+                int n = 0;
                 for (int i = 0; i < polygraph.candidateCount(o); i++) {
                     if (pruned.isLive(o, i)) {
-                        atLeastOne.push(readVariables[observationStart[o] + i]);
+                        atLeastOne[n++] = readVariables[observationStart[o] + i];
                     }
                 }
-                solver.addClause(atLeastOne);
+                clauses.add(atLeastOne);
             }
         }
         for (int g = 0; g < groups; g++) {
@@ -208,13 +220,90 @@ final class ResidualEncoding {
                     continue;
                 }
                 int literal = readsFrom(o, 0);
-                solver.addClause(literal == 0 ? new VecInt(new int[] {served}) : new VecInt(new int[] {-literal, served}));
+                clauses.add(literal == 0 ? new int[] {served} : new int[] {-literal, served});
             }
         }
         int[] incompatible = polygraph.incompatibleInitialGroups();
         for (int i = 0; i < incompatible.length; i += 2) {
-            solver.addClause(new VecInt(new int[] {-(groupBase + incompatible[i] + 1), -(groupBase + incompatible[i + 1] + 1)}));
+            clauses.add(new int[] {-(groupBase + incompatible[i] + 1), -(groupBase + incompatible[i + 1] + 1)});
         }
+        return clauses;
+    }
+
+    /**
+     * The values unit propagation forces from {@link #clauses()} and {@code extra} (by variable:
+     * {@code 1} true, {@code -1} false, {@code 0} open), or {@code null} when it derives a
+     * contradiction (left to the solver, which finds it too). What the solver knows at decision
+     * level 0 before its search, computed here so that {@link #narrowCycleClauses} can treat the
+     * edges of forced literals as certain.
+     */
+    int[] forcedValues(java.util.List<int[]> extra) {
+        java.util.List<int[]> all = clauses();
+        all.addAll(extra);
+        int[] value = new int[variableCount() + 1];
+        boolean changed = true;
+        // Passes over all clauses until nothing changes, at most UNIT_PASSES: forcing less than
+        // propagation could only leaves more to the search.
+        for (int pass = 0; pass < UNIT_PASSES && changed; pass++) {
+            changed = false;
+            for (int[] clause : all) {
+                int open = 0;
+                int last = 0;
+                boolean satisfied = false;
+                for (int literal : clause) {
+                    int v = value[Math.abs(literal)];
+                    if (v == 0) {
+                        open++;
+                        last = literal;
+                    } else if (v == Integer.signum(literal)) {
+                        satisfied = true;
+                        break;
+                    }
+                }
+                if (satisfied) {
+                    continue;
+                }
+                if (open == 0) {
+                    return null;
+                }
+                if (open == 1) {
+                    value[Math.abs(last)] = Integer.signum(last);
+                    changed = true;
+                }
+            }
+        }
+        return value;
+    }
+
+    /**
+     * The graph every model has, given {@code forced} (see {@link #forcedValues}; {@code null}:
+     * nothing forced): the edges whose literals are all certain or forced true. For snapshot
+     * isolation, its {@link DependencyGraph#snapshotGraph()}.
+     */
+    DependencyGraph forcedGraph(int[] forced, boolean snapshot) {
+        ensureEdges();
+        DependencyGraph graph = snapshot
+                ? DependencyGraph.snapshotOf(polygraph.known().nodeCount(), edgeCount + edgeCount / 2)
+                : new DependencyGraph(polygraph.known().nodeCount(), edgeCount);
+        edges((from, to, kind, a, b) -> {
+            if (forcedTrue(a, forced) && forcedTrue(b, forced)) {
+                if (snapshot) {
+                    graph.addToSnapshot(from, to, kind, a, b, 0, 0);
+                } else {
+                    graph.add(from, to, kind, a, b);
+                }
+            }
+        });
+        graph.seal();
+        return graph;
+    }
+
+    private static boolean forcedTrue(int literal, int[] forced) {
+        return literal == 0 || forced != null && forced[Math.abs(literal)] == Integer.signum(literal);
+    }
+
+    private static boolean forcedFalse(int literal, int[] forced) {
+        return literal != 0 && forced != null && forced[Math.abs(literal)] == -Integer.signum(literal);
     }
 
     /**
@@ -600,12 +689,29 @@ final class ResidualEncoding {
      * @return how many clauses were added
      */
     int addNarrowCycles(ISolver solver, dev.isocheck.prune.Reachability reaches) throws ContradictionException {
+        java.util.List<int[]> clauses = narrowCycleClauses(reaches, null);
+        for (int[] clause : clauses) {
+            solver.addClause(new VecInt(clause));
+        }
+        return clauses.size();
+    }
+
+    /**
+     * The clauses of {@link #addNarrowCycles} over {@code reaches}, the closure of the graph every
+     * model has given {@code forced} ({@link #forcedGraph}; {@code null}: only the certain
+     * graph): an edge whose literals are not all forced true closes a cycle when its target
+     * reaches its source, and the clause is "not all of its literals that are not forced true"
+     * (those are true in every model); edges with a literal forced false are never there.
+     */
+    java.util.List<int[]> narrowCycleClauses(dev.isocheck.prune.Reachability reaches, int[] forced) {
         java.util.Set<Long> added = new java.util.HashSet<>();
         java.util.List<int[]> clauses = new java.util.ArrayList<>();
         boolean snapshot = pruned.isSnapshot();
         int n = polygraph.known().nodeCount();
-        edges((from, to, kind, a, b) -> {
-            if (a == 0 && b == 0) {
+        edges((from, to, kind, a0, b0) -> {
+            int a = forcedTrue(a0, forced) ? 0 : a0;
+            int b = forcedTrue(b0, forced) ? 0 : b0;
+            if (a == 0 && b == 0 || forcedFalse(a, forced) || forcedFalse(b, forced)) {
                 return;
             }
             boolean closes;
@@ -628,10 +734,7 @@ final class ResidualEncoding {
                 }
             }
         });
-        for (int[] clause : clauses) {
-            solver.addClause(new VecInt(clause));
-        }
-        return clauses.size();
+        return clauses;
     }
 
     private static void addReadWrite(EdgeSink sink, int reader, int overwriter, int literalA, int literalB) {
