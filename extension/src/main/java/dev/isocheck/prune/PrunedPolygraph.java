@@ -168,6 +168,18 @@ public final class PrunedPolygraph {
         return pairs[pairIndex(key, i, j)] == Pruner.FIRST_BEFORE;
     }
 
+    /**
+     * The decisions of every pair of {@code key}'s chains, in the order {@code (0, 1), (0, 2), …,
+     * (0, m-1), (1, 2), …}: for each, {@code 0} open, {@code 1} the first chain before the second,
+     * {@code 2} the second before the first. Written into {@code into} from index 0 (it must
+     * hold {@code m(m-1)/2}); for callers that read all pairs of a key, which a lookup per pair
+     * makes several times slower.
+     */
+    public void pairDecisions(int key, byte[] into) {
+        long m = chains.chainCount(key);
+        System.arraycopy(pairs, (int) pairStart[key], into, 0, (int) (m * (m - 1) / 2));
+    }
+
     private int pairIndex(int key, int i, int j) {
         long m = chains.chainCount(key);
         return (int) (pairStart[key] + i * m - (long) i * (i + 1) / 2 + (j - i - 1));

@@ -52,6 +52,8 @@ final class ResidualEncoding {
     private final int[][] chainsAfter;
     /** By key: {@link #earliestChains}. */
     private final int[][] earliestChains;
+    /** Scratch for {@link #orderChains}: one key's pair decisions. */
+    private byte[] decisions = new byte[0];
     /** By key: {@link #chainsByRank}. */
     private final int[][] chainsByRank;
     private int edgeCount = -1;
@@ -581,14 +583,19 @@ final class ResidualEncoding {
         int words = (m + 63) >>> 6;
         long[] after = new long[m * words];
         long[] open = new long[m * words];
+        if (decisions.length < m * (m - 1) / 2) {
+            decisions = new byte[m * (m - 1) / 2];
+        }
+        pruned.pairDecisions(key, decisions);
+        int at = 0;
         for (int i = 0; i < m; i++) {
             int ri = rankIndex[i];
-            for (int j = i + 1; j < m; j++) {
+            for (int j = i + 1; j < m; j++, at++) {
                 int rj = rankIndex[j];
-                if (pruned.isOpen(key, i, j)) {
+                if (decisions[at] == 0) {
                     open[i * words + (rj >>> 6)] |= 1L << rj;
                     open[j * words + (ri >>> 6)] |= 1L << ri;
-                } else if (pruned.firstBefore(key, i, j)) {
+                } else if (decisions[at] == 1) {
                     after[i * words + (rj >>> 6)] |= 1L << rj;
                 } else {
                     after[j * words + (ri >>> 6)] |= 1L << ri;
