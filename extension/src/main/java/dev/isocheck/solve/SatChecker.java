@@ -79,11 +79,18 @@ public final class SatChecker implements Checker {
      * much as it saved (0.2 million decisions).
      */
     private static final int NARROW_PASSES = 1;
+    /**
+     * Below this many variables no pass over forced edges is made: a pass costs a closure of the
+     * whole graph (about 40 ms at 10k transactions), more than the searches it shortens there
+     * take in all.
+     */
+    private static final int FORCED_PASS_VARIABLES = 50_000;
     private static final int NAMED_TRANSACTIONS = 10;
 
     private final Duration budget;
     private final Search search;
     private final boolean narrowCycles;
+    private final int forcedPassVariables;
 
     /**
      * How the search keeps the dependency graph acyclic. Both check every model the solver
@@ -117,9 +124,19 @@ public final class SatChecker implements Checker {
      * depend on them).
      */
     public SatChecker(Duration budget, Search search, boolean narrowCycles) {
+        this(budget, search, narrowCycles, FORCED_PASS_VARIABLES);
+    }
+
+    /**
+     * As {@link #SatChecker(Duration, Search, boolean)}, making the narrow-cycle pass over forced
+     * edges from {@code forcedPassVariables} variables on (tests: 0, so that small histories take
+     * it too).
+     */
+    SatChecker(Duration budget, Search search, boolean narrowCycles, int forcedPassVariables) {
         this.budget = Objects.requireNonNull(budget, "budget is null");
         this.search = Objects.requireNonNull(search, "search is null");
         this.narrowCycles = narrowCycles;
+        this.forcedPassVariables = forcedPassVariables;
     }
 
     /**
@@ -307,15 +324,19 @@ public final class SatChecker implements Checker {
      * VeriStrong's narrow-cycle clauses ({@link ResidualEncoding#narrowCycleClauses}), over the
      * certain graph, then again over the graph of what unit propagation forces from the clauses
      * and those narrow cycles (a read left one candidate by a width-one clause, say, has edges
-     * in every model), until a pass forces nothing new or after {@link #NARROW_PASSES} passes.
+     * in every model), until a pass forces nothing new or after {@link #NARROW_PASSES} passes
+     * (none below {@link #FORCED_PASS_VARIABLES} variables, unless a test says otherwise).
      * A clause whose cycle runs through forced edges is otherwise learnt in the search as a unit
      * clause, and sat4j then backjumps to level 0 and makes every decision again: at 100k
      * transactions (ycsb-dup, snapshot isolation) a dozen such conflicts made 2.9 million
      * decisions of 276 thousand variables. Every clause holds in every model: forced literals
      * are true in all of them, so their edges are there, and a cycle with them is excluded.
      */
-    private static List<int[]> narrowCycles(ResidualEncoding encoding, Reachability certainClosure, boolean snapshots) {
+    private List<int[]> narrowCycles(ResidualEncoding encoding, Reachability certainClosure, boolean snapshots) {
         List<int[]> all = new ArrayList<>(encoding.narrowCycleClauses(certainClosure, null));
+        if (encoding.variableCount() < forcedPassVariables) {
+            return all;
+        }
         java.util.Set<Long> seen = new java.util.HashSet<>();
         for (int[] clause : all) {
             seen.add(clauseId(clause));
