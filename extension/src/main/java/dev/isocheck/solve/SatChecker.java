@@ -328,7 +328,7 @@ public final class SatChecker implements Checker {
      * (none below {@link #FORCED_PASS_VARIABLES} variables, unless a test says otherwise).
      * A clause whose cycle runs through forced edges is otherwise learnt in the search as a unit
      * clause, and sat4j then backjumps to level 0 and makes every decision again: at 100k
-     * transactions (ycsb-dup, snapshot isolation) a dozen such conflicts made 2.9 million
+     * transactions (ycsb-dup, snapshot isolation) such conflicts made 2.9 million
      * decisions of 276 thousand variables. Every clause holds in every model: forced literals
      * are true in all of them, so their edges are there, and a cycle with them is excluded.
      */
