@@ -92,7 +92,15 @@ public final class ChainReachability implements Reachability {
         return chains.count();
     }
 
-    /** The decomposition the clocks are indexed by, for tests. */
+    /**
+     * The flat clocks (node-major, {@link #chainCount()} ints a node), read in place by the
+     * pruner's loop over a key's chain pairs: it copies no clock and makes no call per query.
+     */
+    int[] clockArray() {
+        return clocks;
+    }
+
+    /** The decomposition the clocks are indexed by, for tests and the pruner's pair loop. */
     ChainDecomposition chains() {
         return chains;
     }

@@ -106,8 +106,10 @@ public final class PrunedPolygraph {
     }
 
     /**
-     * The closure of the grown graph (for snapshot isolation, of its induced graph), or
-     * {@code null} when pruning found a conflict.
+     * The closure of the grown graph (for snapshot isolation, of its induced graph) as the last
+     * pruning round had it, or {@code null} when pruning found a conflict. When pruning stopped
+     * short of a fixpoint (see {@link Pruner#STOP_FRACTION}), the edges of that last round are
+     * not in it: it may say "no path" where the grown graph has one, never the other way.
      */
     public Reachability closure() {
         return closure;
@@ -116,7 +118,8 @@ public final class PrunedPolygraph {
     /**
      * Each transaction node's position in a topological order of the grown graph (for snapshot
      * isolation, of its base edges and read-write edges as paths of the induced graph), or
-     * {@code null} when pruning found a conflict: an order that every decided write order follows.
+     * {@code null} when pruning found a conflict: an order that every decided write order follows,
+     * except those decided in a last round that stopped short of a fixpoint (see {@link #closure()}).
      */
     public int[] topologicalRank() {
         return topologicalRank;
@@ -163,6 +166,18 @@ public final class PrunedPolygraph {
     /** For a decided pair {@code i < j}: whether chain {@code i} comes before chain {@code j}. */
     public boolean firstBefore(int key, int i, int j) {
         return pairs[pairIndex(key, i, j)] == Pruner.FIRST_BEFORE;
+    }
+
+    /**
+     * The decisions of every pair of {@code key}'s chains, in the order {@code (0, 1), (0, 2), …,
+     * (0, m-1), (1, 2), …}: for each, {@code 0} open, {@code 1} the first chain before the second,
+     * {@code 2} the second before the first. Written into {@code into} from index 0 (it must
+     * hold {@code m(m-1)/2}); for callers that read all pairs of a key, which a lookup per pair
+     * makes several times slower.
+     */
+    public void pairDecisions(int key, byte[] into) {
+        long m = chains.chainCount(key);
+        System.arraycopy(pairs, (int) pairStart[key], into, 0, (int) (m * (m - 1) / 2));
     }
 
     private int pairIndex(int key, int i, int j) {

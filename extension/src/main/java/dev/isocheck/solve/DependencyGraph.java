@@ -23,20 +23,65 @@ final class DependencyGraph {
     /** How many cycles per search get the cheapest closing path; the rest take the stack's path. */
     static final int SHORTEST_CYCLES = 16;
 
+    private static final EdgeKind[] KINDS = EdgeKind.values();
+
     private final int nodes;
     private int size;
-    private int[] from = new int[1024];
-    private int[] to = new int[1024];
-    private int[] reasonA = new int[1024];
-    private int[] reasonB = new int[1024];
-    private int[] reasonC = new int[1024];
-    private int[] reasonD = new int[1024];
-    private byte[] kinds = new byte[1024];
+    private int[] from;
+    private int[] to;
+    private int[] reasonA;
+    private int[] reasonB;
+    private int[] reasonC;
+    private int[] reasonD;
+    private byte[] kinds;
     private int[] successorStart;
     private int[] successors;
 
     DependencyGraph(int nodes) {
+        this(nodes, 1024);
+    }
+
+    /**
+     * A graph with room for {@code capacity} edges before its arrays grow: graphs of millions of
+     * edges otherwise copy seven arrays a dozen times each (about a second at 100k transactions,
+     * and the garbage with it).
+     */
+    DependencyGraph(int nodes, int capacity) {
         this.nodes = nodes;
+        int room = Math.max(16, capacity);
+        from = new int[room];
+        to = new int[room];
+        reasonA = new int[room];
+        reasonB = new int[room];
+        reasonC = new int[room];
+        reasonD = new int[room];
+        kinds = new byte[room];
+    }
+
+    /**
+     * An empty {@link #snapshotGraph()} over {@code transactions} transactions: the links between
+     * the two copies of each, and room for {@code capacity} more edges; add the history's edges
+     * with {@link #addToSnapshot}.
+     */
+    static DependencyGraph snapshotOf(int transactions, int capacity) {
+        DependencyGraph doubled = new DependencyGraph(2 * transactions, transactions + capacity);
+        // Links first: a chain decomposition that follows first successors then threads each
+        // session through both copies instead of leaving every second copy a chain of its own.
+        for (int t = 0; t < transactions; t++) {
+            doubled.add(t, t + transactions, EdgeKind.SESSION, 0, 0);
+        }
+        return doubled;
+    }
+
+    /** Adds edge {@code source -> target} of the history to this snapshot graph, as {@link #snapshotGraph()} does. */
+    void addToSnapshot(int source, int target, EdgeKind kind, int literalA, int literalB, int literalC, int literalD) {
+        int transactions = nodes / 2;
+        if (kind == EdgeKind.READ_WRITE) {
+            add(source, target + transactions, kind, literalA, literalB, literalC, literalD);
+        } else {
+            add(source, target, kind, literalA, literalB, literalC, literalD);
+            add(source + transactions, target, kind, literalA, literalB, literalC, literalD);
+        }
     }
 
     void add(int source, int target, EdgeKind kind, int literalA, int literalB) {
@@ -93,7 +138,7 @@ final class DependencyGraph {
     }
 
     EdgeKind kind(int e) {
-        return EdgeKind.values()[kinds[e]];
+        return KINDS[kinds[e]];
     }
 
     /** The literals (non-zero ones) that produced edge {@code e}. */
@@ -124,19 +169,9 @@ final class DependencyGraph {
      * {@link #snapshotOrder(int[])}). Real-time edges must not be in this graph.
      */
     DependencyGraph snapshotGraph() {
-        DependencyGraph doubled = new DependencyGraph(2 * nodes);
-        // Links first: a chain decomposition that follows first successors then threads each
-        // session through both copies instead of leaving every second copy a chain of its own.
-        for (int t = 0; t < nodes; t++) {
-            doubled.add(t, t + nodes, EdgeKind.SESSION, 0, 0);
-        }
+        DependencyGraph doubled = snapshotOf(nodes, 2 * size);
         for (int e = 0; e < size; e++) {
-            if (kinds[e] == EdgeKind.READ_WRITE.ordinal()) {
-                doubled.add(from[e], to[e] + nodes, kind(e), reasonA[e], reasonB[e], reasonC[e], reasonD[e]);
-            } else {
-                doubled.add(from[e], to[e], kind(e), reasonA[e], reasonB[e], reasonC[e], reasonD[e]);
-                doubled.add(from[e] + nodes, to[e], kind(e), reasonA[e], reasonB[e], reasonC[e], reasonD[e]);
-            }
+            doubled.addToSnapshot(from[e], to[e], kind(e), reasonA[e], reasonB[e], reasonC[e], reasonD[e]);
         }
         doubled.seal();
         return doubled;

@@ -36,6 +36,9 @@ import org.sat4j.specs.ISolver;
  */
 final class ResidualEncoding {
 
+    /** At most this many passes of unit propagation in {@link #forcedValues}. */
+    private static final int UNIT_PASSES = 20;
+
     private final PrunedPolygraph pruned;
     private final HyperPolygraph polygraph;
     private final KeyChains chains;
@@ -47,6 +50,12 @@ final class ResidualEncoding {
     private final Map<Long, Integer> pairVariable = new HashMap<>();
     /** By chain: {@link #chainsAfter}. */
     private final int[][] chainsAfter;
+    /** By key: {@link #earliestChains}. */
+    private final int[][] earliestChains;
+    /** Scratch for {@link #orderChains}: one key's pair decisions. */
+    private byte[] decisions = new byte[0];
+    /** By key: {@link #chainsByRank}. */
+    private final int[][] chainsByRank;
     private int edgeCount = -1;
     private int[] edgeFrom;
     private int[] edgeTo;
@@ -64,6 +73,8 @@ final class ResidualEncoding {
         this.chains = pruned.chains();
         rank = new int[polygraph.known().nodeCount()];
         chainsAfter = new int[chains.chainCount()][];
+        earliestChains = new int[polygraph.keyCount()][];
+        chainsByRank = new int[polygraph.keyCount()][];
         chainPosition = new int[chains.chainCount()];
         java.util.Arrays.fill(chainPosition, -1);
         for (int k = 0; k < polygraph.keyCount(); k++) {
@@ -179,19 +190,28 @@ final class ResidualEncoding {
 
     /** Adds the clauses to {@code solver}; throws when they are contradictory already. */
     void addTo(ISolver solver) throws ContradictionException {
+        solver.newVar(variables + polygraph.initialGroupCount());
+        for (int[] clause : clauses()) {
+            solver.addClause(new VecInt(clause));
+        }
+    }
+
+    /** The clauses {@link #addTo} adds, in that order. */
+    private java.util.List<int[]> clauses() {
+        java.util.List<int[]> clauses = new java.util.ArrayList<>();
         int groups = polygraph.initialGroupCount();
         int groupBase = variables;
-        solver.newVar(variables + groups);
         for (int at = 0; at < residualObservations.size(); at++) {
             int o = residualObservations.get(at);
             if (pruned.liveCount(o) > 1) {
-                VecInt atLeastOne = new VecInt(pruned.liveCount(o));
+                int[] atLeastOne = new int[pruned.liveCount(o)];
+                int n = 0;
                 for (int i = 0; i < polygraph.candidateCount(o); i++) {
                     if (pruned.isLive(o, i)) {
-                        atLeastOne.push(readVariables[observationStart[o] + i]);
+                        atLeastOne[n++] = readVariables[observationStart[o] + i];
                     }
                 }
-                solver.addClause(atLeastOne);
+                clauses.add(atLeastOne);
             }
         }
         for (int g = 0; g < groups; g++) {
@@ -202,13 +222,90 @@ final class ResidualEncoding {
                     continue;
                 }
                 int literal = readsFrom(o, 0);
-                solver.addClause(literal == 0 ? new VecInt(new int[] {served}) : new VecInt(new int[] {-literal, served}));
+                clauses.add(literal == 0 ? new int[] {served} : new int[] {-literal, served});
             }
         }
         int[] incompatible = polygraph.incompatibleInitialGroups();
         for (int i = 0; i < incompatible.length; i += 2) {
-            solver.addClause(new VecInt(new int[] {-(groupBase + incompatible[i] + 1), -(groupBase + incompatible[i + 1] + 1)}));
+            clauses.add(new int[] {-(groupBase + incompatible[i] + 1), -(groupBase + incompatible[i + 1] + 1)});
         }
+        return clauses;
+    }
+
+    /**
+     * The values unit propagation forces from {@link #clauses()} and {@code extra} (by variable:
+     * {@code 1} true, {@code -1} false, {@code 0} open), or {@code null} when it derives a
+     * contradiction (left to the solver, which finds it too). What the solver knows at decision
+     * level 0 before its search, computed here so that {@link #narrowCycleClauses} can treat the
+     * edges of forced literals as certain.
+     */
+    int[] forcedValues(java.util.List<int[]> extra) {
+        java.util.List<int[]> all = clauses();
+        all.addAll(extra);
+        int[] value = new int[variableCount() + 1];
+        boolean changed = true;
+        // Passes over all clauses until nothing changes, at most UNIT_PASSES: forcing less than
+        // propagation could only leaves more to the search.
+        for (int pass = 0; pass < UNIT_PASSES && changed; pass++) {
+            changed = false;
+            for (int[] clause : all) {
+                int open = 0;
+                int last = 0;
+                boolean satisfied = false;
+                for (int literal : clause) {
+                    int v = value[Math.abs(literal)];
+                    if (v == 0) {
+                        open++;
+                        last = literal;
+                    } else if (v == Integer.signum(literal)) {
+                        satisfied = true;
+                        break;
+                    }
+                }
+                if (satisfied) {
+                    continue;
+                }
+                if (open == 0) {
+                    return null;
+                }
+                if (open == 1) {
+                    value[Math.abs(last)] = Integer.signum(last);
+                    changed = true;
+                }
+            }
+        }
+        return value;
+    }
+
+    /**
+     * The graph every model has, given {@code forced} (see {@link #forcedValues}; {@code null}:
+     * nothing forced): the edges whose literals are all certain or forced true. For snapshot
+     * isolation, its {@link DependencyGraph#snapshotGraph()}.
+     */
+    DependencyGraph forcedGraph(int[] forced, boolean snapshot) {
+        ensureEdges();
+        DependencyGraph graph = snapshot
+                ? DependencyGraph.snapshotOf(polygraph.known().nodeCount(), edgeCount + edgeCount / 2)
+                : new DependencyGraph(polygraph.known().nodeCount(), edgeCount);
+        edges((from, to, kind, a, b) -> {
+            if (forcedTrue(a, forced) && forcedTrue(b, forced)) {
+                if (snapshot) {
+                    graph.addToSnapshot(from, to, kind, a, b, 0, 0);
+                } else {
+                    graph.add(from, to, kind, a, b);
+                }
+            }
+        });
+        graph.seal();
+        return graph;
+    }
+
+    private static boolean forcedTrue(int literal, int[] forced) {
+        return literal == 0 || forced != null && forced[Math.abs(literal)] == Integer.signum(literal);
+    }
+
+    private static boolean forcedFalse(int literal, int[] forced) {
+        return literal != 0 && forced != null && forced[Math.abs(literal)] == -Integer.signum(literal);
     }
 
     /**
@@ -285,10 +382,28 @@ final class ResidualEncoding {
      * graph alone lacks them.
      */
     DependencyGraph graphOf(boolean[] model) {
-        DependencyGraph graph = new DependencyGraph(polygraph.known().nodeCount());
+        ensureEdges();
+        DependencyGraph graph = new DependencyGraph(polygraph.known().nodeCount(), edgeCount);
         edges((from, to, kind, a, b) -> {
             if (holds(a, model) && holds(b, model)) {
                 graph.add(from, to, kind, a, b);
+            }
+        });
+        graph.seal();
+        return graph;
+    }
+
+    /**
+     * {@link #graphOf(boolean[])}'s {@link DependencyGraph#snapshotGraph()}, built directly: the
+     * same graph without the intermediate one (millions of edges at 100k transactions).
+     */
+    DependencyGraph snapshotGraphOf(boolean[] model) {
+        ensureEdges();
+        // Non-read-write edges are doubled; about half of them are.
+        DependencyGraph graph = DependencyGraph.snapshotOf(polygraph.known().nodeCount(), edgeCount + edgeCount / 2);
+        edges((from, to, kind, a, b) -> {
+            if (holds(a, model) && holds(b, model)) {
+                graph.addToSnapshot(from, to, kind, a, b, 0, 0);
             }
         });
         graph.seal();
@@ -300,23 +415,29 @@ final class ResidualEncoding {
      * {@link #graphOf(boolean[])} filters by a model, and what the acyclicity theory watches.
      */
     void edges(EdgeSink sink) {
-        if (edgeCount < 0) {
-            collectEdges();
-        }
+        ensureEdges();
         EdgeKind[] kinds = EdgeKind.values();
         for (int e = 0; e < edgeCount; e++) {
             sink.edge(edgeFrom[e], edgeTo[e], kinds[edgeKind[e]], edgeA[e], edgeB[e]);
         }
     }
 
+    private void ensureEdges() {
+        if (edgeCount < 0) {
+            collectEdges();
+        }
+    }
+
     /** Lists every edge once: the literals do not depend on the preferred order, only their numbers do. */
     private void collectEdges() {
         edgeCount = 0;
-        edgeFrom = new int[1024];
-        edgeTo = new int[1024];
-        edgeKind = new byte[1024];
-        edgeA = new int[1024];
-        edgeB = new int[1024];
+        // Room for the pruned graph's edges and some per variable, so that the arrays grow rarely.
+        int room = pruned.edges().size() + 4 * variables + 1024;
+        edgeFrom = new int[room];
+        edgeTo = new int[room];
+        edgeKind = new byte[room];
+        edgeA = new int[room];
+        edgeB = new int[room];
         enumerateEdges((from, to, kind, a, b) -> {
             if (edgeCount == edgeFrom.length) {
                 int grown = edgeCount * 2;
@@ -379,7 +500,7 @@ final class ResidualEncoding {
             if (first >= 0) {
                 addReadWrite(sink, reader, chains.node(chains.head(first)), literal, 0);
             } else {
-                for (int c = 0; c < chains.chainCount(key); c++) {
+                for (int c : earliestChains(key)) {
                     addReadWrite(sink, reader, chains.node(chains.head(chains.chain(key, c))), literal, 0);
                 }
             }
@@ -395,11 +516,9 @@ final class ResidualEncoding {
         int chain = chains.chainOf(slot);
         int position = chainPosition[chain];
         if (position < 0) {
-            for (int c = 0; c < chains.chainCount(key); c++) {
-                int other = chains.chain(key, c);
-                if (other != chain) {
-                    addReadWrite(sink, reader, chains.node(chains.head(other)), literal, 0);
-                }
+            // The chain continuing T⊥ precedes every other: the same edges as a read of T⊥.
+            for (int c : earliestChains(key)) {
+                addReadWrite(sink, reader, chains.node(chains.head(chains.chain(key, c))), literal, 0);
             }
             return;
         }
@@ -419,46 +538,147 @@ final class ResidualEncoding {
      * transactions with duplicate values).
      */
     private int[] chainsAfter(int key, int chain, int position) {
-        int[] cached = chainsAfter[chain];
+        if (chainsAfter[chain] == null) {
+            orderChains(key);
+        }
+        return chainsAfter[chain];
+    }
+
+    /**
+     * The positions of the chains of {@code key} (those ordered by choice) that no other of them
+     * certainly precedes, as far as pruning decided: a read of T⊥'s version, or of the last
+     * version of the chain continuing it, needs read-write edges to these heads only. Every other
+     * chain {@code C} is certainly after one of them, {@code F}, so the edge to {@code F}'s head
+     * under the same literal, then {@code F}'s versions and the certain order (base edges, also
+     * in the snapshot graph) already lead to {@code C}'s head: the same reachability, so the same
+     * cycles. Without this, each such read had an edge to every chain of its key: 11 million of the
+     * 14 million edges of ycsb-dup at 100k transactions (snapshot isolation), where reads of the
+     * initial value are candidates of most reads of a duplicated value.
+     */
+    private int[] earliestChains(int key) {
+        if (earliestChains[key] == null) {
+            orderChains(key);
+        }
+        return earliestChains[key];
+    }
+
+    /**
+     * Computes {@link #chainsAfter} for every chain of {@code key} and {@link #earliestChains} of
+     * the key at once, with bit sets over the chains in rank order: the chains each certainly
+     * precedes and those whose order with it is open, read from the pairs once (a key's pairs
+     * are quadratic in its chains; reading them again for each chain, as a scan per chain did,
+     * cost about a second at 100k transactions). The first chains after a set are then found
+     * as {@code chainsAfter} always did: take the earliest left in rank order, keep it, and drop
+     * every chain it certainly precedes. In pruning's topological order a chain comes after
+     * every chain certainly before it, so that drops all that are implied (with another order,
+     * only fewer: still correct).
+     */
+    private void orderChains(int key) {
+        int[] byRank = chainsByRank(key);
+        int m = byRank.length;
+        int[] rankIndex = new int[m];
+        for (int r = 0; r < m; r++) {
+            rankIndex[byRank[r]] = r;
+        }
+        int words = (m + 63) >>> 6;
+        long[] after = new long[m * words];
+        long[] open = new long[m * words];
+        if (decisions.length < m * (m - 1) / 2) {
+            decisions = new byte[m * (m - 1) / 2];
+        }
+        pruned.pairDecisions(key, decisions);
+        int at = 0;
+        for (int i = 0; i < m; i++) {
+            int ri = rankIndex[i];
+            for (int j = i + 1; j < m; j++, at++) {
+                int rj = rankIndex[j];
+                if (decisions[at] == 0) {
+                    open[i * words + (rj >>> 6)] |= 1L << rj;
+                    open[j * words + (ri >>> 6)] |= 1L << ri;
+                } else if (decisions[at] == 1) {
+                    after[i * words + (rj >>> 6)] |= 1L << rj;
+                } else {
+                    after[j * words + (ri >>> 6)] |= 1L << ri;
+                }
+            }
+        }
+        long[] left = new long[words];
+        long[] kept = new long[words];
+        for (int p = 0; p < m; p++) {
+            System.arraycopy(after, p * words, left, 0, words);
+            firsts(left, kept, after, byRank, rankIndex, words);
+            for (int w = 0; w < words; w++) {
+                kept[w] |= open[p * words + w];
+            }
+            chainsAfter[chains.chain(key, p)] = positions(kept, byRank);
+        }
+        java.util.Arrays.fill(left, -1L);
+        if ((m & 63) != 0) {
+            left[words - 1] = (1L << (m & 63)) - 1;
+        }
+        firsts(left, kept, after, byRank, rankIndex, words);
+        earliestChains[key] = positions(kept, byRank);
+    }
+
+    /**
+     * Into {@code kept} (by rank index): repeatedly the earliest chain left in {@code left},
+     * dropping from {@code left} every chain it certainly precedes. Consumes {@code left}.
+     */
+    private static void firsts(long[] left, long[] kept, long[] after, int[] byRank, int[] rankIndex, int words) {
+        java.util.Arrays.fill(kept, 0L);
+        for (int w = 0; w < words; w++) {
+            while (left[w] != 0) {
+                int r = (w << 6) + Long.numberOfTrailingZeros(left[w]);
+                left[w] &= left[w] - 1;
+                kept[w] |= 1L << r;
+                int c = byRank[r];
+                for (int v = w; v < words; v++) {
+                    left[v] &= ~after[c * words + v];
+                }
+            }
+        }
+    }
+
+    /** The positions of the chains whose rank indexes are set in {@code bits}, in rank order. */
+    private static int[] positions(long[] bits, int[] byRank) {
+        int count = 0;
+        for (long word : bits) {
+            count += Long.bitCount(word);
+        }
+        int[] result = new int[count];
+        int at = 0;
+        for (int w = 0; w < bits.length; w++) {
+            for (long word = bits[w]; word != 0; word &= word - 1) {
+                result[at++] = byRank[(w << 6) + Long.numberOfTrailingZeros(word)];
+            }
+        }
+        return result;
+    }
+
+    /**
+     * The positions of the chains of {@code key} by their heads' rank in pruning's topological
+     * order (by position without one), computed once per key: {@link #chainsAfter} and
+     * {@link #earliestChains} take them in this order, and sorting them again for each chain of
+     * the key cost a sort of a hundred chains for each of hundreds of thousands of chains.
+     */
+    private int[] chainsByRank(int key) {
+        int[] cached = chainsByRank[key];
         if (cached != null) {
             return cached;
         }
-        // Pruning's topological order: a chain certainly after another comes later in it, so
-        // the first chains met are the ones nothing else certain precedes.
         int[] order = pruned.topologicalRank();
         int m = chains.chainCount(key);
         long[] byRank = new long[m];
-        int count = 0;
         for (int c = 0; c < m; c++) {
-            if (c != position && (pruned.isOpen(key, Math.min(c, position), Math.max(c, position))
-                    || pruned.certainlyBefore(key, position, c))) {
-                int head = chains.node(chains.head(chains.chain(key, c)));
-                byRank[count++] = ((long) (order == null ? 0 : order[head]) << 32) | c;
-            }
+            int head = chains.node(chains.head(chains.chain(key, c)));
+            byRank[c] = ((long) (order == null ? 0 : order[head]) << 32) | c;
         }
-        java.util.Arrays.sort(byRank, 0, count);
-        IntList kept = new IntList(4);
-        IntList firsts = new IntList(4);
-        for (int i = 0; i < count; i++) {
-            int c = (int) byRank[i];
-            if (!pruned.certainlyBefore(key, position, c)) {
-                kept.add(c);
-                continue;
-            }
-            boolean implied = false;
-            for (int f = 0; f < firsts.size() && !implied; f++) {
-                implied = pruned.certainlyBefore(key, firsts.get(f), c);
-            }
-            if (!implied) {
-                firsts.add(c);
-                kept.add(c);
-            }
+        java.util.Arrays.sort(byRank);
+        int[] result = new int[m];
+        for (int i = 0; i < m; i++) {
+            result[i] = (int) byRank[i];
         }
-        int[] result = new int[kept.size()];
-        for (int i = 0; i < result.length; i++) {
-            result[i] = kept.get(i);
-        }
-        chainsAfter[chain] = result;
+        chainsByRank[key] = result;
         return result;
     }
 
@@ -476,12 +696,29 @@ final class ResidualEncoding {
      * @return how many clauses were added
      */
     int addNarrowCycles(ISolver solver, dev.isocheck.prune.Reachability reaches) throws ContradictionException {
+        java.util.List<int[]> clauses = narrowCycleClauses(reaches, null);
+        for (int[] clause : clauses) {
+            solver.addClause(new VecInt(clause));
+        }
+        return clauses.size();
+    }
+
+    /**
+     * The clauses of {@link #addNarrowCycles} over {@code reaches}, the closure of the graph every
+     * model has given {@code forced} ({@link #forcedGraph}; {@code null}: only the certain
+     * graph): an edge whose literals are not all forced true closes a cycle when its target
+     * reaches its source, and the clause is "not all of its literals that are not forced true"
+     * (those are true in every model); edges with a literal forced false are never there.
+     */
+    java.util.List<int[]> narrowCycleClauses(dev.isocheck.prune.Reachability reaches, int[] forced) {
         java.util.Set<Long> added = new java.util.HashSet<>();
         java.util.List<int[]> clauses = new java.util.ArrayList<>();
         boolean snapshot = pruned.isSnapshot();
         int n = polygraph.known().nodeCount();
-        edges((from, to, kind, a, b) -> {
-            if (a == 0 && b == 0) {
+        edges((from, to, kind, a0, b0) -> {
+            int a = forcedTrue(a0, forced) ? 0 : a0;
+            int b = forcedTrue(b0, forced) ? 0 : b0;
+            if (a == 0 && b == 0 || forcedFalse(a, forced) || forcedFalse(b, forced)) {
                 return;
             }
             boolean closes;
@@ -504,10 +741,7 @@ final class ResidualEncoding {
                 }
             }
         });
-        for (int[] clause : clauses) {
-            solver.addClause(new VecInt(clause));
-        }
-        return clauses.size();
+        return clauses;
     }
 
     private static void addReadWrite(EdgeSink sink, int reader, int overwriter, int literalA, int literalB) {
