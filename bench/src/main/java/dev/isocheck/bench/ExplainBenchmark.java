@@ -38,7 +38,8 @@ public final class ExplainBenchmark {
               --keys N          plain keys (default 4); there are 3 row keys besides
               --values N        0: unique values (default); otherwise values drawn from [0, N)
               --seeds N         histories per database, seeds 1000, 1001, ... (default 10)
-              --explainer E     core (default) or named (the exhaustive explainer on the verdict's transactions)""";
+              --explainer E     core (default) or named (the exhaustive explainer on the verdict's transactions)
+              --bound N         the most transactions explained exhaustively (default 10)""";
 
     private ExplainBenchmark() {
     }
@@ -51,6 +52,7 @@ public final class ExplainBenchmark {
         int values = 0;
         int seeds = 10;
         boolean core = true;
+        int bound = ExhaustiveExplainer.DEFAULT_MAX_TRANSACTIONS;
         try {
             for (int i = 0; i < args.length; i++) {
                 String value = i + 1 < args.length ? args[i + 1] : null;
@@ -60,6 +62,7 @@ public final class ExplainBenchmark {
                     case "--keys" -> keys = Integer.parseInt(required(value, args[i++]));
                     case "--values" -> values = Integer.parseInt(required(value, args[i++]));
                     case "--seeds" -> seeds = Integer.parseInt(required(value, args[i++]));
+                    case "--bound" -> bound = Integer.parseInt(required(value, args[i++]));
                     case "--explainer" -> {
                         String name = required(value, args[i++]);
                         if (!name.equals("core") && !name.equals("named")) {
@@ -81,7 +84,10 @@ public final class ExplainBenchmark {
         }
         Workload workload = new Workload(sessions, perSession, 5, keys, 3, "t", 5, 4, 1, 1, values, 0.1, true,
                 Workload.InitialKnowledge.KNOWN, true);
-        run(workload, seeds, core ? new CoreExplainer() : new ExhaustiveExplainer(), System.out);
+        ExhaustiveExplainer exhaustive = new ExhaustiveExplainer(bound, ExhaustiveExplainer.DEFAULT_BUDGET,
+                ExhaustiveExplainer.DEFAULT_MAX_CASES);
+        run(workload, seeds, core ? new CoreExplainer(exhaustive, new CheckPipeline(), CoreExplainer.DEFAULT_BUDGET) : exhaustive,
+                System.out);
     }
 
     private static String required(String value, String option) {
