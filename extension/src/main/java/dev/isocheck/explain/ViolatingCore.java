@@ -45,8 +45,9 @@ final class ViolatingCore {
     private final ReadExplanations explanations;
     private final Map<String, int[]> tables = new HashMap<>();
     private final int limit;
-    private int checks;
+    /** The transactions QuickXplain has settled so far: all of them are in the core. */
     private final List<Integer> coreSoFar = new ArrayList<>();
+    private int checks;
 
     private ViolatingCore(History history, IsolationLevel level, Checker checker, int limit, long deadline) {
         this.history = history;

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -153,22 +154,19 @@ public final class History {
     public History restrictedTo(int[] transactions, OperationFilter filter) {
         boolean[] kept = new boolean[this.transactions.size()];
         for (int t : transactions) {
-            kept[java.util.Objects.checkIndex(t, kept.length)] = true;
+            kept[Objects.checkIndex(t, kept.length)] = true;
         }
         int[] newIndex = new int[kept.length];
         Arrays.fill(newIndex, -1);
-        List<Session> newSessions = new ArrayList<>();
-        int[] newSessionOf = new int[kept.length];
+        // Transactions keep file order, so their new indexes are their ranks among the kept.
         int count = 0;
         for (int t = 0; t < kept.length; t++) {
-            count += kept[t] ? 1 : 0;
-        }
-        // Transactions keep file order, so their new indexes are their ranks among the kept.
-        for (int t = 0, next = 0; t < kept.length; t++) {
             if (kept[t]) {
-                newIndex[t] = next++;
+                newIndex[t] = count++;
             }
         }
+        List<Session> newSessions = new ArrayList<>();
+        int[] newSessionOf = new int[kept.length];
         for (Session session : sessions) {
             int[] members = Arrays.stream(session.transactions()).filter(m -> kept[m]).map(m -> newIndex[m]).toArray();
             if (members.length > 0) {
