@@ -280,7 +280,7 @@ final class ResidualEncoding {
     /**
      * The graph every model has, given {@code forced} (see {@link #forcedValues}; {@code null}:
      * nothing forced): the edges whose literals are all certain or forced true. For snapshot
-     * isolation, its {@link DependencyGraph#snapshotGraph()}.
+     * isolation, its {@link DependencyGraph#snapshotOf snapshot graph}.
      */
     DependencyGraph forcedGraph(int[] forced, boolean snapshot) {
         ensureEdges();
@@ -290,7 +290,7 @@ final class ResidualEncoding {
         edges((from, to, kind, a, b) -> {
             if (forcedTrue(a, forced) && forcedTrue(b, forced)) {
                 if (snapshot) {
-                    graph.addToSnapshot(from, to, kind, a, b, 0, 0);
+                    graph.addToSnapshot(from, to, kind, a, b);
                 } else {
                     graph.add(from, to, kind, a, b);
                 }
@@ -394,7 +394,7 @@ final class ResidualEncoding {
     }
 
     /**
-     * {@link #graphOf(boolean[])}'s {@link DependencyGraph#snapshotGraph()}, built directly: the
+     * {@link #graphOf(boolean[])}'s {@link DependencyGraph#snapshotOf snapshot graph}, built directly: the
      * same graph without the intermediate one (millions of edges at 100k transactions).
      */
     DependencyGraph snapshotGraphOf(boolean[] model) {
@@ -403,7 +403,7 @@ final class ResidualEncoding {
         DependencyGraph graph = DependencyGraph.snapshotOf(polygraph.known().nodeCount(), edgeCount + edgeCount / 2);
         edges((from, to, kind, a, b) -> {
             if (holds(a, model) && holds(b, model)) {
-                graph.addToSnapshot(from, to, kind, a, b, 0, 0);
+                graph.addToSnapshot(from, to, kind, a, b);
             }
         });
         graph.seal();
@@ -691,7 +691,7 @@ final class ResidualEncoding {
      * every model. Clauses the search would otherwise learn one conflict at a time, before it
      * starts. {@code reaches} is the closure of the certain graph (every edge without a literal,
      * which pruning's own graph does not all have: reads left one candidate add read-write edges
-     * over decided pairs); for snapshot isolation, of its {@link DependencyGraph#snapshotGraph()}.
+     * over decided pairs); for snapshot isolation, of its {@link DependencyGraph#snapshotOf snapshot graph}.
      *
      * @return how many clauses were added
      */
