@@ -689,26 +689,16 @@ final class ResidualEncoding {
      * it did not decide) or "not both" (width two: typically a read's candidate with the order of
      * that candidate's chain before another, whose read-write edge would point back) holds in
      * every model. Clauses the search would otherwise learn one conflict at a time, before it
-     * starts. {@code reaches} is the closure of the certain graph (every edge without a literal,
-     * which pruning's own graph does not all have: reads left one candidate add read-write edges
-     * over decided pairs); for snapshot isolation, of its {@link DependencyGraph#snapshotOf snapshot graph}.
+     * starts.
      *
-     * @return how many clauses were added
-     */
-    int addNarrowCycles(ISolver solver, dev.isocheck.prune.Reachability reaches) throws ContradictionException {
-        java.util.List<int[]> clauses = narrowCycleClauses(reaches, null);
-        for (int[] clause : clauses) {
-            solver.addClause(new VecInt(clause));
-        }
-        return clauses.size();
-    }
-
-    /**
-     * The clauses of {@link #addNarrowCycles} over {@code reaches}, the closure of the graph every
-     * model has given {@code forced} ({@link #forcedGraph}; {@code null}: only the certain
-     * graph): an edge whose literals are not all forced true closes a cycle when its target
-     * reaches its source, and the clause is "not all of its literals that are not forced true"
-     * (those are true in every model); edges with a literal forced false are never there.
+     * <p>{@code reaches} is the closure of the graph every model has given {@code forced}
+     * ({@link #forcedGraph}; {@code null}: only the certain graph, every edge without a literal,
+     * which pruning's own graph does not all have: reads left one candidate add read-write edges
+     * over decided pairs); for snapshot isolation, of its
+     * {@link DependencyGraph#snapshotOf snapshot graph}. An edge whose literals are not all
+     * forced true closes a cycle when its target reaches its source, and the clause is "not all
+     * of its literals that are not forced true" (those are true in every model); edges with a
+     * literal forced false are never there.
      */
     java.util.List<int[]> narrowCycleClauses(dev.isocheck.prune.Reachability reaches, int[] forced) {
         java.util.Set<Long> added = new java.util.HashSet<>();
