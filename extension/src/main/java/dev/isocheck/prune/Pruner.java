@@ -213,12 +213,10 @@ public final class Pruner {
         }
         // The last round's order lacks the edges that round added (none at a fixpoint).
         PrunedPolygraph pruned = result(started, pairsBefore, readsBefore, List.of());
+        // Transaction t is graph node t (its first copy for snapshot isolation).
         int[] rank = new int[nodes];
-        for (int p = 0; p < round.dag.nodeCount(); p++) {
-            int node = round.dag.nodeAt(p);
-            if (node < nodes) {
-                rank[node] = p;
-            }
+        for (int t = 0; t < nodes; t++) {
+            rank[t] = round.dag.positionOf(t);
         }
         pruned.setTopologicalRank(rank);
         return pruned;
