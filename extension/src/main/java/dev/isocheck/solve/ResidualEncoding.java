@@ -283,12 +283,23 @@ final class ResidualEncoding {
      * isolation, its {@link DependencyGraph#snapshotOf snapshot graph}.
      */
     DependencyGraph forcedGraph(int[] forced, boolean snapshot) {
+        return graphWhere(snapshot, literal -> forcedTrue(literal, forced));
+    }
+
+    /**
+     * The graph of the edges whose literals all satisfy {@code holds} (for {@code snapshot}, its
+     * {@link DependencyGraph#snapshotOf snapshot graph}, built directly: without the intermediate
+     * graph, millions of edges at 100k transactions), sealed.
+     */
+    private DependencyGraph graphWhere(boolean snapshot, java.util.function.IntPredicate holds) {
         ensureEdges();
+        int transactions = polygraph.known().nodeCount();
+        // Non-read-write edges are doubled in a snapshot graph; about half of them are.
         DependencyGraph graph = snapshot
-                ? DependencyGraph.snapshotOf(polygraph.known().nodeCount(), edgeCount + edgeCount / 2)
-                : new DependencyGraph(polygraph.known().nodeCount(), edgeCount);
+                ? DependencyGraph.snapshotOf(transactions, edgeCount + edgeCount / 2)
+                : new DependencyGraph(transactions, edgeCount);
         edges((from, to, kind, a, b) -> {
-            if (forcedTrue(a, forced) && forcedTrue(b, forced)) {
+            if (holds.test(a) && holds.test(b)) {
                 if (snapshot) {
                     graph.addToSnapshot(from, to, kind, a, b);
                 } else {
@@ -382,15 +393,7 @@ final class ResidualEncoding {
      * graph alone lacks them.
      */
     DependencyGraph graphOf(boolean[] model) {
-        ensureEdges();
-        DependencyGraph graph = new DependencyGraph(polygraph.known().nodeCount(), edgeCount);
-        edges((from, to, kind, a, b) -> {
-            if (holds(a, model) && holds(b, model)) {
-                graph.add(from, to, kind, a, b);
-            }
-        });
-        graph.seal();
-        return graph;
+        return graphWhere(false, literal -> holds(literal, model));
     }
 
     /**
@@ -398,16 +401,7 @@ final class ResidualEncoding {
      * same graph without the intermediate one (millions of edges at 100k transactions).
      */
     DependencyGraph snapshotGraphOf(boolean[] model) {
-        ensureEdges();
-        // Non-read-write edges are doubled; about half of them are.
-        DependencyGraph graph = DependencyGraph.snapshotOf(polygraph.known().nodeCount(), edgeCount + edgeCount / 2);
-        edges((from, to, kind, a, b) -> {
-            if (holds(a, model) && holds(b, model)) {
-                graph.addToSnapshot(from, to, kind, a, b);
-            }
-        });
-        graph.seal();
-        return graph;
+        return graphWhere(true, literal -> holds(literal, model));
     }
 
     /**
