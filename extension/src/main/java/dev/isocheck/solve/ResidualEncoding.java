@@ -516,14 +516,14 @@ final class ResidualEncoding {
             }
             return;
         }
-        for (int c : chainsAfter(key, chain, position)) {
+        for (int c : chainsAfter(key, chain)) {
             addReadWrite(sink, reader, chains.node(chains.head(chains.chain(key, c))), literal, chainBefore(key, position, c));
         }
     }
 
     /**
      * The positions of the chains of {@code key} that a read of the last version of chain
-     * {@code chain} (at {@code position}) needs read-write edges to: every chain whose order
+     * {@code chain} needs read-write edges to: every chain whose order
      * after it is open, and of those certainly after it only the first ones. A chain {@code C}
      * certainly after another {@code K} certainly after {@code chain} needs no edge: the edge to
      * {@code K}'s head, then {@code K}'s versions and the certain order, already lead to {@code C}'s
@@ -531,7 +531,7 @@ final class ResidualEncoding {
      * hundred chains gives each of its reads a hundred edges (hundreds of millions at 100k
      * transactions with duplicate values).
      */
-    private int[] chainsAfter(int key, int chain, int position) {
+    private int[] chainsAfter(int key, int chain) {
         if (chainsAfter[chain] == null) {
             orderChains(key);
         }
@@ -600,7 +600,7 @@ final class ResidualEncoding {
         long[] kept = new long[words];
         for (int p = 0; p < m; p++) {
             System.arraycopy(after, p * words, left, 0, words);
-            firsts(left, kept, after, byRank, rankIndex, words);
+            firsts(left, kept, after, byRank, words);
             for (int w = 0; w < words; w++) {
                 kept[w] |= open[p * words + w];
             }
@@ -610,7 +610,7 @@ final class ResidualEncoding {
         if ((m & 63) != 0) {
             left[words - 1] = (1L << (m & 63)) - 1;
         }
-        firsts(left, kept, after, byRank, rankIndex, words);
+        firsts(left, kept, after, byRank, words);
         earliestChains[key] = positions(kept, byRank);
     }
 
@@ -618,7 +618,7 @@ final class ResidualEncoding {
      * Into {@code kept} (by rank index): repeatedly the earliest chain left in {@code left},
      * dropping from {@code left} every chain it certainly precedes. Consumes {@code left}.
      */
-    private static void firsts(long[] left, long[] kept, long[] after, int[] byRank, int[] rankIndex, int words) {
+    private static void firsts(long[] left, long[] kept, long[] after, int[] byRank, int words) {
         java.util.Arrays.fill(kept, 0L);
         for (int w = 0; w < words; w++) {
             while (left[w] != 0) {
