@@ -104,10 +104,13 @@ public final class PrunedPolygraph {
     }
 
     /**
-     * Each transaction node's position in a topological order of the grown graph (for snapshot
-     * isolation, of its base edges and read-write edges as paths of the induced graph), or
-     * {@code null} when pruning found a conflict: an order that every decided write order follows,
-     * except those decided in a last round that stopped short of a fixpoint (see {@link Pruner#STOP_FRACTION}).
+     * Each transaction node's position in the topological order of the last pruning round's graph,
+     * or {@code null} when pruning found a conflict. Without snapshot isolation that order follows
+     * every edge of the grown graph; for snapshot isolation it is the position of the
+     * transaction's first copy in the graph with two copies per transaction, which follows the base
+     * edges (all but read-write ones) but not necessarily the read-write edges. Either way every
+     * decided write order follows it, except those decided in a last round that stopped short of a
+     * fixpoint (see {@link Pruner#STOP_FRACTION}): that round's edges are not in the order.
      */
     public int[] topologicalRank() {
         return topologicalRank;

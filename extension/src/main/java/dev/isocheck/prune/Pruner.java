@@ -919,9 +919,10 @@ public final class Pruner {
     }
 
     /**
-     * One round's graph: the DAG handed to the reachability engine (for snapshot isolation, base
-     * edges plus read-write edges composed with the base edges into their source), adjacency with
-     * edge ids for finding cycles, and base predecessors.
+     * One round's graph: the DAG handed to the reachability engine (for snapshot isolation, two
+     * copies per transaction: base edges leave both copies and enter the first, read-write edges
+     * leave the first and enter the second, and a link joins each transaction's copies; see the
+     * constructor), adjacency with edge ids for finding cycles, and base predecessors.
      */
     private final class Round {
         final Dag dag;

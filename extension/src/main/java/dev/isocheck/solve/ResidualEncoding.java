@@ -116,8 +116,13 @@ final class ResidualEncoding {
     }
 
     /**
-     * Makes {@code order} (every node once) the order that pair variables follow when false; call
-     * before {@link #addTo(ISolver)} and {@link #graphOf(boolean[])} with a model.
+     * Takes {@code order} (every node once) as the preferred order: the ranks that
+     * {@link #preferredPhases()} follows (a pair variable, true when the pair's first chain comes
+     * first, is tried true when the order puts that chain's head before the other's), and the
+     * numbering of the variables ({@link #numberByOrder}). Call it once only (the renumbering
+     * takes pair variables to be numbered as the constructor numbered them), before
+     * {@link #addTo(ISolver)}, {@link #preferredPhases()} and {@link #graphOf(boolean[])} with a
+     * model.
      */
     void prefer(int[] order) {
         rank = new int[order.length];
