@@ -94,13 +94,17 @@ public final class ChainReachability implements Reachability {
 
     /**
      * The flat clocks (node-major, {@link #chainCount()} ints a node), read in place by the
-     * pruner's loop over a key's chain pairs: it copies no clock and makes no call per query.
+     * pruner's loop over a key's chain pairs and by its search for the latest writers before a
+     * read: they copy no clock and make no call per query.
      */
     int[] clockArray() {
         return clocks;
     }
 
-    /** The decomposition the clocks are indexed by, for tests and the pruner's pair loop. */
+    /**
+     * The decomposition the clocks are indexed by, for tests, the pruner's pair loop and its
+     * search for the latest writers before a read (the reader's chain and index).
+     */
     ChainDecomposition chains() {
         return chains;
     }

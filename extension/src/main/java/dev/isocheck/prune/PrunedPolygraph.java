@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * What pruning leaves for the solver: the known graph grown by every certain decision, the chain
- * pairs still open, the read candidates still possible, and the closure of the grown graph; or the
- * conflicts that prove the history violates the level.
+ * pairs still open, the read candidates still possible, and a topological order of the grown graph;
+ * or the conflicts that prove the history violates the level.
  *
  * <p>Chain pairs of key {@code k} are indexed by the positions {@code i < j} of the two chains in
  * {@link KeyChains#chain(int, int)}; a decided pair is in {@link #edges()} already.
@@ -58,7 +58,6 @@ public final class PrunedPolygraph {
     private final KeyChains chains;
     private final boolean snapshot;
     private final EdgeList edges;
-    private final Reachability closure;
     private final long[] pairStart;
     private final byte[] pairs;
     private final int[] candidateStart;
@@ -68,14 +67,13 @@ public final class PrunedPolygraph {
     private final Statistics statistics;
     private int[] topologicalRank;
 
-    PrunedPolygraph(HyperPolygraph polygraph, KeyChains chains, boolean snapshot, EdgeList edges, Reachability closure,
-            long[] pairStart, byte[] pairs, int[] candidateStart, boolean[] dropped, int[] live, List<Conflict> conflicts,
+    PrunedPolygraph(HyperPolygraph polygraph, KeyChains chains, boolean snapshot, EdgeList edges, long[] pairStart,
+            byte[] pairs, int[] candidateStart, boolean[] dropped, int[] live, List<Conflict> conflicts,
             Statistics statistics) {
         this.polygraph = polygraph;
         this.chains = chains;
         this.snapshot = snapshot;
         this.edges = edges;
-        this.closure = closure;
         this.pairStart = pairStart;
         this.pairs = pairs;
         this.candidateStart = candidateStart;
@@ -106,20 +104,13 @@ public final class PrunedPolygraph {
     }
 
     /**
-     * The closure of the grown graph (for snapshot isolation, of its induced graph) as the last
-     * pruning round had it, or {@code null} when pruning found a conflict. When pruning stopped
-     * short of a fixpoint (see {@link Pruner#STOP_FRACTION}), the edges of that last round are
-     * not in it: it may say "no path" where the grown graph has one, never the other way.
-     */
-    public Reachability closure() {
-        return closure;
-    }
-
-    /**
-     * Each transaction node's position in a topological order of the grown graph (for snapshot
-     * isolation, of its base edges and read-write edges as paths of the induced graph), or
-     * {@code null} when pruning found a conflict: an order that every decided write order follows,
-     * except those decided in a last round that stopped short of a fixpoint (see {@link #closure()}).
+     * Each transaction node's position in the topological order of the last pruning round's graph,
+     * or {@code null} when pruning found a conflict. Without snapshot isolation that order follows
+     * every edge of the grown graph; for snapshot isolation it is the position of the
+     * transaction's first copy in the graph with two copies per transaction, which follows the base
+     * edges (all but read-write ones) but not necessarily the read-write edges. Either way every
+     * decided write order follows it, except those decided in a last round that stopped short of a
+     * fixpoint (see {@link Pruner#STOP_FRACTION}): that round's edges are not in the order.
      */
     public int[] topologicalRank() {
         return topologicalRank;
@@ -127,17 +118,6 @@ public final class PrunedPolygraph {
 
     void setTopologicalRank(int[] rank) {
         this.topologicalRank = rank;
-    }
-
-    /**
-     * Whether chain {@code i} certainly comes before chain {@code j} of {@code key} ({@code i != j},
-     * either order): decided so, not open.
-     */
-    public boolean certainlyBefore(int key, int i, int j) {
-        if (i < j) {
-            return pairs[pairIndex(key, i, j)] == Pruner.FIRST_BEFORE;
-        }
-        return pairs[pairIndex(key, j, i)] == Pruner.SECOND_BEFORE;
     }
 
     /** The proofs of violation; empty when pruning found none. */

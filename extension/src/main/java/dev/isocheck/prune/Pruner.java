@@ -184,17 +184,15 @@ public final class Pruner {
         long pairsBefore = pairs.length;
         int readsBefore = openReads();
         addCertainEdges();
-        Reachability closure;
         while (true) {
             rounds++;
             round = new Round();
             if (round.dag == null) {
-                return result(started, pairsBefore, readsBefore, null, round.cycle());
+                return result(started, pairsBefore, readsBefore, round.cycle());
             }
             round.graphClosure = closures.apply(round.dag);
             round.clocks = !direct && round.graphClosure instanceof ChainReachability clocks ? clocks : null;
-            closure = round.transactionClosure(round.graphClosure);
-            round.closure = closure;
+            round.closure = round.transactionClosure(round.graphClosure);
             int before = edges.size();
             prunePairs();
             // Each round, so that later rounds' read pruning skips the rows settled already (a
@@ -202,7 +200,7 @@ public final class Pruner {
             settleUnreturnedRows();
             pruneReads();
             if (!conflicts.isEmpty()) {
-                return result(started, pairsBefore, readsBefore, null, List.of());
+                return result(started, pairsBefore, readsBefore, List.of());
             }
             // A fixpoint, or nearly: a round that adds fewer than one edge in STOP_FRACTION leaves
             // the next rounds next to nothing to decide (ycsb-dup at 100k transactions: rounds
@@ -213,20 +211,18 @@ public final class Pruner {
                 break;
             }
         }
-        // The last round's closure and order lack the edges that round added (none at a fixpoint).
-        PrunedPolygraph pruned = result(started, pairsBefore, readsBefore, closure, List.of());
+        // The last round's order lacks the edges that round added (none at a fixpoint).
+        PrunedPolygraph pruned = result(started, pairsBefore, readsBefore, List.of());
+        // Transaction t is graph node t (its first copy for snapshot isolation).
         int[] rank = new int[nodes];
-        for (int p = 0; p < round.dag.nodeCount(); p++) {
-            int node = round.dag.nodeAt(p);
-            if (node < nodes) {
-                rank[node] = p;
-            }
+        for (int t = 0; t < nodes; t++) {
+            rank[t] = round.dag.positionOf(t);
         }
         pruned.setTopologicalRank(rank);
         return pruned;
     }
 
-    private PrunedPolygraph result(long started, long pairsBefore, int readsBefore, Reachability closure, List<PrunedPolygraph.Step> cycle) {
+    private PrunedPolygraph result(long started, long pairsBefore, int readsBefore, List<PrunedPolygraph.Step> cycle) {
         List<PrunedPolygraph.Conflict> found = new ArrayList<>(conflicts);
         if (!cycle.isEmpty()) {
             found.add(new PrunedPolygraph.Conflict("the dependencies that every valid order must have form a cycle", List.of(cycle)));
@@ -237,7 +233,7 @@ public final class Pruner {
         }
         PrunedPolygraph.Statistics statistics = new PrunedPolygraph.Statistics(rounds, pairsBefore, pairsAfter,
                 readsBefore, openReads(), edges.size(), (System.nanoTime() - started) / 1_000_000);
-        return new PrunedPolygraph(polygraph, chains, snapshot, edges, closure, pairStart, pairs, candidateStart, dropped,
+        return new PrunedPolygraph(polygraph, chains, snapshot, edges, pairStart, pairs, candidateStart, dropped,
                 live, found, statistics);
     }
 
@@ -923,9 +919,10 @@ public final class Pruner {
     }
 
     /**
-     * One round's graph: the DAG handed to the reachability engine (for snapshot isolation, base
-     * edges plus read-write edges composed with the base edges into their source), adjacency with
-     * edge ids for finding cycles, and base predecessors.
+     * One round's graph: the DAG handed to the reachability engine (for snapshot isolation, two
+     * copies per transaction: base edges leave both copies and enter the first, read-write edges
+     * leave the first and enter the second, and a link joins each transaction's copies; see the
+     * constructor), adjacency with edge ids for finding cycles, and base predecessors.
      */
     private final class Round {
         final Dag dag;

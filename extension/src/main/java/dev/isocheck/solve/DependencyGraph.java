@@ -10,7 +10,7 @@ import java.util.PriorityQueue;
 
 /**
  * One candidate dependency graph: the known edges plus those a solver model chose, each edge with
- * its <em>reason</em>, the (at most four) solver literals whose truth put it there ({@code 0}: none,
+ * its <em>reason</em>, the (at most two) solver literals whose truth put it there ({@code 0}: none,
  * the edge is known). The acyclicity theory turns a cycle into the clause "not all of these
  * reasons".
  *
@@ -31,19 +31,13 @@ final class DependencyGraph {
     private int[] to;
     private int[] reasonA;
     private int[] reasonB;
-    private int[] reasonC;
-    private int[] reasonD;
     private byte[] kinds;
     private int[] successorStart;
     private int[] successors;
 
-    DependencyGraph(int nodes) {
-        this(nodes, 1024);
-    }
-
     /**
      * A graph with room for {@code capacity} edges before its arrays grow: graphs of millions of
-     * edges otherwise copy seven arrays a dozen times each (about a second at 100k transactions,
+     * edges otherwise copy five arrays a dozen times each (about a second at 100k transactions,
      * and the garbage with it).
      */
     DependencyGraph(int nodes, int capacity) {
@@ -53,15 +47,22 @@ final class DependencyGraph {
         to = new int[room];
         reasonA = new int[room];
         reasonB = new int[room];
-        reasonC = new int[room];
-        reasonD = new int[room];
         kinds = new byte[room];
     }
 
     /**
-     * An empty {@link #snapshotGraph()} over {@code transactions} transactions: the links between
+     * An empty snapshot-isolation graph over {@code transactions} transactions: the links between
      * the two copies of each, and room for {@code capacity} more edges; add the history's edges
      * with {@link #addToSnapshot}.
+     *
+     * <p>The snapshot-isolation graph of a dependency graph, {@code (SO ∪ WR ∪ WW) ; RW?}, without
+     * composing edges (which multiplies them): node {@code t + n} is a second copy of transaction
+     * {@code t}, "entered by a read-write edge". A non-read-write edge {@code u -> v} becomes
+     * {@code u -> v} and {@code u+n -> v}; a read-write edge {@code u -> v} becomes
+     * {@code u -> v+n}; and {@code t -> t+n} (no reason) keeps the copies in order. A walk never
+     * takes two read-write edges in a row, so its cycles are the induced graph's; and ordering
+     * transactions by their second copies in a topological order gives a topological order of the
+     * induced graph (see {@link #snapshotOrder(int[])}). Real-time edges must not be in this graph.
      */
     static DependencyGraph snapshotOf(int transactions, int capacity) {
         DependencyGraph doubled = new DependencyGraph(2 * transactions, transactions + capacity);
@@ -73,38 +74,30 @@ final class DependencyGraph {
         return doubled;
     }
 
-    /** Adds edge {@code source -> target} of the history to this snapshot graph, as {@link #snapshotGraph()} does. */
-    void addToSnapshot(int source, int target, EdgeKind kind, int literalA, int literalB, int literalC, int literalD) {
+    /** Adds edge {@code source -> target} of the history to this snapshot graph, as {@link #snapshotOf} describes. */
+    void addToSnapshot(int source, int target, EdgeKind kind, int literalA, int literalB) {
         int transactions = nodes / 2;
         if (kind == EdgeKind.READ_WRITE) {
-            add(source, target + transactions, kind, literalA, literalB, literalC, literalD);
+            add(source, target + transactions, kind, literalA, literalB);
         } else {
-            add(source, target, kind, literalA, literalB, literalC, literalD);
-            add(source + transactions, target, kind, literalA, literalB, literalC, literalD);
+            add(source, target, kind, literalA, literalB);
+            add(source + transactions, target, kind, literalA, literalB);
         }
     }
 
     void add(int source, int target, EdgeKind kind, int literalA, int literalB) {
-        add(source, target, kind, literalA, literalB, 0, 0);
-    }
-
-    void add(int source, int target, EdgeKind kind, int literalA, int literalB, int literalC, int literalD) {
         if (size == from.length) {
             int grown = size * 2;
             from = Arrays.copyOf(from, grown);
             to = Arrays.copyOf(to, grown);
             reasonA = Arrays.copyOf(reasonA, grown);
             reasonB = Arrays.copyOf(reasonB, grown);
-            reasonC = Arrays.copyOf(reasonC, grown);
-            reasonD = Arrays.copyOf(reasonD, grown);
             kinds = Arrays.copyOf(kinds, grown);
         }
         from[size] = source;
         to[size] = target;
         reasonA[size] = literalA;
         reasonB[size] = literalB;
-        reasonC[size] = literalC;
-        reasonD[size] = literalD;
         kinds[size] = (byte) kind.ordinal();
         size++;
     }
@@ -150,36 +143,9 @@ final class DependencyGraph {
         return reasonB[e];
     }
 
-    int reasonC(int e) {
-        return reasonC[e];
-    }
-
-    int reasonD(int e) {
-        return reasonD[e];
-    }
-
-    /**
-     * The snapshot-isolation graph of this one, {@code (SO ∪ WR ∪ WW) ; RW?}, without composing
-     * edges (which multiplies them): node {@code t + n} is a second copy of transaction {@code t},
-     * "entered by a read-write edge". A non-read-write edge {@code u -> v} becomes {@code u -> v}
-     * and {@code u+n -> v}; a read-write edge {@code u -> v} becomes {@code u -> v+n}; and
-     * {@code t -> t+n} (no reason) keeps the copies in order. A walk never takes two read-write
-     * edges in a row, so its cycles are the induced graph's; and ordering transactions by their
-     * second copies in a topological order gives a topological order of the induced graph (see
-     * {@link #snapshotOrder(int[])}). Real-time edges must not be in this graph.
-     */
-    DependencyGraph snapshotGraph() {
-        DependencyGraph doubled = snapshotOf(nodes, 2 * size);
-        for (int e = 0; e < size; e++) {
-            doubled.addToSnapshot(from[e], to[e], kind(e), reasonA[e], reasonB[e], reasonC[e], reasonD[e]);
-        }
-        doubled.seal();
-        return doubled;
-    }
-
     /**
      * The transactions in the order of their second copies in {@code order}, a topological order of
-     * a {@link #snapshotGraph()}: a commit order. An induced edge {@code a -> b -rw-> c} is the
+     * a snapshot graph ({@link #snapshotOf}): a commit order. An induced edge {@code a -> b -rw-> c} is the
      * walk {@code a+n -> b -> c+n}, and a base edge {@code a -> c} the walk {@code a+n -> c -> c+n}.
      */
     static int[] snapshotOrder(int[] order) {
@@ -197,7 +163,7 @@ final class DependencyGraph {
         return projected;
     }
 
-    /** Whether edge {@code e} is a {@link #snapshotGraph()}'s link between the two copies of a transaction. */
+    /** Whether edge {@code e} is a snapshot graph's ({@link #snapshotOf}) link between the two copies of a transaction. */
     boolean isCopyLink(int e) {
         return from[e] + nodes / 2 == to[e] && reasonA[e] == 0 && kinds[e] == EdgeKind.SESSION.ordinal() && from[e] < nodes / 2;
     }
@@ -261,10 +227,10 @@ final class DependencyGraph {
     }
 
     private int weight(int e) {
-        return (reasonA[e] != 0 ? 1 : 0) + (reasonB[e] != 0 ? 1 : 0) + (reasonC[e] != 0 ? 1 : 0) + (reasonD[e] != 0 ? 1 : 0);
+        return (reasonA[e] != 0 ? 1 : 0) + (reasonB[e] != 0 ? 1 : 0);
     }
 
-    /** Breadth-first search with buckets (edge weights 0 to 4) with per-search stamps, so that nothing is cleared per cycle. */
+    /** Breadth-first search with buckets (edge weights 0 to 2) with per-search stamps, so that nothing is cleared per cycle. */
     private final class ShortestPaths {
         private final int[] stamp = new int[nodes];
         private final int[] distance = new int[nodes];
@@ -276,7 +242,7 @@ final class DependencyGraph {
             search++;
             int source = to[e];
             int target = from[e];
-            // Buckets by distance modulo 5: weights are 0 to 4.
+            // Buckets by distance modulo 5: weights are 0 to 2, below 5.
             ArrayDeque<Integer>[] buckets = bucketsFor();
             stamp[source] = search;
             distance[source] = 0;

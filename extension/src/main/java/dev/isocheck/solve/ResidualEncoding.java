@@ -116,8 +116,13 @@ final class ResidualEncoding {
     }
 
     /**
-     * Makes {@code order} (every node once) the order that pair variables follow when false; call
-     * before {@link #addTo(ISolver)} and {@link #graphOf(boolean[])} with a model.
+     * Takes {@code order} (every node once) as the preferred order: the ranks that
+     * {@link #preferredPhases()} follows (a pair variable, true when the pair's first chain comes
+     * first, is tried true when the order puts that chain's head before the other's), and the
+     * numbering of the variables ({@link #numberByOrder}). Call it once only (the renumbering
+     * takes pair variables to be numbered as the constructor numbered them), before
+     * {@link #addTo(ISolver)}, {@link #preferredPhases()} and {@link #graphOf(boolean[])} with a
+     * model.
      */
     void prefer(int[] order) {
         rank = new int[order.length];
@@ -280,17 +285,28 @@ final class ResidualEncoding {
     /**
      * The graph every model has, given {@code forced} (see {@link #forcedValues}; {@code null}:
      * nothing forced): the edges whose literals are all certain or forced true. For snapshot
-     * isolation, its {@link DependencyGraph#snapshotGraph()}.
+     * isolation, its {@link DependencyGraph#snapshotOf snapshot graph}.
      */
     DependencyGraph forcedGraph(int[] forced, boolean snapshot) {
+        return graphWhere(snapshot, literal -> forcedTrue(literal, forced));
+    }
+
+    /**
+     * The graph of the edges whose literals all satisfy {@code holds} (for {@code snapshot}, its
+     * {@link DependencyGraph#snapshotOf snapshot graph}, built directly: without the intermediate
+     * graph, millions of edges at 100k transactions), sealed.
+     */
+    private DependencyGraph graphWhere(boolean snapshot, java.util.function.IntPredicate holds) {
         ensureEdges();
+        int transactions = polygraph.known().nodeCount();
+        // Non-read-write edges are doubled in a snapshot graph; about half of them are.
         DependencyGraph graph = snapshot
-                ? DependencyGraph.snapshotOf(polygraph.known().nodeCount(), edgeCount + edgeCount / 2)
-                : new DependencyGraph(polygraph.known().nodeCount(), edgeCount);
+                ? DependencyGraph.snapshotOf(transactions, edgeCount + edgeCount / 2)
+                : new DependencyGraph(transactions, edgeCount);
         edges((from, to, kind, a, b) -> {
-            if (forcedTrue(a, forced) && forcedTrue(b, forced)) {
+            if (holds.test(a) && holds.test(b)) {
                 if (snapshot) {
-                    graph.addToSnapshot(from, to, kind, a, b, 0, 0);
+                    graph.addToSnapshot(from, to, kind, a, b);
                 } else {
                     graph.add(from, to, kind, a, b);
                 }
@@ -382,32 +398,15 @@ final class ResidualEncoding {
      * graph alone lacks them.
      */
     DependencyGraph graphOf(boolean[] model) {
-        ensureEdges();
-        DependencyGraph graph = new DependencyGraph(polygraph.known().nodeCount(), edgeCount);
-        edges((from, to, kind, a, b) -> {
-            if (holds(a, model) && holds(b, model)) {
-                graph.add(from, to, kind, a, b);
-            }
-        });
-        graph.seal();
-        return graph;
+        return graphWhere(false, literal -> holds(literal, model));
     }
 
     /**
-     * {@link #graphOf(boolean[])}'s {@link DependencyGraph#snapshotGraph()}, built directly: the
+     * {@link #graphOf(boolean[])}'s {@link DependencyGraph#snapshotOf snapshot graph}, built directly: the
      * same graph without the intermediate one (millions of edges at 100k transactions).
      */
     DependencyGraph snapshotGraphOf(boolean[] model) {
-        ensureEdges();
-        // Non-read-write edges are doubled; about half of them are.
-        DependencyGraph graph = DependencyGraph.snapshotOf(polygraph.known().nodeCount(), edgeCount + edgeCount / 2);
-        edges((from, to, kind, a, b) -> {
-            if (holds(a, model) && holds(b, model)) {
-                graph.addToSnapshot(from, to, kind, a, b, 0, 0);
-            }
-        });
-        graph.seal();
-        return graph;
+        return graphWhere(true, literal -> holds(literal, model));
     }
 
     /**
@@ -522,14 +521,14 @@ final class ResidualEncoding {
             }
             return;
         }
-        for (int c : chainsAfter(key, chain, position)) {
+        for (int c : chainsAfter(key, chain)) {
             addReadWrite(sink, reader, chains.node(chains.head(chains.chain(key, c))), literal, chainBefore(key, position, c));
         }
     }
 
     /**
      * The positions of the chains of {@code key} that a read of the last version of chain
-     * {@code chain} (at {@code position}) needs read-write edges to: every chain whose order
+     * {@code chain} needs read-write edges to: every chain whose order
      * after it is open, and of those certainly after it only the first ones. A chain {@code C}
      * certainly after another {@code K} certainly after {@code chain} needs no edge: the edge to
      * {@code K}'s head, then {@code K}'s versions and the certain order, already lead to {@code C}'s
@@ -537,7 +536,7 @@ final class ResidualEncoding {
      * hundred chains gives each of its reads a hundred edges (hundreds of millions at 100k
      * transactions with duplicate values).
      */
-    private int[] chainsAfter(int key, int chain, int position) {
+    private int[] chainsAfter(int key, int chain) {
         if (chainsAfter[chain] == null) {
             orderChains(key);
         }
@@ -606,7 +605,7 @@ final class ResidualEncoding {
         long[] kept = new long[words];
         for (int p = 0; p < m; p++) {
             System.arraycopy(after, p * words, left, 0, words);
-            firsts(left, kept, after, byRank, rankIndex, words);
+            firsts(left, kept, after, byRank, words);
             for (int w = 0; w < words; w++) {
                 kept[w] |= open[p * words + w];
             }
@@ -616,7 +615,7 @@ final class ResidualEncoding {
         if ((m & 63) != 0) {
             left[words - 1] = (1L << (m & 63)) - 1;
         }
-        firsts(left, kept, after, byRank, rankIndex, words);
+        firsts(left, kept, after, byRank, words);
         earliestChains[key] = positions(kept, byRank);
     }
 
@@ -624,7 +623,7 @@ final class ResidualEncoding {
      * Into {@code kept} (by rank index): repeatedly the earliest chain left in {@code left},
      * dropping from {@code left} every chain it certainly precedes. Consumes {@code left}.
      */
-    private static void firsts(long[] left, long[] kept, long[] after, int[] byRank, int[] rankIndex, int words) {
+    private static void firsts(long[] left, long[] kept, long[] after, int[] byRank, int words) {
         java.util.Arrays.fill(kept, 0L);
         for (int w = 0; w < words; w++) {
             while (left[w] != 0) {
@@ -689,26 +688,16 @@ final class ResidualEncoding {
      * it did not decide) or "not both" (width two: typically a read's candidate with the order of
      * that candidate's chain before another, whose read-write edge would point back) holds in
      * every model. Clauses the search would otherwise learn one conflict at a time, before it
-     * starts. {@code reaches} is the closure of the certain graph (every edge without a literal,
-     * which pruning's own graph does not all have: reads left one candidate add read-write edges
-     * over decided pairs); for snapshot isolation, of its {@link DependencyGraph#snapshotGraph()}.
+     * starts.
      *
-     * @return how many clauses were added
-     */
-    int addNarrowCycles(ISolver solver, dev.isocheck.prune.Reachability reaches) throws ContradictionException {
-        java.util.List<int[]> clauses = narrowCycleClauses(reaches, null);
-        for (int[] clause : clauses) {
-            solver.addClause(new VecInt(clause));
-        }
-        return clauses.size();
-    }
-
-    /**
-     * The clauses of {@link #addNarrowCycles} over {@code reaches}, the closure of the graph every
-     * model has given {@code forced} ({@link #forcedGraph}; {@code null}: only the certain
-     * graph): an edge whose literals are not all forced true closes a cycle when its target
-     * reaches its source, and the clause is "not all of its literals that are not forced true"
-     * (those are true in every model); edges with a literal forced false are never there.
+     * <p>{@code reaches} is the closure of the graph every model has given {@code forced}
+     * ({@link #forcedGraph}; {@code null}: only the certain graph, every edge without a literal,
+     * which pruning's own graph does not all have: reads left one candidate add read-write edges
+     * over decided pairs); for snapshot isolation, of its
+     * {@link DependencyGraph#snapshotOf snapshot graph}. An edge whose literals are not all
+     * forced true closes a cycle when its target reaches its source, and the clause is "not all
+     * of its literals that are not forced true" (those are true in every model); edges with a
+     * literal forced false are never there.
      */
     java.util.List<int[]> narrowCycleClauses(dev.isocheck.prune.Reachability reaches, int[] forced) {
         java.util.Set<Long> added = new java.util.HashSet<>();

@@ -440,12 +440,6 @@ public final class SatChecker implements Checker {
             if (graph.reasonB(e) != 0) {
                 negated.add(-graph.reasonB(e));
             }
-            if (graph.reasonC(e) != 0) {
-                negated.add(-graph.reasonC(e));
-            }
-            if (graph.reasonD(e) != 0) {
-                negated.add(-graph.reasonD(e));
-            }
         }
         // A cycle of known edges only would have been found before solving.
         if (negated.isEmpty()) {
