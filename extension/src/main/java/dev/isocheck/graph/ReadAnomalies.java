@@ -181,10 +181,9 @@ public final class ReadAnomalies {
                         continue;
                     }
                     PredicateRead read = t.predicate(op);
-                    String prefix = read.table() + "/";
                     Map<Integer, Integer> own = new java.util.LinkedHashMap<>();
                     for (int i = 0; i < op; i++) {
-                        if (t.kind(i) == OpKind.WRITE && name(t.key(i)).startsWith(prefix)) {
+                        if (t.kind(i) == OpKind.WRITE && read.covers(t.key(i))) {
                             own.remove(t.key(i));
                             own.put(t.key(i), i);
                         }
