@@ -276,19 +276,9 @@ public final class UnreturnedRows {
         return transaction[r];
     }
 
-    /** The predicate read's operation index in its transaction. */
-    public int operation(int r) {
-        return operation[r];
-    }
-
     /** The key of row {@code r}. */
     public int key(int r) {
         return key[r];
-    }
-
-    /** The read's compiled {@code where}. */
-    public WherePredicate where(int r) {
-        return where[r];
     }
 
     /**
