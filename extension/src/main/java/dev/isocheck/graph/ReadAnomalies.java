@@ -339,7 +339,7 @@ public final class ReadAnomalies {
                 if (overwritten.size() == 1 && ownWrite < 0) {
                     Transaction writer = history.transaction(overwritten.firstKey());
                     explanation = read + ", which " + writer.id() + " wrote but overwrote with "
-                            + assignment(key, finalValue(writer, key)) + " before committing";
+                            + assignment(key, writer.finalValue(key)) + " before committing";
                 } else {
                     explanation = read + ", but no committed transaction installed that value: "
                             + culprits(aborted, overwritten, ownWrite, reader);
@@ -371,7 +371,7 @@ public final class ReadAnomalies {
                 Transaction writer = history.transaction(w);
                 int key = writer.key(KeyIndex.operationOf(explanations.writeRef(position)));
                 parts.add(writer.id() + " wrote " + written(position) + " but overwrote it with "
-                        + assignment(key, finalValue(writer, key)) + " before committing");
+                        + assignment(key, writer.finalValue(key)) + " before committing");
             });
             if (ownWrite >= 0) {
                 parts.add(reader.id() + " itself writes " + written(ownWrite) + " only later");
@@ -385,15 +385,6 @@ public final class ReadAnomalies {
             Transaction writer = history.transaction(KeyIndex.transactionOf(ref));
             int op = KeyIndex.operationOf(ref);
             return assignment(writer.key(op), writer.value(op));
-        }
-
-        private static int finalValue(Transaction writer, int key) {
-            for (int i = writer.size() - 1; i >= 0; i--) {
-                if (writer.kind(i) == OpKind.WRITE && writer.key(i) == key) {
-                    return writer.value(i);
-                }
-            }
-            throw new IllegalStateException(writer.id() + " never writes key " + key);
         }
 
         private String describeRead(Transaction t, int op, int row) {
