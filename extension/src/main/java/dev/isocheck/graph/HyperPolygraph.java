@@ -243,7 +243,7 @@ public final class HyperPolygraph {
      * theirs from pruning.
      */
     public boolean servedInKnownGraph(int o) {
-        return o < items && explanations.writerCount(o) == 1 && !explanations.initialStateExplains(o);
+        return o < items && explanations.hasOneExplanation(o);
     }
 
     /** How many nodes may have served observation {@code o}; zero means nothing explains it. */
