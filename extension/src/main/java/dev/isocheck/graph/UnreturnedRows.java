@@ -414,6 +414,8 @@ public final class UnreturnedRows {
                 String column) {
             List<double[]> entries = new ArrayList<>();
             InitialState initial = history.initialState();
+            double[] numberOfValue = new double[history.values().size()];
+            Arrays.fill(numberOfValue, Double.NaN);
             for (int k : table) {
                 int initialValue = initial.valueOf(k);
                 if (initialValue != InitialState.UNKNOWN) {
@@ -423,15 +425,10 @@ public final class UnreturnedRows {
                     add(entries, seen, column, k);
                 }
                 for (int i = versions.start(k); i < versions.start(k + 1); i++) {
-                    add(entries, history.values().get(versions.value(i)), column, k);
-                }
-            }
-            double[] numberOfValue = new double[history.values().size()];
-            Arrays.fill(numberOfValue, Double.NaN);
-            for (int k : table) {
-                for (int i = versions.start(k); i < versions.start(k + 1); i++) {
                     int id = versions.value(i);
-                    numberOfValue[id] = onlyNumber(history.values().get(id), column);
+                    Value value = history.values().get(id);
+                    add(entries, value, column, k);
+                    numberOfValue[id] = onlyNumber(value, column);
                 }
             }
             entries.sort((a, b) -> Double.compare(a[0], b[0]));
