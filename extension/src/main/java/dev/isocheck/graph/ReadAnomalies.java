@@ -129,7 +129,11 @@ public final class ReadAnomalies {
         return all.isEmpty() ? Optional.empty() : Optional.of(all.get(0));
     }
 
-    /** One pass over the explanations and the internal-read violations, in history order. */
+    /**
+     * The screening: a pass over the explanations and the internal-read violations in history
+     * order, then one over predicate reads against their transaction's own writes, whose findings a
+     * stable sort by the read's place merges into that order.
+     */
     private static final class Screening {
 
         private final ReadExplanations explanations;
