@@ -3,7 +3,6 @@ package dev.isocheck.graph;
 import dev.isocheck.history.History;
 import dev.isocheck.history.InitialState;
 import dev.isocheck.history.KeyIndex;
-import dev.isocheck.history.OpKind;
 import dev.isocheck.predicate.ParsedWhere;
 import dev.isocheck.predicate.WherePredicate;
 import dev.isocheck.history.Transaction;
@@ -69,15 +68,16 @@ public final class HyperPolygraph {
         int observations = items + unreturned.size();
         candidateStart = new int[observations + 1];
         IntList candidateList = new IntList(observations + 16);
-        SelectedRows selected = new SelectedRows(history);
         for (int o = 0; o < items; o++) {
-            boolean row = explanations.row(o) >= 0;
-            if (explanations.initialStateExplains(o) && (!row || selected.initialMayBe(o, explanations))) {
+            WherePredicate clause = rowClause(history, explanations, o);
+            int key = explanations.key(o);
+            if (explanations.initialStateExplains(o)
+                    && mayBeSelected(clause, history, history.initialState().valueOf(key))) {
                 candidateList.add(KnownGraph.INITIAL);
             }
             for (int i = 0; i < explanations.writerCount(o); i++) {
                 int writer = explanations.writer(o, i);
-                if (!row || selected.writerMayBe(o, explanations, writer)) {
+                if (clause == null || mayBeSelected(clause, history, history.transaction(writer).finalValue(key))) {
                     candidateList.add(known.node(writer));
                 }
             }
@@ -243,7 +243,7 @@ public final class HyperPolygraph {
      * theirs from pruning.
      */
     public boolean servedInKnownGraph(int o) {
-        return o < items && explanations.writerCount(o) == 1 && !explanations.initialStateExplains(o);
+        return o < items && explanations.hasOneExplanation(o);
     }
 
     /** How many nodes may have served observation {@code o}; zero means nothing explains it. */
@@ -320,37 +320,25 @@ public final class HyperPolygraph {
     }
 
     /**
-     * Which versions a returned row of a predicate read can be: only one its {@code where} may
-     * select (not certainly FALSE or UNKNOWN on it), as the reference checker requires; a row the
-     * clause cannot be evaluated on keeps every candidate.
+     * The clause that limits which versions observation {@code o} can be: for a returned row of a
+     * predicate read, its {@code where}; {@code null} for an item read, or a clause that cannot be
+     * evaluated (every candidate is kept).
      */
-    private static final class SelectedRows {
-        private final History history;
-
-        SelectedRows(History history) {
-            this.history = history;
+    private static WherePredicate rowClause(History history, ReadExplanations explanations, int o) {
+        if (explanations.row(o) < 0) {
+            return null;
         }
+        Transaction reader = history.transaction(explanations.transaction(o));
+        ParsedWhere parsed = WherePredicate.parse(reader.predicate(explanations.operation(o)).where());
+        return parsed instanceof WherePredicate where ? where : null;
+    }
 
-        boolean initialMayBe(int o, ReadExplanations explanations) {
-            int initial = history.initialState().valueOf(explanations.key(o));
-            return initial == InitialState.UNKNOWN || mayBe(o, explanations, initial);
-        }
-
-        boolean writerMayBe(int o, ReadExplanations explanations, int writer) {
-            Transaction t = history.transaction(writer);
-            int key = explanations.key(o);
-            for (int i = t.size() - 1; i >= 0; i--) {
-                if (t.kind(i) == OpKind.WRITE && t.key(i) == key) {
-                    return mayBe(o, explanations, t.value(i));
-                }
-            }
-            throw new IllegalStateException(t.id() + " explains a read of a key it does not write");
-        }
-
-        private boolean mayBe(int o, ReadExplanations explanations, int value) {
-            Transaction reader = history.transaction(explanations.transaction(o));
-            ParsedWhere parsed = WherePredicate.parse(reader.predicate(explanations.operation(o)).where());
-            return !(parsed instanceof WherePredicate where) || where.evaluate(history.values().get(value)).maybeTrue();
-        }
+    /**
+     * Whether a returned row can be the version holding value id {@code value}: only one its
+     * {@code clause} may select (not certainly FALSE or UNKNOWN on it), as the reference checker
+     * requires; an unknown initial value, or no clause ({@link #rowClause}), may be any.
+     */
+    private static boolean mayBeSelected(WherePredicate clause, History history, int value) {
+        return clause == null || value == InitialState.UNKNOWN || clause.evaluate(history.values().get(value)).maybeTrue();
     }
 }

@@ -74,7 +74,7 @@ public final class KnownGraph {
             addRealTime(edges);
         }
         for (int obs = 0; obs < explanations.size(); obs++) {
-            if (explanations.writerCount(obs) == 1 && !explanations.initialStateExplains(obs)) {
+            if (explanations.hasOneExplanation(obs)) {
                 edges.add(nodeOfTransaction[explanations.writer(obs, 0)],
                         nodeOfTransaction[explanations.transaction(obs)], EdgeKind.WRITE_READ, obs);
             }

@@ -129,7 +129,11 @@ public final class ReadAnomalies {
         return all.isEmpty() ? Optional.empty() : Optional.of(all.get(0));
     }
 
-    /** One pass over the explanations and the internal-read violations, in history order. */
+    /**
+     * The screening: a pass over the explanations and the internal-read violations in history
+     * order, then one over predicate reads against their transaction's own writes, whose findings a
+     * stable sort by the read's place merges into that order.
+     */
     private static final class Screening {
 
         private final ReadExplanations explanations;
@@ -181,10 +185,9 @@ public final class ReadAnomalies {
                         continue;
                     }
                     PredicateRead read = t.predicate(op);
-                    String prefix = read.table() + "/";
                     Map<Integer, Integer> own = new java.util.LinkedHashMap<>();
                     for (int i = 0; i < op; i++) {
-                        if (t.kind(i) == OpKind.WRITE && name(t.key(i)).startsWith(prefix)) {
+                        if (t.kind(i) == OpKind.WRITE && read.covers(t.key(i))) {
                             own.remove(t.key(i));
                             own.put(t.key(i), i);
                         }
@@ -340,7 +343,7 @@ public final class ReadAnomalies {
                 if (overwritten.size() == 1 && ownWrite < 0) {
                     Transaction writer = history.transaction(overwritten.firstKey());
                     explanation = read + ", which " + writer.id() + " wrote but overwrote with "
-                            + assignment(key, finalValue(writer, key)) + " before committing";
+                            + assignment(key, writer.finalValue(key)) + " before committing";
                 } else {
                     explanation = read + ", but no committed transaction installed that value: "
                             + culprits(aborted, overwritten, ownWrite, reader);
@@ -372,7 +375,7 @@ public final class ReadAnomalies {
                 Transaction writer = history.transaction(w);
                 int key = writer.key(KeyIndex.operationOf(explanations.writeRef(position)));
                 parts.add(writer.id() + " wrote " + written(position) + " but overwrote it with "
-                        + assignment(key, finalValue(writer, key)) + " before committing");
+                        + assignment(key, writer.finalValue(key)) + " before committing");
             });
             if (ownWrite >= 0) {
                 parts.add(reader.id() + " itself writes " + written(ownWrite) + " only later");
@@ -386,15 +389,6 @@ public final class ReadAnomalies {
             Transaction writer = history.transaction(KeyIndex.transactionOf(ref));
             int op = KeyIndex.operationOf(ref);
             return assignment(writer.key(op), writer.value(op));
-        }
-
-        private static int finalValue(Transaction writer, int key) {
-            for (int i = writer.size() - 1; i >= 0; i--) {
-                if (writer.kind(i) == OpKind.WRITE && writer.key(i) == key) {
-                    return writer.value(i);
-                }
-            }
-            throw new IllegalStateException(writer.id() + " never writes key " + key);
         }
 
         private String describeRead(Transaction t, int op, int row) {

@@ -467,6 +467,14 @@ public final class ReadExplanations {
         return initialExplains.get(obs);
     }
 
+    /**
+     * Whether exactly one thing explains observation {@code obs}: one writer, and not the initial
+     * state. Its write-read edge is then certain ({@link KnownGraph} adds it).
+     */
+    public boolean hasOneExplanation(int obs) {
+        return writerCount(obs) == 1 && !initialStateExplains(obs);
+    }
+
     /** Whether anything explains observation {@code obs}; an unexplained one is an anomaly. */
     public boolean isExplained(int obs) {
         return writerCount(obs) > 0 || initialStateExplains(obs);

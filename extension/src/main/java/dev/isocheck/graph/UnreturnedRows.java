@@ -13,9 +13,11 @@ import dev.isocheck.predicate.WherePredicate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The rows each predicate read did not return, where that absence constrains the order (Vbox's
@@ -109,7 +111,7 @@ public final class UnreturnedRows {
         ValueTable values = history.values();
         InitialState initial = history.initialState();
         starts.add(0);
-        Map<Integer, Boolean> ownWritten = new HashMap<>();
+        Set<Integer> ownWritten = new HashSet<>();
         for (Transaction t : history.transactions()) {
             if (!t.isCommitted() || !t.hasPredicateReads()) {
                 continue;
@@ -117,7 +119,7 @@ public final class UnreturnedRows {
             ownWritten.clear();
             for (int op = 0; op < t.size(); op++) {
                 if (t.kind(op) == OpKind.WRITE) {
-                    ownWritten.put(t.key(op), Boolean.TRUE);
+                    ownWritten.add(t.key(op));
                 }
                 if (t.kind(op) != OpKind.PREDICATE) {
                     continue;
@@ -128,36 +130,28 @@ public final class UnreturnedRows {
                     refused.add(new PredicateReadRef(t.index(), op));
                     continue;
                 }
-                int[] table = keysItMaySelect(read.table(), clause);
                 ensureVersions();
                 // Versions whose number in the range's column lies outside it are certainly not
                 // selected: no need to evaluate the clause on them.
                 Optional<WherePredicate.ColumnRange> range = clause.selectiveRange();
-                ColumnIndex index = range.isPresent() ? indexes.get(read.table() + "\u0000" + range.get().column()) : null;
+                ColumnIndex index = range.isPresent() ? indexFor(read.table(), range.get()) : null;
+                int[] table = index == null ? tableKeys(read.table()) : index.keysWithin(range.get().low(), range.get().high());
                 for (int k : table) {
-                    if (ownWritten.containsKey(k) || read.valueReturnedFor(k) >= 0) {
+                    if (ownWritten.contains(k) || read.valueReturnedFor(k) >= 0) {
                         continue;
                     }
                     int from = candidateList.size();
                     int selectedFrom = selectedList.size();
-                    boolean selectable = false;
                     int initialValue = initial.valueOf(k);
                     if (initialValue != InitialState.UNKNOWN && clause.evaluate(values.get(initialValue)).isTrue()) {
-                        selectable = true;
                         selectedList.add(INITIAL);
                     } else {
                         candidateList.add(INITIAL);
-                        if (initialValue == InitialState.UNKNOWN) {
-                            // An unknown initial value is one the read may leave out, unless an
-                            // observation it explains shows it selected: then the row constrains.
-                            boolean seenSelected = false;
-                            for (Value seen : initialObservations.getOrDefault(k, List.of())) {
-                                seenSelected |= clause.certainlySelects(seen);
-                            }
-                            if (seenSelected) {
-                                selectable = true;
-                                selectedList.add(INITIAL);
-                            }
+                        // An unknown initial value is one the read may leave out, unless an
+                        // observation it explains shows it selected: then the row constrains.
+                        if (initialValue == InitialState.UNKNOWN
+                                && initialObservations.getOrDefault(k, List.of()).stream().anyMatch(clause::certainlySelects)) {
+                            selectedList.add(INITIAL);
                         }
                     }
                     for (int i = versions.start(k); i < versions.start(k + 1); i++) {
@@ -167,15 +161,14 @@ public final class UnreturnedRows {
                         }
                         if ((index == null || index.mayBeWithin(versions.value(i), range.get()))
                                 && clause.evaluate(values.get(versions.value(i))).isTrue()) {
-                            selectable = true;
                             selectedList.add(writer);
                         } else {
                             candidateList.add(writer);
                         }
                     }
-                    if (!selectable) {
+                    if (selectedList.size() == selectedFrom) {
+                        // No version is selected: the row constrains nothing.
                         candidateList.truncate(from);
-                        selectedList.truncate(selectedFrom);
                         continue;
                     }
                     selectedStarts.add(selectedList.size());
@@ -226,15 +219,24 @@ public final class UnreturnedRows {
      * on first use).
      */
     public int[] keysItMaySelect(String table, WherePredicate clause) {
-        int[] all = tableKeys.computeIfAbsent(table, history.keys()::keysOfTable);
         Optional<WherePredicate.ColumnRange> range = clause.selectiveRange();
         if (range.isEmpty()) {
-            return all;
+            return tableKeys(table);
         }
-        ensureVersions();
         WherePredicate.ColumnRange r = range.get();
-        return indexes.computeIfAbsent(table + "\u0000" + r.column(),
-                x -> ColumnIndex.of(history, all, versions, initialObservations, r.column())).keysWithin(r.low(), r.high());
+        return indexFor(table, r).keysWithin(r.low(), r.high());
+    }
+
+    /** Every key of {@code table}, ascending. */
+    private int[] tableKeys(String table) {
+        return tableKeys.computeIfAbsent(table, history.keys()::keysOfTable);
+    }
+
+    /** The index of {@code table}'s versions on the column of {@code range}, built on first use. */
+    private ColumnIndex indexFor(String table, WherePredicate.ColumnRange range) {
+        ensureVersions();
+        return indexes.computeIfAbsent(table + "\u0000" + range.column(),
+                x -> ColumnIndex.of(history, tableKeys(table), versions, initialObservations, range.column()));
     }
 
     private void ensureVersions() {
@@ -276,19 +278,9 @@ public final class UnreturnedRows {
         return transaction[r];
     }
 
-    /** The predicate read's operation index in its transaction. */
-    public int operation(int r) {
-        return operation[r];
-    }
-
     /** The key of row {@code r}. */
     public int key(int r) {
         return key[r];
-    }
-
-    /** The read's compiled {@code where}. */
-    public WherePredicate where(int r) {
-        return where[r];
     }
 
     /**
@@ -422,6 +414,8 @@ public final class UnreturnedRows {
                 String column) {
             List<double[]> entries = new ArrayList<>();
             InitialState initial = history.initialState();
+            double[] numberOfValue = new double[history.values().size()];
+            Arrays.fill(numberOfValue, Double.NaN);
             for (int k : table) {
                 int initialValue = initial.valueOf(k);
                 if (initialValue != InitialState.UNKNOWN) {
@@ -431,15 +425,10 @@ public final class UnreturnedRows {
                     add(entries, seen, column, k);
                 }
                 for (int i = versions.start(k); i < versions.start(k + 1); i++) {
-                    add(entries, history.values().get(versions.value(i)), column, k);
-                }
-            }
-            double[] numberOfValue = new double[history.values().size()];
-            Arrays.fill(numberOfValue, Double.NaN);
-            for (int k : table) {
-                for (int i = versions.start(k); i < versions.start(k + 1); i++) {
                     int id = versions.value(i);
-                    numberOfValue[id] = onlyNumber(history.values().get(id), column);
+                    Value value = history.values().get(id);
+                    add(entries, value, column, k);
+                    numberOfValue[id] = onlyNumber(value, column);
                 }
             }
             entries.sort((a, b) -> Double.compare(a[0], b[0]));

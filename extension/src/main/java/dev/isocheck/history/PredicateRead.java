@@ -34,6 +34,14 @@ public final class PredicateRead {
         return table;
     }
 
+    /**
+     * Whether {@code key} (a key id of the owning history) belongs to this read's table, that is,
+     * its name starts with {@code table() + "/"}: the keys the predicate ranges over.
+     */
+    public boolean covers(int key) {
+        return keys.name(key).startsWith(table + "/");
+    }
+
     /** The SQL boolean expression over a row's fields, as recorded. */
     public String where() {
         return where;

@@ -154,6 +154,20 @@ public final class Transaction {
     }
 
     /**
+     * The value id of this transaction's last write of {@code key}: the one a commit installs.
+     *
+     * @throws IllegalStateException if the transaction never writes {@code key}
+     */
+    public int finalValue(int key) {
+        for (int i = kinds.length - 1; i >= 0; i--) {
+            if (kinds[i] == OpKind.WRITE.ordinal() && keys[i] == key) {
+                return values[i];
+            }
+        }
+        throw new IllegalStateException(id + " never writes key " + key);
+    }
+
+    /**
      * Whether the read at operation {@code i} is external: no earlier operation of this
      * transaction read or wrote the same key, so the database, not the transaction itself,
      * supplied the value.

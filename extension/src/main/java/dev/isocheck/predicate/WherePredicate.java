@@ -49,7 +49,10 @@ import net.sf.jsqlparser.parser.CCJSqlParserUtil;
  */
 public final class WherePredicate implements ParsedWhere {
 
-    /** A bound on the cache, so that a long-lived process reading many distinct clauses stays small. */
+    /**
+     * A bound on the cache (cleared whole when it reaches this many clauses), so that a long-lived
+     * process reading many distinct clauses does not grow it without limit.
+     */
     private static final int CACHE_LIMIT = 200_000;
     /** The deepest nesting of parentheses parsed; deeper clauses are unsupported. */
     static final int MAX_PARENTHESES = 100;

@@ -533,8 +533,7 @@ public final class SatChecker implements Checker {
             if (t.kind(op) == OpKind.READ && t.key(op) == key) {
                 return false;
             }
-            predicate |= t.kind(op) == OpKind.PREDICATE
-                    && known.history().keys().name(key).startsWith(t.predicate(op).table() + "/");
+            predicate |= t.kind(op) == OpKind.PREDICATE && t.predicate(op).covers(key);
         }
         return predicate;
     }

@@ -316,7 +316,7 @@ public final class WitnessReplay {
             return null;
         }
         int[] keys = unreturned == null ? tableKeys.computeIfAbsent(read.table(), history.keys()::keysOfTable)
-                : withOwnWrites(unreturned.keysItMaySelect(read.table(), where), reader, read.table(), ownStamp, mark);
+                : withOwnWrites(unreturned.keysItMaySelect(read.table(), where), reader, read, ownStamp, mark);
         for (int key : keys) {
             if (read.valueReturnedFor(key) >= 0) {
                 continue;
@@ -331,13 +331,12 @@ public final class WitnessReplay {
         return null;
     }
 
-    /** {@code keys} plus the keys of {@code table} the reader has written so far (its own versions are in no index). */
-    private int[] withOwnWrites(int[] keys, Transaction reader, String table, int[] ownStamp, int mark) {
+    /** {@code keys} plus the keys of the read's table the reader has written so far (its own versions are in no index). */
+    private int[] withOwnWrites(int[] keys, Transaction reader, PredicateRead read, int[] ownStamp, int mark) {
         int[] out = keys;
-        String prefix = table + "/";
         for (int i = 0; i < reader.size(); i++) {
             if (reader.kind(i) == OpKind.WRITE && ownStamp[reader.key(i)] == mark
-                    && history.keys().name(reader.key(i)).startsWith(prefix)) {
+                    && read.covers(reader.key(i))) {
                 out = Arrays.copyOf(out, out.length + 1);
                 out[out.length - 1] = reader.key(i);
             }
