@@ -1,6 +1,6 @@
 package dev.isocheck.bench;
 
-import dev.isocheck.check.IsolationLevel;
+import dev.isocheck.IsolationLevel;
 import dev.isocheck.history.History;
 import java.util.List;
 import java.util.Objects;

@@ -1,13 +1,13 @@
 package dev.isocheck.bench;
 
-import dev.isocheck.check.Checker;
-import dev.isocheck.check.IsolationLevel;
-import dev.isocheck.check.Verdict;
-import dev.isocheck.engine.CheckPipeline;
+import dev.isocheck.internal.engine.Checker;
+import dev.isocheck.IsolationLevel;
+import dev.isocheck.Verdict;
+import dev.isocheck.internal.engine.CheckPipeline;
 import dev.isocheck.format.HistoryFormat;
 import dev.isocheck.format.HistoryReader;
 import dev.isocheck.history.History;
-import dev.isocheck.solve.SatChecker;
+import dev.isocheck.internal.solve.SatChecker;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -63,8 +63,8 @@ public final class EngineBenchmark {
                                workload and size is run once per entry
               --times T        the generated histories' times: overlapping (default; sessions as
                                closed-loop clients), serial (one transaction at a time), none
-              --checker NAME   pipeline (dev.isocheck.engine.CheckPipeline with the engine's stage report; default), sat
-                               (dev.isocheck.solve.SatChecker), pipeline-sat (the pipeline's
+              --checker NAME   pipeline (dev.isocheck.internal.engine.CheckPipeline with the engine's stage report; default), sat
+                               (dev.isocheck.internal.solve.SatChecker), pipeline-sat (the pipeline's
                                screening, then SatChecker), or the class name of any Checker with
                                a public no-argument constructor
               --search S       with the pipeline: theory (the acyclicity theory inside sat4j,

@@ -1,16 +1,16 @@
 package dev.isocheck.bench;
 
-import dev.isocheck.check.IsolationLevel;
-import dev.isocheck.check.Verdict;
-import dev.isocheck.engine.CheckPipeline;
-import dev.isocheck.explain.CoreExplainer;
-import dev.isocheck.explain.ExhaustiveExplainer;
-import dev.isocheck.explain.Explainer;
+import dev.isocheck.IsolationLevel;
+import dev.isocheck.Verdict;
+import dev.isocheck.internal.engine.CheckPipeline;
+import dev.isocheck.internal.explain.CoreExplainer;
+import dev.isocheck.internal.explain.ExhaustiveExplainer;
+import dev.isocheck.internal.explain.Explainer;
 import dev.isocheck.explain.Explanation;
 import dev.isocheck.history.History;
-import dev.isocheck.simulate.HistoryGenerator;
-import dev.isocheck.simulate.SimulatedDatabase;
-import dev.isocheck.simulate.Workload;
+import dev.isocheck.internal.simulate.HistoryGenerator;
+import dev.isocheck.internal.simulate.SimulatedDatabase;
+import dev.isocheck.internal.simulate.Workload;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Collections;

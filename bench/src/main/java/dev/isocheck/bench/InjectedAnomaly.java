@@ -1,6 +1,6 @@
 package dev.isocheck.bench;
 
-import dev.isocheck.check.IsolationLevel;
+import dev.isocheck.IsolationLevel;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;

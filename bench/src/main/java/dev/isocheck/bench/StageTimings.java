@@ -1,11 +1,11 @@
 package dev.isocheck.bench;
 
-import dev.isocheck.check.Checker;
-import dev.isocheck.check.IsolationLevel;
-import dev.isocheck.check.Verdict;
+import dev.isocheck.internal.engine.Checker;
+import dev.isocheck.IsolationLevel;
+import dev.isocheck.Verdict;
 import dev.isocheck.history.History;
-import dev.isocheck.prune.PrunedPolygraph;
-import dev.isocheck.solve.SatChecker;
+import dev.isocheck.internal.prune.PrunedPolygraph;
+import dev.isocheck.internal.solve.SatChecker;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

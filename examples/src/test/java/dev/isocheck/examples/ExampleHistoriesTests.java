@@ -2,9 +2,9 @@ package dev.isocheck.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.isocheck.check.IsolationLevel;
-import dev.isocheck.check.Verdict;
-import dev.isocheck.engine.CheckPipeline;
+import dev.isocheck.IsolationLevel;
+import dev.isocheck.Verdict;
+import dev.isocheck.internal.engine.CheckPipeline;
 import dev.isocheck.format.JsonlHistoryReader;
 import dev.isocheck.history.History;
 import java.io.IOException;

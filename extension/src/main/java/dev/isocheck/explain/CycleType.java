@@ -1,6 +1,6 @@
 package dev.isocheck.explain;
 
-import dev.isocheck.check.IsolationLevel;
+import dev.isocheck.IsolationLevel;
 import java.util.List;
 
 /**
@@ -93,7 +93,7 @@ public enum CycleType {
     }
 
     /** Whether two anti-dependencies follow each other somewhere around the cycle (last to first included). */
-    static boolean hasAdjacentAntiDependencies(List<DependencyType> edges) {
+    public static boolean hasAdjacentAntiDependencies(List<DependencyType> edges) {
         for (int i = 0; i < edges.size(); i++) {
             if (edges.get(i).isAntiDependency() && edges.get((i + 1) % edges.size()).isAntiDependency()) {
                 return true;

@@ -1,6 +1,6 @@
 package dev.isocheck.explain;
 
-import dev.isocheck.graph.EdgeKind;
+import dev.isocheck.internal.graph.EdgeKind;
 
 /**
  * Why one transaction must precede another (or, for the anti-dependencies, why it did not see the

@@ -1,6 +1,7 @@
 package dev.isocheck.explain;
 
-import dev.isocheck.check.IsolationLevel;
+import dev.isocheck.internal.explain.Explainer;
+import dev.isocheck.IsolationLevel;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package dev.isocheck.explain;
 
-import dev.isocheck.check.AnomalyType;
+import dev.isocheck.AnomalyType;
 import java.util.List;
 import java.util.Objects;
 

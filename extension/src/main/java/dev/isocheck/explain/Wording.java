@@ -1,6 +1,6 @@
 package dev.isocheck.explain;
 
-import dev.isocheck.check.IsolationLevel;
+import dev.isocheck.IsolationLevel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 /**
  * Explanations: from a violated history to the smallest evidence a developer can follow.
  *
- * <p>Between solving and the reports. An {@link dev.isocheck.explain.Explainer} turns a history, the
+ * <p>Between solving and the reports. An {@link dev.isocheck.internal.explain.Explainer} turns a history, the
  * level it violates and the transactions a verdict names into an {@link dev.isocheck.explain.Explanation}:
  * the read that shows a non-cycle anomaly (G1a, G1b, INT, thin air), or the shortest cycle of
  * dependencies that no order allowed at the level can contain, named in the Adya/Elle vocabulary

@@ -2,9 +2,12 @@ package dev.isocheck.explain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.isocheck.internal.explain.ExhaustiveExplainer;
+import dev.isocheck.internal.explain.Explainer;
+import dev.isocheck.internal.explain.ClassicHistories;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.isocheck.check.IsolationLevel;
+import dev.isocheck.IsolationLevel;
 import dev.isocheck.history.History;
 import dev.isocheck.history.HistoryBuilder;
 import java.util.List;

@@ -2,7 +2,9 @@ package dev.isocheck.explain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.isocheck.check.IsolationLevel;
+import dev.isocheck.internal.explain.ExhaustiveExplainer;
+import dev.isocheck.internal.explain.ClassicHistories;
+import dev.isocheck.IsolationLevel;
 import java.awt.image.BufferedImage;
 import java.io.File;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.isocheck.gpu;
 
-import dev.isocheck.prune.BitRowReachability;
-import dev.isocheck.prune.Dag;
-import dev.isocheck.prune.ReachabilityEngine;
+import dev.isocheck.spi.BitRowReachability;
+import dev.isocheck.spi.Dag;
+import dev.isocheck.spi.ReachabilityEngine;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Supplier;

@@ -1,7 +1,7 @@
 package dev.isocheck.gpu;
 
-import dev.isocheck.prune.BitRowReachability;
-import dev.isocheck.prune.Dag;
+import dev.isocheck.spi.BitRowReachability;
+import dev.isocheck.spi.Dag;
 import java.util.Objects;
 
 /**

@@ -1,6 +1,6 @@
 package dev.isocheck.gpu;
 
-import dev.isocheck.prune.Dag;
+import dev.isocheck.spi.Dag;
 
 /**
  * The topological positions of a {@link Dag} grouped into levels for the level-by-level closure:

@@ -3,8 +3,8 @@ package dev.isocheck.gpu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.isocheck.prune.BitRowReachability;
-import dev.isocheck.prune.Dag;
+import dev.isocheck.spi.BitRowReachability;
+import dev.isocheck.spi.Dag;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -3,8 +3,8 @@ package dev.isocheck.gpu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.isocheck.prune.BitRowReachability;
-import dev.isocheck.prune.Dag;
+import dev.isocheck.spi.BitRowReachability;
+import dev.isocheck.spi.Dag;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;

@@ -2,8 +2,8 @@ package dev.isocheck.gpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.isocheck.prune.BitRowReachability;
-import dev.isocheck.prune.Dag;
+import dev.isocheck.spi.BitRowReachability;
+import dev.isocheck.spi.Dag;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

@@ -2,7 +2,7 @@ package dev.isocheck.gpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.isocheck.prune.Dag;
+import dev.isocheck.spi.Dag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

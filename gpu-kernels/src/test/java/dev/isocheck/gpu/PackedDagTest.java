@@ -2,7 +2,7 @@ package dev.isocheck.gpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.isocheck.prune.Dag;
+import dev.isocheck.spi.Dag;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;

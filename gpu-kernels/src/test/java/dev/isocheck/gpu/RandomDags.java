@@ -1,6 +1,6 @@
 package dev.isocheck.gpu;
 
-import dev.isocheck.prune.Dag;
+import dev.isocheck.spi.Dag;
 import java.util.Random;
 
 /** Seeded random DAGs for the tests and the benchmark; the same seed gives the same graph. */

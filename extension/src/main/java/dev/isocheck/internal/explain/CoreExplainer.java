@@ -1,0 +1,97 @@
+package dev.isocheck.internal.explain;
+
+import dev.isocheck.explain.Explanation;
+import dev.isocheck.internal.engine.Checker;
+import dev.isocheck.IsolationLevel;
+import dev.isocheck.internal.engine.CheckPipeline;
+import dev.isocheck.history.History;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Explains violations of histories of any size: first {@link ExhaustiveExplainer} on the
+ * transactions the verdict named; when they do not prove it (the engine's cycle may rest on write
+ * orders that pruning settled through other transactions, or the verdict names more than the
+ * explainer's bound), the history is shrunk to a minimal set of transactions that still violates the
+ * level ({@link ViolatingCore}: QuickXplain with the engine deciding each restriction), and that
+ * set is explained exhaustively.
+ *
+ * <p>Why a core of transactions rather than sat4j's unsatisfiable core of clauses: by the time the
+ * engine calls the solver, pruning has turned most constraints into edges and dropped them, so the
+ * clauses of a core are not the reasons a developer needs; the transactions are, and the exhaustive
+ * explainer turns a handful of them into the shortest cycles or a case analysis, with minimality
+ * relative to that core's explanations.
+ *
+ * <p>Sound as its parts are: a core's restriction only drops constraints (see
+ * {@link ViolatingCore}), and the exhaustive explainer reports only cycles present in every
+ * explanation of its transactions. Immutable and thread-safe.
+ */
+public final class CoreExplainer implements Explainer {
+
+    /** The default time the search for a core may take. */
+    public static final Duration DEFAULT_BUDGET = Duration.ofSeconds(30);
+
+    private final ExhaustiveExplainer exhaustive;
+    private final Checker checker;
+    private final Duration budget;
+
+    /** An explainer with the default bounds, deciding restrictions with {@link CheckPipeline}. */
+    public CoreExplainer() {
+        this(new ExhaustiveExplainer(), new CheckPipeline(), DEFAULT_BUDGET);
+    }
+
+    /**
+     * An explainer with these parts.
+     *
+     * @param exhaustive explains the verdict's transactions, and then the core
+     * @param checker    decides whether a restriction of the history is still violated; it must
+     *                   never call a satisfied history violated (its "violated" is trusted)
+     * @param budget     how long the search for a core may take before giving up
+     */
+    public CoreExplainer(ExhaustiveExplainer exhaustive, Checker checker, Duration budget) {
+        this.exhaustive = Objects.requireNonNull(exhaustive, "exhaustive is null");
+        this.checker = Objects.requireNonNull(checker, "checker is null");
+        this.budget = Objects.requireNonNull(budget, "budget is null");
+    }
+
+    @Override
+    public Explanation explain(History history, IsolationLevel level, Collection<String> involved) {
+        Explanation first = exhaustive.explain(history, level, involved);
+        if (!(first instanceof Explanation.Unexplained unexplained)) {
+            return first;
+        }
+        List<Integer> start = new ArrayList<>();
+        for (String id : involved) {
+            history.transaction(id).ifPresent(t -> start.add(t.index()));
+        }
+        long deadline = System.nanoTime() + budget.toNanos();
+        Optional<ViolatingCore.Result> core = ViolatingCore.find(history, level, checker,
+                start.stream().mapToInt(Integer::intValue).toArray(), exhaustive.maxTransactions(), deadline);
+        if (core.isEmpty()) {
+            return new Explanation.Unexplained(level, unexplained.reason() + "; no smaller set of transactions that still"
+                    + " violates the level was found within " + budget.toSeconds() + " s");
+        }
+        int[] transactions = core.get().transactions();
+        List<String> ids = new ArrayList<>(transactions.length);
+        for (int t : transactions) {
+            ids.add(history.transaction(t).id());
+        }
+        if (!core.get().complete()) {
+            // Typical of duplicate values: a read of a value several transactions wrote constrains
+            // nothing until all of them are in, so the proof needs many transactions.
+            return new Explanation.Unexplained(level, unexplained.reason() + "; a minimal set of transactions that still"
+                    + " violates the level has more than the " + exhaustive.maxTransactions() + " explained exhaustively"
+                    + " (it includes " + String.join(", ", ids) + ")");
+        }
+        Explanation second = exhaustive.explain(history, level, ids);
+        if (second instanceof Explanation.Unexplained again) {
+            return new Explanation.Unexplained(level, "the transactions " + String.join(", ", ids)
+                    + " alone violate the level, but " + again.reason());
+        }
+        return second;
+    }
+}

@@ -1,0 +1,163 @@
+package dev.isocheck.internal.prune;
+
+import dev.isocheck.spi.BitRowReachability;
+import dev.isocheck.spi.Dag;
+import dev.isocheck.spi.Reachability;
+import dev.isocheck.spi.ReachabilityEngine;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+
+/**
+ * Which {@link ReachabilityEngine} computes a closure: an engine discovered with
+ * {@link ServiceLoader} (the CUDA one of module {@code gpu-kernels}, when its jar is on the class
+ * path) or the built-in CPU engine, which needs no service file because it is the fallback of all
+ * the others.
+ *
+ * <p>The system property {@value #GPU_PROPERTY}, read at every call, decides:
+ * <ul>
+ *   <li>{@code auto} (the default): the first discovered engine that reports no
+ *       {@linkplain ReachabilityEngine#unavailableReason unavailable reason}, else the CPU;</li>
+ *   <li>{@code on}: the same, and the CPU standing in is logged even when no engine was found at
+ *       all, since the user asked for one;</li>
+ *   <li>{@code off}: the CPU only; discovered engines are not even loaded.</li>
+ * </ul>
+ * A chosen engine whose {@code closureOf} throws {@link IllegalStateException} is replaced by the CPU
+ * for that graph. Why the CPU stood in is logged at {@code INFO} through {@link System.Logger}, once
+ * per JVM: the pruner asks every round, and the reason rarely changes between rounds.
+ *
+ * <p>The CPU engine decomposes the graph into chains and stores chain clocks
+ * ({@link ChainReachability}) when they are smaller than bit rows ({@link BitRowReachability}) or
+ * when bit rows would exceed 512 MiB; session-structured histories nearly always get chains.
+ */
+public final class ReachabilityEngines {
+
+    /** The system property that turns discovered (GPU) engines {@code auto}, {@code on} or {@code off}. */
+    public static final String GPU_PROPERTY = "isocheck.gpu";
+
+    private static final ReachabilityEngine CPU = new CpuReachabilityEngine(CpuReachabilityEngine.DEFAULT_BIT_ROW_BUDGET);
+
+    private static final OnceLog FALLBACK_LOG = new OnceLog(System.getLogger(ReachabilityEngines.class.getName()));
+
+    private ReachabilityEngines() {
+    }
+
+    /**
+     * The closure of {@code dag}, from the engine {@link #select} picks, or from the CPU when that
+     * engine fails with {@link IllegalStateException}.
+     *
+     * @throws IllegalArgumentException when {@value #GPU_PROPERTY} has a value other than
+     *                                  {@code auto}, {@code on} or {@code off}
+     * @throws IllegalStateException    when even the CPU cannot hold the closure (see
+     *                                  {@link #cpu()})
+     */
+    public static Reachability closureOf(Dag dag) {
+        String property = System.getProperty(GPU_PROPERTY);
+        return closureOf(dag, discoveredUnlessOff(property), property, FALLBACK_LOG);
+    }
+
+    /**
+     * The engine that would compute the closure of a graph of {@code nodes} nodes and {@code edges}
+     * edges (before any failure of that engine), for logs and benchmarks; logs why the CPU stands in,
+     * once per JVM.
+     *
+     * @return never {@code null}
+     * @throws IllegalArgumentException when {@value #GPU_PROPERTY} has an invalid value
+     */
+    public static ReachabilityEngine select(int nodes, long edges) {
+        String property = System.getProperty(GPU_PROPERTY);
+        Selection selection = select(nodes, edges, discoveredUnlessOff(property), property);
+        selection.fallbackReason().ifPresent(FALLBACK_LOG::log);
+        return selection.engine();
+    }
+
+    /**
+     * The built-in CPU engine, named {@code cpu}: chain clocks or bit rows, whichever is smaller, bit
+     * rows only up to 512 MiB. Its {@code closureOf} throws {@link IllegalStateException} only when
+     * neither layout fits in one Java array.
+     */
+    public static ReachabilityEngine cpu() {
+        return CPU;
+    }
+
+    /** {@link #closureOf(Dag)} over the given engines and property value, logging to {@code log}. */
+    static Reachability closureOf(Dag dag, List<? extends ReachabilityEngine> discovered, String gpuProperty,
+            OnceLog log) {
+        Selection selection = select(dag.nodeCount(), dag.edgeCount(), discovered, gpuProperty);
+        selection.fallbackReason().ifPresent(log::log);
+        ReachabilityEngine engine = selection.engine();
+        if (engine == CPU) {
+            return CPU.closureOf(dag);
+        }
+        try {
+            return engine.closureOf(dag);
+        } catch (IllegalStateException failure) {
+            log.log("reachability engine " + engine.name() + " failed on " + dag.nodeCount() + " nodes and "
+                    + dag.edgeCount() + " edges (" + failure.getMessage() + "); computing reachability on the CPU");
+            return CPU.closureOf(dag);
+        }
+    }
+
+    /**
+     * {@link #select(int, long)} over the given engines and property value, without logging.
+     *
+     * @throws IllegalArgumentException for an invalid property value
+     */
+    static Selection select(int nodes, long edges, List<? extends ReachabilityEngine> discovered, String gpuProperty) {
+        GpuMode mode = GpuMode.of(gpuProperty);
+        if (mode == GpuMode.OFF) {
+            return new Selection(CPU, Optional.empty());
+        }
+        List<String> reasons = new ArrayList<>();
+        for (ReachabilityEngine engine : discovered) {
+            Optional<String> reason = engine.unavailableReason(nodes, edges);
+            if (reason.isEmpty()) {
+                return new Selection(engine, Optional.empty());
+            }
+            reasons.add(engine.name() + " is unavailable for " + nodes + " nodes and " + edges + " edges ("
+                    + reason.get() + ")");
+        }
+        if (!reasons.isEmpty()) {
+            return new Selection(CPU, Optional.of("reachability engine " + String.join("; ", reasons)
+                    + "; computing reachability on the CPU"));
+        }
+        if (mode == GpuMode.ON) {
+            return new Selection(CPU, Optional.of(GPU_PROPERTY + "=on but no reachability engine was found on the"
+                    + " class path (module gpu-kernels registers one); computing reachability on the CPU"));
+        }
+        return new Selection(CPU, Optional.empty());
+    }
+
+    private static List<ReachabilityEngine> discoveredUnlessOff(String gpuProperty) {
+        return GpuMode.of(gpuProperty) == GpuMode.OFF ? List.of() : Discovered.ENGINES;
+    }
+
+    /** The engine chosen, and why the CPU stands in for a discovered or requested engine, if it does. */
+    record Selection(ReachabilityEngine engine, Optional<String> fallbackReason) {
+    }
+
+    /** Loaded on first use only, so that {@code off} never touches the GPU engine's classes. */
+    private static final class Discovered {
+
+        static final List<ReachabilityEngine> ENGINES = load();
+
+        private static List<ReachabilityEngine> load() {
+            List<ReachabilityEngine> engines = new ArrayList<>();
+            Iterator<ReachabilityEngine> providers = ServiceLoader.load(ReachabilityEngine.class).iterator();
+            try {
+                while (providers.hasNext()) {
+                    engines.add(providers.next());
+                }
+            } catch (ServiceConfigurationError | LinkageError broken) {
+                // A broken optional engine (say, its native libraries missing) must not stop the check;
+                // the loader's recovery after an error is not guaranteed, so stop at the first.
+                FALLBACK_LOG.log("a reachability engine could not be loaded (" + broken + "); engines loaded before it: "
+                        + engines.size());
+            }
+            return List.copyOf(engines);
+        }
+    }
+}

@@ -1,0 +1,554 @@
+package dev.isocheck.internal.solve;
+
+import dev.isocheck.Anomaly;
+import dev.isocheck.AnomalyType;
+import dev.isocheck.internal.engine.Checker;
+import dev.isocheck.IsolationLevel;
+import dev.isocheck.Verdict;
+import dev.isocheck.internal.graph.EdgeKind;
+import dev.isocheck.internal.graph.HyperPolygraph;
+import dev.isocheck.internal.graph.KnownGraph;
+import dev.isocheck.internal.graph.ReadExplanations;
+import dev.isocheck.internal.graph.UnreturnedRows;
+import dev.isocheck.history.History;
+import dev.isocheck.history.OpKind;
+import dev.isocheck.history.PredicateRead;
+import dev.isocheck.history.Transaction;
+import dev.isocheck.internal.predicate.UnsupportedWhere;
+import dev.isocheck.internal.predicate.WherePredicate;
+import dev.isocheck.internal.prune.PrunedPolygraph;
+import dev.isocheck.internal.prune.Pruner;
+import dev.isocheck.spi.Reachability;
+import dev.isocheck.internal.prune.ReachabilityEngines;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeSet;
+import org.sat4j.core.VecInt;
+import org.sat4j.minisat.SolverFactory;
+import org.sat4j.specs.ContradictionException;
+import org.sat4j.minisat.core.Solver;
+import org.sat4j.specs.ISolver;
+import org.sat4j.specs.TimeoutException;
+
+/**
+ * Decides serializability, strict serializability and snapshot isolation with a SAT solver (sat4j)
+ * and an acyclicity theory over the {@link HyperPolygraph}.
+ *
+ * <p>The solver chooses, for each uncertain observation, which write it read from, and for each
+ * pair of writers of a common key, their version order. The {@link AcyclicityTheory}, a constraint
+ * inside sat4j's search, adds each edge (known, chosen, derived RW) as its literals become true and
+ * turns a cycle, the moment it forms, into a conflict over the literals of its edges. Every model
+ * is then checked again from scratch: its {@link DependencyGraph} is built and searched for cycles,
+ * which, should any appear, become clauses and the solver runs again (the solve–check–learn loop,
+ * also available alone as {@link Search#SOLVE_CHECK_LEARN}).
+ * A model whose graph is acyclic gives a topological order: the witness. For snapshot isolation the
+ * graph checked is the induced one, {@code (SO ∪ WR ∪ WW) ; RW?} (PolySI, VeriStrong appendix A),
+ * and the witness is a commit order.
+ *
+ * <p><b>Soundness.</b> "Satisfied" is only answered after {@link WitnessReplay} has replayed the
+ * witness from the definitions (serially, or for snapshot isolation as a commit order with a
+ * snapshot per transaction), so it cannot be wrong whatever the encoding misses (a replay that
+ * fails gives {@link Verdict.Unknown}). "Violated" is answered when the clauses are unsatisfiable;
+ * every valid serial order induces a model of them (each observation reads from the last writer
+ * before it, which is one of its candidates; version order is the order; T⊥ serves only compatible
+ * observations; and every learnt clause excludes only graphs with a cycle, which an order's own
+ * edges cannot have), so the encoding over-approximates the valid orders and UNSAT means there are
+ * none. For snapshot isolation the same holds of valid executions, whose dependency graphs have an
+ * acyclic induced graph (Cerone and Gotsman). A predicate read's unreturned rows are observations
+ * like any other ({@link dev.isocheck.internal.graph.UnreturnedRows}: the last version before the reader is
+ * one the clause does not select); what the encoding leaves out (a clause it cannot evaluate, an
+ * unknown initial value only several observations together show selected) only adds
+ * valid-looking models, never removes one.
+ */
+public final class SatChecker implements Checker {
+
+    static {
+        // sat4j asserts invariants that cost time linear in the trail per assignment; test runners
+        // (surefire, so users' suites) enable assertions, which makes the solver quadratic. This
+        // must run before the solver classes load.
+        ISolver.class.getClassLoader().setPackageAssertionStatus("org.sat4j", false);
+    }
+
+    private static final int CYCLES_PER_ROUND = 200;
+    /**
+     * At most this many passes of narrow cycles over forced edges after the first over certain
+     * ones. One: at 100k transactions (ycsb-dup, snapshot isolation) it takes the search from 2.9
+     * million decisions to 0.45 million (2.7 s to 0.9 s) for about 0.35 s; a second pass cost as
+     * much as it saved (0.2 million decisions).
+     */
+    private static final int NARROW_PASSES = 1;
+    /**
+     * Below this many variables no pass over forced edges is made: a pass costs a closure of the
+     * whole graph (about 40 ms at 10k transactions), more than the searches it shortens there
+     * take in all.
+     */
+    private static final int FORCED_PASS_VARIABLES = 50_000;
+    private static final int NAMED_TRANSACTIONS = 10;
+
+    private final Duration budget;
+    private final Search search;
+    private final boolean narrowCycles;
+    private final int forcedPassVariables;
+
+    /**
+     * How the search keeps the dependency graph acyclic. Both check every model the solver
+     * returns with an independent cycle search before it is accepted.
+     */
+    public enum Search {
+        /** The {@link AcyclicityTheory} inside sat4j: a cycle is a conflict the moment it forms. */
+        THEORY,
+        /** Solve, then look for cycles in the model's graph and learn them as clauses, repeatedly. */
+        SOLVE_CHECK_LEARN
+    }
+
+    /** A checker that gives up (answering {@link Verdict.Unknown}) after ten minutes of solving. */
+    public SatChecker() {
+        this(Duration.ofMinutes(10));
+    }
+
+    /** A checker that gives up (answering {@link Verdict.Unknown}) after {@code budget} of solving. */
+    public SatChecker(Duration budget) {
+        this(budget, Search.THEORY);
+    }
+
+    /** A checker with the given budget and search, and VeriStrong's narrow-cycle clauses. */
+    public SatChecker(Duration budget, Search search) {
+        this(budget, search, true);
+    }
+
+    /**
+     * A checker with the given budget and search, with or without the clauses of cycles of width
+     * one and two added before the search (benchmarks compare these options; verdicts do not
+     * depend on them).
+     */
+    public SatChecker(Duration budget, Search search, boolean narrowCycles) {
+        this(budget, search, narrowCycles, FORCED_PASS_VARIABLES);
+    }
+
+    /**
+     * As {@link #SatChecker(Duration, Search, boolean)}, making the narrow-cycle pass over forced
+     * edges from {@code forcedPassVariables} variables on (tests: 0, so that small histories take
+     * it too).
+     */
+    SatChecker(Duration budget, Search search, boolean narrowCycles, int forcedPassVariables) {
+        this.budget = Objects.requireNonNull(budget, "budget is null");
+        this.search = Objects.requireNonNull(search, "search is null");
+        this.narrowCycles = narrowCycles;
+        this.forcedPassVariables = forcedPassVariables;
+    }
+
+    /**
+     * What one check did, stage by stage, for benchmarks.
+     *
+     * @param verdict       the answer
+     * @param buildMillis   explanations, known graph and hyper-polygraph
+     * @param pruneMillis   write combining and pruning to a fixpoint
+     * @param encodeMillis  the residual clauses
+     * @param solveMillis   the solve–check–learn loop and the witness replay
+     * @param pruning       what pruning did, or {@code null} when it did not run
+     * @param variables     SAT variables of the residual
+     * @param cyclesLearnt  conflict clauses learnt from cycles
+     */
+    public record Report(Verdict verdict, long buildMillis, long pruneMillis, long encodeMillis, long solveMillis,
+            PrunedPolygraph.Statistics pruning, int variables, int cyclesLearnt) {
+    }
+
+    @Override
+    public Verdict check(History history, IsolationLevel level) {
+        return run(history, level).verdict();
+    }
+
+    /** Checks {@code history} at {@code level} and says what each stage cost. */
+    public Report run(History history, IsolationLevel level) {
+        long t0 = System.nanoTime();
+        ReadExplanations explanations = ReadExplanations.of(history);
+        KnownGraph known = KnownGraph.of(history, explanations, level == IsolationLevel.STRICT_SERIALIZABLE);
+        HyperPolygraph polygraph;
+        try {
+            polygraph = HyperPolygraph.of(known, explanations);
+        } catch (UnreturnedRows.TooManyException e) {
+            return new Report(new Verdict.Unknown(level, "too many constraints for the SAT engine: " + e.getMessage()),
+                    millis(t0, System.nanoTime()), 0, 0, 0, null, 0, 0);
+        }
+        Report report = run(history, level, explanations, known, polygraph, t0);
+        List<UnreturnedRows.PredicateReadRef> unmodelled = polygraph.unreturnedRows().unmodelled();
+        if (report.verdict() instanceof Verdict.Satisfied satisfied && !unmodelled.isEmpty()) {
+            return new Report(new Verdict.Satisfied(level, satisfied.witness(), caveats(history, unmodelled)),
+                    report.buildMillis(), report.pruneMillis(), report.encodeMillis(), report.solveMillis(),
+                    report.pruning(), report.variables(), report.cyclesLearnt());
+        }
+        return report;
+    }
+
+    private Report run(History history, IsolationLevel level, ReadExplanations explanations, KnownGraph known,
+            HyperPolygraph polygraph, long t0) {
+        boolean snapshots = level == IsolationLevel.SNAPSHOT_ISOLATION;
+        long t1 = System.nanoTime();
+        int unexplained = polygraph.firstUnexplained();
+        if (unexplained >= 0) {
+            return new Report(violated(level, List.of(history.transaction(polygraph.transaction(unexplained)).id()),
+                    polygraph.describe(unexplained) + (unexplained >= polygraph.itemObservationCount()
+                            ? ": every version of the row satisfies the clause, so in any order the read would have returned it"
+                            : " is explained by no committed final write and not by the initial state"
+                                    + (explanations.row(unexplained) >= 0 ? " that the clause selects" : ""))),
+                    millis(t0, t1), 0, 0, 0, null, 0, 0);
+        }
+        PrunedPolygraph pruned;
+        try {
+            pruned = Pruner.prune(polygraph, snapshots);
+        } catch (Pruner.TooLargeException e) {
+            return new Report(new Verdict.Unknown(level, "too many constraints for the SAT engine: " + e.getMessage()),
+                    millis(t0, t1), millis(t1, System.nanoTime()), 0, 0, null, 0, 0);
+        }
+        long t2 = System.nanoTime();
+        if (pruned.isViolated()) {
+            return new Report(conflict(level, known, pruned.conflicts().get(0)), millis(t0, t1), millis(t1, t2), 0, 0,
+                    pruned.statistics(), 0, 0);
+        }
+        ResidualEncoding encoding = new ResidualEncoding(pruned);
+        DependencyGraph certain = snapshots ? encoding.snapshotGraphOf(null) : encoding.graphOf(null);
+        long[] priority = timePriority(known);
+        int[] preferred = snapshots ? DependencyGraph.snapshotOrder(certain.topologicalOrder(doubled(priority)))
+                : certain.topologicalOrder(priority);
+        if (preferred == null) {
+            // Reads left one candidate add read-write edges over decided pairs that pruning's own
+            // graph lacks; every one of them is certain, so a cycle among them is a violation.
+            int[] cycle = certain.cycles(1).get(0);
+            List<PrunedPolygraph.Step> steps = new ArrayList<>();
+            int transactions = known.nodeCount();
+            for (int e : cycle) {
+                if (!snapshots || !certain.isCopyLink(e)) {
+                    steps.add(new PrunedPolygraph.Step(certain.from(e) % transactions, certain.to(e) % transactions,
+                            certain.kind(e), -1));
+                }
+            }
+            return new Report(conflict(level, known, new PrunedPolygraph.Conflict(
+                    "the dependencies that every valid order must have form a cycle", List.of(steps))),
+                    millis(t0, t1), millis(t1, t2), 0, 0, pruned.statistics(), 0, 0);
+        }
+        encoding.prefer(preferred);
+        long t3 = System.nanoTime();
+        if (encoding.isEmpty()) {
+            Verdict verdict = witness(history, level, known, preferred, polygraph.unreturnedRows());
+            return new Report(verdict, millis(t0, t1), millis(t1, t2), millis(t2, t3), millis(t3, System.nanoTime()),
+                    pruned.statistics(), 0, 0);
+        }
+        int[] learnt = new int[1];
+        Reachability certainClosure = narrowCycles ? ReachabilityEngines.closureOf(certain.dag()) : null;
+        Verdict verdict = solve(history, level, known, polygraph.unreturnedRows(), encoding, snapshots, preferred, certainClosure, learnt);
+        return new Report(verdict, millis(t0, t1), millis(t1, t2), millis(t2, t3), millis(t3, System.nanoTime()),
+                pruned.statistics(), encoding.variableCount(), learnt[0]);
+    }
+
+    private static long millis(long from, long to) {
+        return (to - from) / 1_000_000;
+    }
+
+    private Verdict solve(History history, IsolationLevel level, KnownGraph known, UnreturnedRows unreturned,
+            ResidualEncoding encoding, boolean snapshots, int[] preferred, Reachability closure, int[] learntOut) {
+        int[] rank = new int[preferred.length];
+        for (int p = 0; p < preferred.length; p++) {
+            rank[preferred[p]] = p;
+        }
+        long deadline = System.nanoTime() + budget.toNanos();
+        Solver<?> solver = (Solver<?>) SolverFactory.newDefault();
+        OrderGuidedPhase phases = new OrderGuidedPhase(encoding.preferredPhases());
+        solver.getOrder().setPhaseSelectionStrategy(phases);
+        TreeSet<Integer> onCycles = new TreeSet<>();
+        int learnt = 0;
+        AcyclicityTheory theory = null;
+        try {
+            solver.newVar(encoding.variableCount());
+            if (search == Search.THEORY) {
+                theory = AcyclicityTheory.of(encoding, known.nodeCount(), snapshots, rank);
+                theory.attachTo(solver);
+                phases.followOrderOf(theory);
+            }
+            encoding.addTo(solver);
+            if (closure != null) {
+                for (int[] clause : narrowCycles(encoding, closure, snapshots)) {
+                    solver.addClause(new VecInt(clause));
+                }
+            }
+            while (true) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return new Verdict.Unknown(level, "the SAT engine gave up after " + budget + " (" + learnt + " cycles learnt)");
+                }
+                solver.setTimeoutMs(Math.max(1, left / 1_000_000));
+                boolean satisfiable = solver.isSatisfiable();
+                if (theory != null) {
+                    theory.nodesOnCycles(onCycles, known);
+                    learntOut[0] = learnt + theory.conflicts();
+                }
+                if (!satisfiable) {
+                    return unsatisfiable(history, level, known, onCycles, learntOut[0]);
+                }
+                boolean[] model = new boolean[encoding.variableCount() + 1];
+                for (int literal : solver.model()) {
+                    if (literal > 0) {
+                        model[literal] = true;
+                    }
+                }
+                DependencyGraph graph = snapshots ? encoding.snapshotGraphOf(model) : encoding.graphOf(model);
+                List<int[]> cycles = graph.cycles(CYCLES_PER_ROUND);
+                if (cycles.isEmpty()) {
+                    return witness(history, level, known, snapshots ? DependencyGraph.snapshotOrder(graph.topologicalOrder())
+                            : graph.topologicalOrder(), unreturned);
+                }
+                for (int[] cycle : cycles) {
+                    for (int e : cycle) {
+                        int node = graph.from(e) % known.nodeCount();
+                        if (node != KnownGraph.INITIAL) {
+                            onCycles.add(known.transaction(node));
+                        }
+                    }
+                    learnt++;
+                    learntOut[0] = learnt + (theory == null ? 0 : theory.conflicts());
+                    solver.addClause(conflictClause(graph, cycle));
+                }
+            }
+        } catch (ContradictionException e) {
+            if (theory != null) {
+                theory.nodesOnCycles(onCycles, known);
+            }
+            return unsatisfiable(history, level, known, onCycles, learntOut[0]);
+        } catch (TimeoutException e) {
+            return new Verdict.Unknown(level, "the SAT engine gave up after " + budget + " (" + learntOut[0] + " cycles learnt)");
+        }
+    }
+
+    /**
+     * VeriStrong's narrow-cycle clauses ({@link ResidualEncoding#narrowCycleClauses}), over the
+     * certain graph, then again over the graph of what unit propagation forces from the clauses
+     * and those narrow cycles (a read left one candidate by a width-one clause, say, has edges
+     * in every model), until a pass forces nothing new or after {@link #NARROW_PASSES} passes
+     * (none below {@link #FORCED_PASS_VARIABLES} variables, unless a test says otherwise).
+     * A clause whose cycle runs through forced edges is otherwise learnt in the search as a unit
+     * clause, and sat4j then backjumps to level 0 and makes every decision again: at 100k
+     * transactions (ycsb-dup, snapshot isolation) such conflicts made 2.9 million
+     * decisions of 276 thousand variables. Every clause holds in every model: forced literals
+     * are true in all of them, so their edges are there, and a cycle with them is excluded.
+     */
+    private List<int[]> narrowCycles(ResidualEncoding encoding, Reachability certainClosure, boolean snapshots) {
+        List<int[]> all = new ArrayList<>(encoding.narrowCycleClauses(certainClosure, null));
+        if (encoding.variableCount() < forcedPassVariables) {
+            return all;
+        }
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        for (int[] clause : all) {
+            seen.add(clauseId(clause));
+        }
+        int forcedBefore = 0;
+        for (int pass = 0; pass < NARROW_PASSES; pass++) {
+            int[] forced = encoding.forcedValues(all);
+            if (forced == null) {
+                break; // contradictory already: the solver finds it
+            }
+            int forcedNow = 0;
+            for (int v : forced) {
+                forcedNow += v != 0 ? 1 : 0;
+            }
+            if (forcedNow == forcedBefore) {
+                break; // the same graph as the last pass
+            }
+            forcedBefore = forcedNow;
+            dev.isocheck.spi.Dag dag = encoding.forcedGraph(forced, snapshots).dag();
+            if (dag == null) {
+                break; // a forced cycle: the solver finds it
+            }
+            boolean grew = false;
+            for (int[] clause : encoding.narrowCycleClauses(ReachabilityEngines.closureOf(dag), forced)) {
+                if (seen.add(clauseId(clause))) {
+                    all.add(clause);
+                    grew = true;
+                }
+            }
+            if (!grew) {
+                break;
+            }
+        }
+        return all;
+    }
+
+    /** A narrow-cycle clause (one or two literals) as one number, to add each once. */
+    private static long clauseId(int[] clause) {
+        if (clause.length == 1) {
+            return clause[0];
+        }
+        return Math.min(clause[0], clause[1]) * (1L << 32) + (Math.max(clause[0], clause[1]) & 0xffffffffL);
+    }
+
+    /** The violation pruning proved, with the cycle each option closes. */
+    private static Verdict conflict(IsolationLevel level, KnownGraph known, PrunedPolygraph.Conflict conflict) {
+        TreeSet<Integer> involved = new TreeSet<>();
+        StringBuilder text = new StringBuilder(conflict.description());
+        for (List<PrunedPolygraph.Step> cycle : conflict.cycles()) {
+            text.append(conflict.cycles().size() > 1 ? "; " : ": ");
+            text.append(describeCycle(known, cycle));
+            for (PrunedPolygraph.Step step : cycle) {
+                if (step.from() != KnownGraph.INITIAL) {
+                    involved.add(known.transaction(step.from()));
+                }
+            }
+        }
+        List<String> ids = new ArrayList<>();
+        for (int t : involved) {
+            ids.add(known.history().transaction(t).id());
+        }
+        return violated(level, ids, text.toString());
+    }
+
+    /**
+     * When every committed transaction has a recorded time, its end (else start): a serial order
+     * guess that a correct database's history mostly follows. Otherwise {@code null} (node order).
+     */
+    private static long[] timePriority(KnownGraph known) {
+        long[] priority = new long[known.nodeCount()];
+        priority[KnownGraph.INITIAL] = Long.MIN_VALUE;
+        for (int node = 1; node < known.nodeCount(); node++) {
+            Transaction t = known.history().transaction(known.transaction(node));
+            long time = t.endTime() != Transaction.NO_TIME ? t.endTime() : t.startTime();
+            if (time == Transaction.NO_TIME) {
+                return null;
+            }
+            priority[node] = time;
+        }
+        return priority;
+    }
+
+    /** The priority of each transaction for both its nodes in a snapshot graph; {@code null} stays {@code null}. */
+    private static long[] doubled(long[] priority) {
+        if (priority == null) {
+            return null;
+        }
+        long[] both = java.util.Arrays.copyOf(priority, 2 * priority.length);
+        System.arraycopy(priority, 0, both, priority.length, priority.length);
+        return both;
+    }
+
+    /** "Not all of the literals that put these edges in the graph", without repeats. */
+    private static VecInt conflictClause(DependencyGraph graph, int[] cycle) {
+        TreeSet<Integer> negated = new TreeSet<>();
+        for (int e : cycle) {
+            if (graph.reasonA(e) != 0) {
+                negated.add(-graph.reasonA(e));
+            }
+            if (graph.reasonB(e) != 0) {
+                negated.add(-graph.reasonB(e));
+            }
+        }
+        // A cycle of known edges only would have been found before solving.
+        if (negated.isEmpty()) {
+            throw new IllegalStateException("a cycle of known edges appeared during the search");
+        }
+        return new VecInt(negated.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    private static Verdict witness(History history, IsolationLevel level, KnownGraph known, int[] order,
+            UnreturnedRows unreturned) {
+        List<String> ids = new ArrayList<>(order.length);
+        for (int node : order) {
+            if (node != KnownGraph.INITIAL) {
+                ids.add(history.transaction(known.transaction(node)).id());
+            }
+        }
+        WitnessReplay replay = new WitnessReplay(history, unreturned);
+        Optional<String> failure = level == IsolationLevel.SNAPSHOT_ISOLATION ? replay.snapshotFailure(ids)
+                : replay.failure(ids, level == IsolationLevel.STRICT_SERIALIZABLE);
+        if (failure.isPresent()) {
+            boolean predicates = history.transactions().stream().anyMatch(t -> t.isCommitted() && t.hasPredicateReads());
+            return new Verdict.Unknown(level, (predicates
+                    ? "the order the SAT engine found does not replay (it does not model unknown initial values that only"
+                            + " several observations together show a predicate read should have returned): "
+                    : "the order the SAT engine found does not replay (it does not model internal reads, which the screening checks): ")
+                    + failure.get());
+        }
+        return new Verdict.Satisfied(level, ids);
+    }
+
+    /** Says, for each predicate read whose {@code where} the engine cannot evaluate, what was not checked. */
+    static List<String> caveats(History history, List<UnreturnedRows.PredicateReadRef> unmodelled) {
+        List<String> caveats = new ArrayList<>(unmodelled.size());
+        for (UnreturnedRows.PredicateReadRef ref : unmodelled) {
+            Transaction t = history.transaction(ref.transaction());
+            PredicateRead read = t.predicate(ref.operation());
+            String reason = WherePredicate.parse(read.where()) instanceof UnsupportedWhere unsupported ? unsupported.reason() : "";
+            caveats.add(t.id() + "'s predicate read of " + read.table() + " where " + read.where()
+                    + ": only its returned rows were checked (" + reason + ")");
+        }
+        return caveats;
+    }
+
+    private static Verdict unsatisfiable(History history, IsolationLevel level, KnownGraph known, TreeSet<Integer> onCycles,
+            int learnt) {
+        List<String> ids = new ArrayList<>();
+        for (int t : onCycles) {
+            if (ids.size() == NAMED_TRANSACTIONS) {
+                break;
+            }
+            ids.add(history.transaction(t).id());
+        }
+        String explanation = "every choice of which write each read observed, and of the order of each key's versions, "
+                + (learnt == 0 ? "contradicts what the reads of unknown initial values say"
+                        : "closes a cycle of dependencies (" + learnt + " cycles ruled out"
+                                + (ids.isEmpty() ? "" : "; transactions on them include " + String.join(", ", ids)) + ")");
+        return violated(level, ids, explanation);
+    }
+
+    private static Verdict violated(IsolationLevel level, List<String> ids, String explanation) {
+        return new Verdict.Violated(level, new Anomaly(AnomalyType.NO_VALID_ORDER, ids, explanation + " (at " + level + ")"));
+    }
+
+    private static String describeCycle(KnownGraph known, List<PrunedPolygraph.Step> cycle) {
+        StringBuilder out = new StringBuilder();
+        for (PrunedPolygraph.Step step : cycle) {
+            out.append(name(known, step.from())).append(" -");
+            if (step.kind() == EdgeKind.READ_WRITE && step.key() >= 0 && onlyPredicateReads(known, step.from(), step.key())) {
+                // The reader never read the row as an item: a predicate read of its table left it out.
+                out.append("did not return ").append(known.history().keys().name(step.key()))
+                        .append(" (a predicate read), a later version of which was written by");
+            } else {
+                out.append(edgeName(step.kind()));
+                if (step.key() >= 0) {
+                    out.append(' ').append(known.history().keys().name(step.key()));
+                }
+            }
+            out.append("-> ");
+        }
+        return out.append(name(known, cycle.get(0).from())).toString();
+    }
+
+    /** Whether the transaction of {@code node} observed {@code key} only through predicate reads. */
+    private static boolean onlyPredicateReads(KnownGraph known, int node, int key) {
+        if (node == KnownGraph.INITIAL) {
+            return false;
+        }
+        Transaction t = known.history().transaction(known.transaction(node));
+        boolean predicate = false;
+        for (int op = 0; op < t.size(); op++) {
+            if (t.kind(op) == OpKind.READ && t.key(op) == key) {
+                return false;
+            }
+            predicate |= t.kind(op) == OpKind.PREDICATE && t.predicate(op).covers(key);
+        }
+        return predicate;
+    }
+
+    private static String name(KnownGraph known, int node) {
+        return node == KnownGraph.INITIAL ? "the initial state" : known.history().transaction(known.transaction(node)).id();
+    }
+
+    private static String edgeName(EdgeKind kind) {
+        return switch (kind) {
+            case SESSION -> "session order";
+            case REAL_TIME -> "real time";
+            case WRITE_READ -> "read by";
+            case WRITE_WRITE -> "overwritten by";
+            case READ_WRITE -> "read a version overwritten by";
+        };
+    }
+}

@@ -1,0 +1,32 @@
+package dev.isocheck.spi;
+
+import dev.isocheck.internal.prune.ReachabilityEngines;
+import java.util.Optional;
+
+/**
+ * Computes the {@link Reachability} of a {@link Dag}: the pruning stage's only view of how
+ * reachability is computed, so that a GPU implementation (module {@code gpu-kernels}, found through
+ * {@link java.util.ServiceLoader}) plugs in without touching the pruner.
+ *
+ * <p>Implementations must be exact, and must answer {@link #unavailableReason} honestly: the
+ * selection in {@link ReachabilityEngines} falls back to the CPU when it is present.
+ */
+public interface ReachabilityEngine {
+
+    /** A short name for logs and benchmarks, such as {@code cpu-chains} or {@code cuda}. */
+    String name();
+
+    /**
+     * Why this engine cannot (or should not) compute the closure of a graph of {@code nodes} nodes and
+     * {@code edges} edges here and now (no device, no driver, too small to pay off, too large for
+     * memory), or empty when it can.
+     */
+    Optional<String> unavailableReason(int nodes, long edges);
+
+    /**
+     * The closure of {@code dag}.
+     *
+     * @throws IllegalStateException when the engine fails after all (the caller falls back)
+     */
+    Reachability closureOf(Dag dag);
+}

@@ -1,0 +1,315 @@
+package dev.isocheck.internal.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+@DisplayName("check command")
+class CheckCommandTests {
+
+    private static final String LOST_UPDATE = """
+            {"init": {"x": 0}, "complete": true}
+            {"id": "T1", "ops": [{"op": "read", "key": "x", "value": 0}, {"op": "write", "key": "x", "value": 1}]}
+            {"id": "T2", "ops": [{"op": "read", "key": "x", "value": 0}, {"op": "write", "key": "x", "value": 2}]}
+            """;
+    private static final String SERIAL = """
+            {"init": {"x": 0}, "complete": true}
+            {"id": "T1", "session": "a", "ops": [{"op": "read", "key": "x", "value": 0}, {"op": "write", "key": "x", "value": 1}]}
+            {"id": "T2", "session": "a", "ops": [{"op": "read", "key": "x", "value": 1}, {"op": "write", "key": "x", "value": 2}]}
+            """;
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int check(String... args) {
+        return new CheckCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)).run(args);
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private Path file(String name, String content) throws IOException {
+        return Files.writeString(dir.resolve(name), content);
+    }
+
+    @Test
+    void anInternalErrorIsOneLineAndExitTwoNeverAVerdict() throws IOException {
+        Path serial = file("serial.jsonl", SERIAL);
+        Path other = file("other.jsonl", SERIAL);
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        dev.isocheck.internal.engine.Checker broken = (history, level) -> {
+            throw new IllegalStateException("boom\nsecond line");
+        };
+        assertThat(new CheckCommand(o, e, broken).run(new String[] {serial.toString(), other.toString()})).isEqualTo(2);
+        assertThat(out()).isEmpty();
+        assertThat(err().lines()).containsExactly(
+                "isocheck: " + serial + ": internal error: java.lang.IllegalStateException: boom second line (please report)",
+                "isocheck: " + other + ": internal error: java.lang.IllegalStateException: boom second line (please report)");
+
+        out.reset();
+        err.reset();
+        dev.isocheck.internal.engine.Checker deep = (history, level) -> {
+            throw new StackOverflowError();
+        };
+        assertThat(new CheckCommand(o, e, deep).run(new String[] {"--json", serial.toString()})).isEqualTo(2);
+        assertThat(err()).isEqualTo("isocheck: " + serial + ": internal error: java.lang.StackOverflowError (please report)\n");
+        assertThat(out()).contains("\"ok\":null").contains("internal error").doesNotContain("\"ok\":true");
+    }
+
+    @Test
+    void satisfiedHistoryPrintsOkAndExitsZero() throws IOException {
+        Path serial = file("serial.jsonl", SERIAL);
+        assertThat(check(serial.toString())).isZero();
+        assertThat(out()).isEqualTo(serial + ": OK\n");
+        assertThat(err()).isEmpty();
+    }
+
+    @Test
+    void violationPrintsTheAnomalyAndExitsOne() throws IOException {
+        Path lost = file("lost.jsonl", LOST_UPDATE);
+        assertThat(check("--level", "snapshot-isolation", lost.toString())).isEqualTo(1);
+        assertThat(out()).startsWith(lost + ": VIOLATION ");
+    }
+
+    @Test
+    void malformedFileIsOneLineNamingFileAndLineWithExitTwo() throws IOException {
+        Path bad = file("bad.jsonl", SERIAL + "{\"id\": \"T3\", \"ops\": [{\"op\": \"raed\", \"key\": \"x\", \"value\": 1}]}\n");
+        assertThat(check(bad.toString())).isEqualTo(2);
+        assertThat(out()).isEmpty();
+        assertThat(err().lines()).hasSize(1);
+        assertThat(err()).startsWith("isocheck: " + bad + ":4: ").contains("raed").doesNotContain("Exception").doesNotContain("\tat ");
+    }
+
+    @Test
+    void aDirectoryIsCheckedHistoryByHistoryInPathOrder() throws IOException {
+        Path lost = file("b-lost.jsonl", LOST_UPDATE);
+        Path serial = file("a-serial.jsonl", SERIAL);
+        file("notes.txt", "not a history");
+        assertThat(check(dir.toString())).isEqualTo(1);
+        var verdicts = out().lines().filter(l -> l.startsWith(dir.toString())).toList();
+        assertThat(verdicts).hasSize(2);
+        assertThat(verdicts.get(0)).isEqualTo(serial + ": OK");
+        assertThat(verdicts.get(1)).startsWith(lost + ": VIOLATION ");
+    }
+
+    @Test
+    void invalidInputOutranksAViolationInTheExitStatus() throws IOException {
+        Path lost = file("lost.jsonl", LOST_UPDATE);
+        Path bad = file("bad.jsonl", "{\"id\": 1, \"ops\": [}\n");
+        assertThat(check(lost.toString(), bad.toString())).isEqualTo(2);
+        assertThat(out()).startsWith(lost + ": VIOLATION");
+        assertThat(err()).startsWith("isocheck: " + bad + ":1: ");
+    }
+
+    @Test
+    void jsonGivesOneObjectPerHistoryWithTheContractFields() throws IOException {
+        Path lost = file("lost.jsonl", LOST_UPDATE);
+        Path serial = file("serial.jsonl", SERIAL);
+        assertThat(check("--json", serial.toString(), lost.toString())).isEqualTo(1);
+        ObjectMapper json = new ObjectMapper();
+        var lines = out().lines().toList();
+        assertThat(lines).hasSize(2);
+        JsonNode ok = json.readTree(lines.get(0));
+        assertThat(ok.get("file").asText()).isEqualTo(serial.toString());
+        assertThat(ok.get("level").asText()).isEqualTo("serializable");
+        assertThat(ok.get("ok").asBoolean()).isTrue();
+        assertThat(ok.get("anomaly").isNull()).isTrue();
+        assertThat(ok.get("millis").isIntegralNumber()).isTrue();
+        JsonNode violation = json.readTree(lines.get(1));
+        assertThat(violation.get("ok").asBoolean()).isFalse();
+        assertThat(violation.get("anomaly").asText()).isEqualTo("G2-item");
+        assertThat(violation.get("familiar").asText()).isEqualTo("lost update");
+        assertThat(violation.get("cycle")).extracting(JsonNode::asText).containsExactly("T1", "T2");
+        assertThat(violation.get("edges")).extracting(e -> e.get("from").asText() + " -" + e.get("type").asText() + " "
+                + e.get("key").asText() + "-> " + e.get("to").asText()).containsExactly("T1 -rw x-> T2", "T2 -rw x-> T1");
+        assertThat(violation.get("evidence").get("kind").asText()).isEqualTo("cycles");
+        assertThat(violation.get("explainMillis").isIntegralNumber()).isTrue();
+    }
+
+    @Test
+    void historiesBeyondTheReferenceCheckerAreDecidedByTheEngine() throws IOException {
+        StringBuilder big = new StringBuilder("{\"init\": {\"x\": 0}, \"complete\": true}\n");
+        for (int i = 1; i <= 12; i++) {
+            big.append("{\"id\": ").append(i).append(", \"session\": \"s\", \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": ")
+                    .append(i - 1).append("}, {\"op\": \"write\", \"key\": \"x\", \"value\": ").append(i).append("}]}\n");
+        }
+        Path large = file("large.jsonl", big.toString());
+        assertThat(check(large.toString())).isEqualTo(0);
+        assertThat(out()).isEqualTo(large + ": OK\n");
+        // The same chain with one lost update: T13 also read 5, the version T6 overwrote.
+        big.append("{\"id\": 13, \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": 5}, "
+                + "{\"op\": \"write\", \"key\": \"x\", \"value\": 13}]}\n");
+        Path lost = file("lost.jsonl", big.toString());
+        out.reset();
+        assertThat(check(lost.toString())).isEqualTo(1);
+        assertThat(out()).startsWith(lost + ": VIOLATION G2-item (lost update)\n").contains("-rw x-> 13 -rw x->");
+    }
+
+    @Test
+    void screeningFindsAbortedReadsInHistoriesOfAnySize() throws IOException {
+        StringBuilder big = new StringBuilder("{\"init\": {\"x\": 0}, \"complete\": true}\n");
+        for (int i = 1; i <= 12; i++) {
+            big.append("{\"id\": ").append(i).append(", \"ops\": [{\"op\": \"write\", \"key\": \"y").append(i).append("\", \"value\": 1}]}\n");
+        }
+        big.append("{\"id\": 13, \"status\": \"aborted\", \"ops\": [{\"op\": \"write\", \"key\": \"x\", \"value\": 7}]}\n");
+        big.append("{\"id\": 14, \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": 7}]}\n");
+        Path large = file("g1a.jsonl", big.toString());
+        assertThat(check(large.toString())).isEqualTo(1);
+        assertThat(out()).startsWith(large + ": VIOLATION G1a\n");
+    }
+
+    @Test
+    void commandLineMistakesAreNamedWithExitTwo() throws IOException {
+        Path serial = file("serial.jsonl", SERIAL);
+        assertThat(check("--level", "serialisable", serial.toString())).isEqualTo(2);
+        assertThat(err()).contains("unknown isolation level 'serialisable'").contains("snapshot-isolation");
+        err.reset();
+        assertThat(check("--frobnicate", serial.toString())).isEqualTo(2);
+        assertThat(err()).contains("unknown option '--frobnicate'");
+        err.reset();
+        assertThat(check()).isEqualTo(2);
+        assertThat(err()).contains("no history file or directory given");
+        err.reset();
+        assertThat(check(dir.resolve("missing.jsonl").toString())).isEqualTo(2);
+        assertThat(err()).contains("missing.jsonl: no such file or directory");
+        err.reset();
+        assertThat(check(file("history.txt", SERIAL).toString())).isEqualTo(2);
+        assertThat(err()).contains("unknown history format");
+        assertThat(out()).isEmpty();
+    }
+
+    @Test
+    void theFormatCanBeForcedForAFileWithAnotherName() throws IOException {
+        Path odd = file("history.txt", SERIAL);
+        assertThat(check("--format", "jsonl", odd.toString())).isZero();
+        assertThat(out()).isEqualTo(odd + ": OK\n");
+    }
+
+    @Test
+    void theSharedDbcopSampleIsReadAsABinaryHistory() {
+        Path sample = SharedSamples.path("veristrong-artifact/fig11/ser/dbcop/chengRW-1000/history.bincode");
+        int status = check("--json", sample.toString());
+        assertThat(err()).isEmpty();
+        // VeriStrong's artifact history of a serializable database: the engine finds an order, replayed.
+        assertThat(status).isZero();
+        assertThat(out()).contains("\"transactions\":").contains("\"ok\":true");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            bad JSON         | {"id": "T1", "ops": [{"op": "read", "key": "x" "value": 1}]}                       | 2 | bad JSON
+            unknown op       | {"id": "T1", "ops": [{"op": "scan", "key": "x", "value": 1}]}                      | 2 | unknown op "scan"
+            missing key      | {"id": "T1", "ops": [{"op": "read", "value": 1}]}                                  | 2 | key
+            missing value    | {"id": "T1", "ops": [{"op": "write", "key": "x"}]}                                 | 2 | value
+            duplicate id     | {"id": "T0", "ops": []}                                                            | 2 | duplicate
+            init too late    | {"init": {"x": 1}}                                                                 | 2 | init
+            """)
+    void malformedJsonlIsAnsweredWithOneLineAndExitTwo(String name, String badLine, int lineNumber, String problem)
+            throws IOException {
+        Path bad = file("bad.jsonl", "{\"id\": \"T0\", \"ops\": [{\"op\": \"write\", \"key\": \"x\", \"value\": 1}]}\n" + badLine + "\n");
+        assertThat(check(bad.toString())).isEqualTo(2);
+        assertThat(out()).isEmpty();
+        assertThat(err().lines()).hasSize(1);
+        assertThat(err()).startsWith("isocheck: " + bad + ":" + lineNumber + ": ").contains(problem)
+                .doesNotContain("Exception").doesNotContain("\tat ");
+    }
+
+    @Test
+    void truncatedBincodeIsAnsweredWithOneLineNamingTheByteAndExitTwo() throws IOException {
+        byte[] sample = Files.readAllBytes(SharedSamples.path("veristrong-artifact/fig11/ser/dbcop/chengRW-1000/history.bincode"));
+        for (int cut : new int[] {7, 60, sample.length / 2, sample.length - 1}) {
+            out.reset();
+            err.reset();
+            Path truncated = Files.write(dir.resolve("cut-" + cut + ".bincode"), java.util.Arrays.copyOf(sample, cut));
+            assertThat(check(truncated.toString())).as("cut at %d", cut).isEqualTo(2);
+            assertThat(out()).isEmpty();
+            assertThat(err().lines()).hasSize(1);
+            assertThat(err()).startsWith("isocheck: " + truncated + ":byte ").doesNotContain("Exception");
+        }
+    }
+
+    @Test
+    void aReadOfAKeyWrittenOnlyByAnAbortedTransactionIsAnAbortedReadNotAnInputError() throws IOException {
+        Path g1a = file("g1a.jsonl", """
+                {"init": {"x": 0}, "complete": true}
+                {"id": "T1", "status": "aborted", "ops": [{"op": "write", "key": "x", "value": 1}]}
+                {"id": "T2", "ops": [{"op": "read", "key": "x", "value": 1}]}
+                """);
+        assertThat(check(g1a.toString())).isEqualTo(1);
+        assertThat(out()).isEqualTo(g1a + ": VIOLATION G1a\n" + """
+                  G1a (aborted read) at serializable
+                    T2 read x = 1, but only T1 wrote x = 1, and T1 aborted
+
+                    the read: T2 operation 0, read x = 1
+                    a write of a transaction that aborted: T1 operation 0, write x = 1
+
+                    Transactions:
+                      T1  aborted
+                          0  write x = 1
+                      T2
+                          0  read x = 1
+                """);
+        assertThat(err()).isEmpty();
+    }
+
+    @Test
+    void reportWritesAnHtmlExplanationOfEachViolation() throws IOException {
+        Path lost = file("lost-update.jsonl", LOST_UPDATE);
+        Path serial = file("serial.jsonl", SERIAL);
+        Path reports = dir.resolve("reports");
+        assertThat(check("--report", reports.toString(), lost.toString(), serial.toString())).isEqualTo(1);
+        Path page = reports.resolve(lost.normalize().toString().replaceAll("[^A-Za-z0-9._-]", "_") + ".html");
+        assertThat(out()).startsWith(lost + ": VIOLATION ").contains("\n  report: " + page + "\n" + serial + ": OK\n");
+        try (var pages = Files.list(reports)) {
+            assertThat(pages).containsExactly(page);
+        }
+        assertThat(Files.readString(page)).startsWith("<!DOCTYPE html>").contains("<svg ", "G2-item (lost update) at serializable",
+                "T1 -rw x-&gt; T2").doesNotContain("<script");
+        assertThat(err()).isEmpty();
+    }
+
+    @Test
+    void reportIsNamedInJson() throws IOException {
+        Path lost = file("lost-update.jsonl", LOST_UPDATE);
+        Path reports = dir.resolve("r");
+        assertThat(check("--json", "--report=" + reports, "--level", "snapshot-isolation", lost.toString())).isEqualTo(1);
+        JsonNode json = new ObjectMapper().readTree(out());
+        assertThat(json.get("report").asText()).endsWith(".html");
+        assertThat(Files.readString(Path.of(json.get("report").asText())))
+                .contains("Whichever of T1 and T2 installed x first, a cycle forms:");
+    }
+
+    @Test
+    void reportNeedsADirectoryItCanWrite() throws IOException {
+        Path lost = file("lost-update.jsonl", LOST_UPDATE);
+        Path notADirectory = file("plain.txt", "");
+        assertThat(check("--report", notADirectory.toString(), lost.toString())).isEqualTo(2);
+        assertThat(err()).startsWith("isocheck: " + notADirectory + ": cannot write the report: ");
+        out.reset();
+        err.reset();
+        assertThat(check(lost.toString(), "--report")).isEqualTo(2);
+        assertThat(err()).startsWith("isocheck: --report needs a value");
+    }
+}

@@ -1,0 +1,221 @@
+package dev.isocheck.internal.prune;
+
+import dev.isocheck.spi.BitRowReachability;
+import dev.isocheck.spi.Dag;
+import dev.isocheck.spi.Reachability;
+import dev.isocheck.spi.ReachabilityEngine;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.isocheck.internal.prune.RandomDags.Graph;
+import dev.isocheck.internal.prune.ReachabilityEngines.Selection;
+import java.lang.System.Logger;
+import java.text.MessageFormat;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.ResourceBundle;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.NullSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ReachabilityEnginesTests {
+
+    private static final Graph GRAPH = RandomDags.sessions(new Random(1), 10, 2, 1, 3);
+    private static final ReachabilityEngine CPU = ReachabilityEngines.cpu();
+
+    @ParameterizedTest
+    @ValueSource(strings = {"off", "OFF", " off "})
+    void offMeansTheCpuEvenWhenAnEngineIsAvailable(String value) {
+        Selection selection = ReachabilityEngines.select(100, 10, List.of(FakeEngine.available()), value);
+        assertThat(selection.engine()).isSameAs(CPU);
+        assertThat(selection.fallbackReason()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @NullSource
+    @ValueSource(strings = {"auto", "Auto", "on"})
+    void autoAndOnPreferAnAvailableEngine(String value) {
+        FakeEngine engine = FakeEngine.available();
+        Selection selection = ReachabilityEngines.select(100, 10, List.of(engine), value);
+        assertThat(selection.engine()).isSameAs(engine);
+        assertThat(selection.fallbackReason()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @NullSource
+    @ValueSource(strings = {"auto", "on"})
+    void anUnavailableEngineLeavesTheCpuWithAReason(String value) {
+        Selection selection = ReachabilityEngines.select(100, 10, List.of(FakeEngine.unavailable("no CUDA device")), value);
+        assertThat(selection.engine()).isSameAs(CPU);
+        assertThat(selection.fallbackReason()).hasValue("reachability engine fake is unavailable for 100 nodes and 10"
+                + " edges (no CUDA device); computing reachability on the CPU");
+    }
+
+    @Test
+    void theFirstAvailableEngineIsChosen() {
+        FakeEngine second = FakeEngine.available();
+        Selection selection = ReachabilityEngines.select(100, 10, List.of(FakeEngine.unavailable("too small"), second), null);
+        assertThat(selection.engine()).isSameAs(second);
+        assertThat(selection.fallbackReason()).isEmpty();
+    }
+
+    @Test
+    void withoutEnginesAutoUsesTheCpuQuietlyAndOnSaysWhy() {
+        assertThat(ReachabilityEngines.select(100, 10, List.of(), "auto")).isEqualTo(new Selection(CPU, Optional.empty()));
+        Selection on = ReachabilityEngines.select(100, 10, List.of(), "on");
+        assertThat(on.engine()).isSameAs(CPU);
+        assertThat(on.fallbackReason()).hasValue("isocheck.gpu=on but no reachability engine was found on the class path"
+                + " (module gpu-kernels registers one); computing reachability on the CPU");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"yes", "", "true", "gpu"})
+    void anInvalidValueNamesThePropertyAndTheAllowedValues(String value) {
+        assertThatThrownBy(() -> ReachabilityEngines.select(100, 10, List.of(), value))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("system property isocheck.gpu must be one of auto, on, off; got \"" + value + "\"");
+    }
+
+    @Test
+    void aWorkingEngineComputesTheClosure() {
+        FakeEngine engine = FakeEngine.available();
+        RecordingLogger logger = new RecordingLogger();
+        Reachability closure = ReachabilityEngines.closureOf(GRAPH.dag(), List.of(engine), "on", new OnceLog(logger));
+        assertThat(closure).isSameAs(engine.lastResult);
+        assertThat(logger.messages).isEmpty();
+    }
+
+    @ParameterizedTest
+    @NullSource
+    @ValueSource(strings = {"on"})
+    void anEngineThatThrowsIsReplacedByTheCpuAndLogged(String value) {
+        FakeEngine engine = FakeEngine.failing("device lost");
+        RecordingLogger logger = new RecordingLogger();
+        Reachability closure = ReachabilityEngines.closureOf(GRAPH.dag(), List.of(engine), value, new OnceLog(logger));
+        assertThat(engine.calls).isEqualTo(1);
+        BreadthFirstClosure.of(GRAPH).assertSameAs(closure, () -> "the CPU's closure");
+        assertThat(logger.messages).containsExactly("INFO reachability engine fake failed on 10 nodes and "
+                + GRAPH.edges() + " edges (device lost); computing reachability on the CPU");
+    }
+
+    @Test
+    void theReasonIsLoggedOnlyOnce() {
+        RecordingLogger logger = new RecordingLogger();
+        OnceLog log = new OnceLog(logger);
+        List<FakeEngine> engines = List.of(FakeEngine.unavailable("no device"));
+        for (int round = 0; round < 3; round++) {
+            ReachabilityEngines.closureOf(GRAPH.dag(), engines, "on", log);
+        }
+        ReachabilityEngines.closureOf(GRAPH.dag(), List.of(FakeEngine.failing("device lost")), "on", log);
+        assertThat(logger.messages).hasSize(1);
+        assertThat(logger.messages.get(0)).startsWith("INFO reachability engine fake is unavailable");
+    }
+
+    @Test
+    void offNeverAsksTheEngines() {
+        FakeEngine engine = FakeEngine.available();
+        ReachabilityEngines.closureOf(GRAPH.dag(), List.of(engine), "off", new OnceLog(new RecordingLogger()));
+        assertThat(engine.calls).isZero();
+        assertThat(engine.asked).isZero();
+    }
+
+    @Test
+    void thePublicEntryPointsReadTheSystemProperty() {
+        String saved = System.getProperty(ReachabilityEngines.GPU_PROPERTY);
+        try {
+            System.clearProperty(ReachabilityEngines.GPU_PROPERTY);
+            // The extension registers no engine of its own: without gpu-kernels, the CPU.
+            assertThat(ReachabilityEngines.select(10, 20)).isSameAs(CPU);
+            BreadthFirstClosure.of(GRAPH).assertSameAs(ReachabilityEngines.closureOf(GRAPH.dag()), () -> "auto");
+            System.setProperty(ReachabilityEngines.GPU_PROPERTY, "off");
+            BreadthFirstClosure.of(GRAPH).assertSameAs(ReachabilityEngines.closureOf(GRAPH.dag()), () -> "off");
+            System.setProperty(ReachabilityEngines.GPU_PROPERTY, "maybe");
+            assertThatThrownBy(() -> ReachabilityEngines.closureOf(GRAPH.dag()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("isocheck.gpu");
+        } finally {
+            if (saved == null) {
+                System.clearProperty(ReachabilityEngines.GPU_PROPERTY);
+            } else {
+                System.setProperty(ReachabilityEngines.GPU_PROPERTY, saved);
+            }
+        }
+    }
+
+    /** An engine that is available or not, and works or throws, as told. */
+    private static final class FakeEngine implements ReachabilityEngine {
+
+        private final Optional<String> unavailable;
+        private final String failure;
+        private int asked;
+        private int calls;
+        private Reachability lastResult;
+
+        private FakeEngine(Optional<String> unavailable, String failure) {
+            this.unavailable = unavailable;
+            this.failure = failure;
+        }
+
+        static FakeEngine available() {
+            return new FakeEngine(Optional.empty(), null);
+        }
+
+        static FakeEngine unavailable(String reason) {
+            return new FakeEngine(Optional.of(reason), null);
+        }
+
+        static FakeEngine failing(String failure) {
+            return new FakeEngine(Optional.empty(), failure);
+        }
+
+        @Override
+        public String name() {
+            return "fake";
+        }
+
+        @Override
+        public Optional<String> unavailableReason(int nodes, long edges) {
+            asked++;
+            return unavailable;
+        }
+
+        @Override
+        public Reachability closureOf(Dag dag) {
+            calls++;
+            if (failure != null) {
+                throw new IllegalStateException(failure);
+            }
+            lastResult = BitRowReachability.compute(dag);
+            return lastResult;
+        }
+    }
+
+    /** Keeps what is logged as "LEVEL message". */
+    private static final class RecordingLogger implements Logger {
+
+        private final List<String> messages = new ArrayList<>();
+
+        @Override
+        public String getName() {
+            return "recording";
+        }
+
+        @Override
+        public boolean isLoggable(Level level) {
+            return true;
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String message, Throwable thrown) {
+            messages.add(level + " " + message);
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String format, Object... params) {
+            messages.add(level + " " + (params == null || params.length == 0 ? format : MessageFormat.format(format, params)));
+        }
+    }
+}
