@@ -7,5 +7,3 @@
  * CPU or (module {@code gpu-kernels}) on a GPU.
  */
 package dev.isocheck.internal.prune;
-
-import dev.isocheck.spi.Reachability;
