@@ -203,7 +203,7 @@ class CobraHistoryReaderTests {
 
     @Test
     void everyCutOfARealLogIsAnErrorUnlessAtARecordBoundary() throws Exception {
-        Path sample = Samples.veristrong("fig11/ser/cobra/chengRW-1000");
+        Path sample = SampleHistories.veristrong("fig11/ser/cobra/chengRW-1000");
         byte[] full = Files.readAllBytes(sample.resolve("T10.log"));
         // Record boundaries by the record lengths (1 + 8 per field), walked here independently.
         Set<Integer> boundaries = new HashSet<>();
@@ -244,7 +244,7 @@ class CobraHistoryReaderTests {
 
     @Test
     void corruptedOpcodesInARealLogAreErrors() throws Exception {
-        byte[] log = Files.readAllBytes(Samples.veristrong("fig5/twitter-1k/T28.log"));
+        byte[] log = Files.readAllBytes(SampleHistories.veristrong("fig5/twitter-1k/T28.log"));
         // Byte 9 starts the second record (after S and its id), byte 34 the third (after a 25-byte W).
         for (int offset : new int[] {0, 9, 34}) {
             byte[] bad = log.clone();
@@ -291,7 +291,7 @@ class CobraHistoryReaderTests {
     @ParameterizedTest
     @EnumSource(Values.class)
     void chengRwLoadsInBothReadingsAndEveryReadFindsItsWrite(Values values) throws Exception {
-        History h = new CobraHistoryReader(values).read(Samples.veristrong("fig11/ser/cobra/chengRW-1000"));
+        History h = new CobraHistoryReader(values).read(SampleHistories.veristrong("fig11/ser/cobra/chengRW-1000"));
         // Counted by an independent Python walk of the logs: 24 logs, 961 transactions (all
         // committed), 3840 writes, 3848 reads of which 3126 read the initial state; every other read
         // finds a write of its key with its (writeId, txn, value) and its (writeId, value).
@@ -302,7 +302,7 @@ class CobraHistoryReaderTests {
 
     @Test
     void twitterLoadsInTheDuplicateReadingAndEveryReadFindsAWrite() throws Exception {
-        History h = new CobraHistoryReader(Values.DUPLICATE).read(Samples.veristrong("fig5/twitter-1k"));
+        History h = new CobraHistoryReader(Values.DUPLICATE).read(SampleHistories.veristrong("fig5/twitter-1k"));
         // Python: 8 logs, 1043 transactions, 1698 writes, 2976 reads of which 2356 read the initial
         // state (2 of them via the null id), and all 620 others match a write's (writeId, value).
         assertThat(Counts.of(h)).isEqualTo(new Counts(1043, 8, 2976, 1698, 2356, 620));
@@ -321,7 +321,7 @@ class CobraHistoryReaderTests {
 
     @Test
     void twitterInTheUniqueReadingIsRefusedNotMisread() throws Exception {
-        Path twitter = Samples.veristrong("fig5/twitter-1k");
+        Path twitter = SampleHistories.veristrong("fig5/twitter-1k");
         // In the first log, reads before byte 3375 read the initial state; the one there names the
         // universal writer (offset found by an independent Python walk of T28.log).
         assertThat(error(Values.UNIQUE, twitter).getMessage()).isEqualTo(twitter.resolve("T28.log")
@@ -332,7 +332,7 @@ class CobraHistoryReaderTests {
     @Test
     void everyLogOfTheSamplesIsOneSession() throws Exception {
         for (String sample : List.of("fig11/ser/cobra/chengRW-1000", "fig5/twitter-1k")) {
-            Path d = Samples.veristrong(sample);
+            Path d = SampleHistories.veristrong(sample);
             List<String> names = new ArrayList<>();
             try (Stream<Path> files = Files.list(d)) {
                 files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".log")).sorted()

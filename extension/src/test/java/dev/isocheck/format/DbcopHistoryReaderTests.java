@@ -120,7 +120,7 @@ class DbcopHistoryReaderTests {
         "fig11/si/dbcop/1000/history.bincode, 963, 24, 3976, 9109, 5389",
     })
     void everySampleLoads(String sample, int transactions, int sessions, long reads, long writes, int keys) throws Exception {
-        Path file = Samples.veristrong(sample);
+        Path file = SampleHistories.veristrong(sample);
         History h = new DbcopHistoryReader().read(file);
         assertThat(h.size()).isEqualTo(transactions);
         assertThat(h.committedCount()).isEqualTo(transactions);
@@ -157,7 +157,7 @@ class DbcopHistoryReaderTests {
 
     @Test
     void everyCutOfASampleIsAnError() throws Exception {
-        byte[] full = Files.readAllBytes(Samples.veristrong("fig11/ser/dbcop/chengRW-1000/history.bincode"));
+        byte[] full = Files.readAllBytes(SampleHistories.veristrong("fig11/ser/dbcop/chengRW-1000/history.bincode"));
         Set<Integer> cuts = new TreeSet<>();
         for (int i = 0; i < 200; i++) {
             cuts.add(i);

@@ -61,7 +61,7 @@ class JsonlHistoryWriterTests {
     private void roundTrips(History original) throws Exception {
         String first = text(original);
         History back = reread(first);
-        assertThat(Samples.describe(back)).isEqualTo(Samples.describe(original));
+        assertThat(HistoryDescription.describe(back)).isEqualTo(HistoryDescription.describe(original));
         assertThat(text(back)).isEqualTo(first);
     }
 
@@ -123,13 +123,13 @@ class JsonlHistoryWriterTests {
     void theDbcopSamplesRoundTrip() throws Exception {
         for (String sample : List.of("fig10/20_100_15_5000_0.5_r_0.5_0.5_100/hist-00000/history.bincode",
                 "fig11/si/dbcop/1000/history.bincode")) {
-            roundTrips(new DbcopHistoryReader().read(Samples.veristrong(sample)));
+            roundTrips(new DbcopHistoryReader().read(SampleHistories.veristrong(sample)));
         }
     }
 
     @Test
     void theCobraSamplesRoundTrip() throws Exception {
-        roundTrips(new CobraHistoryReader(CobraHistoryReader.Values.UNIQUE).read(Samples.veristrong("fig11/ser/cobra/chengRW-1000")));
-        roundTrips(new CobraHistoryReader(CobraHistoryReader.Values.DUPLICATE).read(Samples.veristrong("fig5/twitter-1k")));
+        roundTrips(new CobraHistoryReader(CobraHistoryReader.Values.UNIQUE).read(SampleHistories.veristrong("fig11/ser/cobra/chengRW-1000")));
+        roundTrips(new CobraHistoryReader(CobraHistoryReader.Values.DUPLICATE).read(SampleHistories.veristrong("fig5/twitter-1k")));
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.isocheck.format.SampleHistories;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -208,8 +209,8 @@ class CheckCommandTests {
     }
 
     @Test
-    void theSharedDbcopSampleIsReadAsABinaryHistory() {
-        Path sample = SharedSamples.path("veristrong-artifact/fig11/ser/dbcop/chengRW-1000/history.bincode");
+    void theVeristrongDbcopSampleIsReadAsABinaryHistory() {
+        Path sample = SampleHistories.veristrong("fig11/ser/dbcop/chengRW-1000/history.bincode");
         int status = check("--json", sample.toString());
         assertThat(err()).isEmpty();
         // VeriStrong's artifact history of a serializable database: the engine finds an order, replayed.
@@ -238,7 +239,7 @@ class CheckCommandTests {
 
     @Test
     void truncatedBincodeIsAnsweredWithOneLineNamingTheByteAndExitTwo() throws IOException {
-        byte[] sample = Files.readAllBytes(SharedSamples.path("veristrong-artifact/fig11/ser/dbcop/chengRW-1000/history.bincode"));
+        byte[] sample = Files.readAllBytes(SampleHistories.veristrong("fig11/ser/dbcop/chengRW-1000/history.bincode"));
         for (int cut : new int[] {7, 60, sample.length / 2, sample.length - 1}) {
             out.reset();
             err.reset();

@@ -5,38 +5,15 @@ import dev.isocheck.history.InitialState;
 import dev.isocheck.history.PredicateRead;
 import dev.isocheck.history.Session;
 import dev.isocheck.history.Transaction;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Test helpers: the shared samples, and a canonical description of a history. */
-final class Samples {
+/** Test helper: a canonical description of a history. */
+final class HistoryDescription {
 
-    private Samples() {
-    }
-
-    /** The shared folder: system property {@code isocheck.shared}, else {@code ../shared} beside the checkout. */
-    static Path shared() {
-        String property = System.getProperty("isocheck.shared");
-        Path root = property != null ? Paths.get(property)
-                : Paths.get("").toAbsolutePath().getParent().resolve("../shared").normalize();
-        if (!Files.isDirectory(root)) {
-            throw new IllegalStateException("shared folder not found at " + root + " (set -Disocheck.shared)");
-        }
-        return root;
-    }
-
-    /** A file or directory under {@code shared/samples/veristrong-artifact}. */
-    static Path veristrong(String relative) {
-        Path p = shared().resolve("samples/veristrong-artifact").resolve(relative);
-        if (!Files.exists(p)) {
-            throw new IllegalStateException("sample missing: " + p);
-        }
-        return p;
+    private HistoryDescription() {
     }
 
     /**
