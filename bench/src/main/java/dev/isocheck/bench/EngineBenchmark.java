@@ -83,7 +83,7 @@ public final class EngineBenchmark {
               --csv FILE       also write the rows as CSV to FILE (- for standard output)
               --help           print this
             HISTORY_PATH: a history file or Cobra log directory, e.g.
-              ../shared/samples/veristrong-artifact/fig11/ser/dbcop/chengRW-1000/history.bincode
+              extension/src/test/resources/samples/veristrong-artifact/fig11/ser/dbcop/chengRW-1000/history.bincode
             exit status: 0 as expected, 2 invalid arguments or input, 3 a verdict not as
             expected, 4 a check timed out""";
 

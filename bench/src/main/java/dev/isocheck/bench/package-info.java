@@ -2,6 +2,6 @@
  * Benchmarks of the checking engine (issue 3): {@link dev.isocheck.bench.Workloads} generates
  * large histories whose verdict is known by construction, following the workloads of Cobra,
  * VeriStrong and Vbox, and {@link dev.isocheck.bench.EngineBenchmark} times a
- * {@link dev.isocheck.internal.engine.Checker} on them and on the shared sample histories.
+ * {@link dev.isocheck.internal.engine.Checker} on them and on the VeriStrong sample histories.
  */
 package dev.isocheck.bench;

@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 /** The history file formats isocheck reads. */
 public enum HistoryFormat {
 
-    /** isocheck's JSON Lines ({@code *.jsonl}), as in {@code shared/spec/history-format.md}. */
+    /** isocheck's JSON Lines ({@code *.jsonl}), as in {@code docs/history-format.md}. */
     JSONL("jsonl"),
 
     /** dbcop's binary history ({@code history.bincode}). */

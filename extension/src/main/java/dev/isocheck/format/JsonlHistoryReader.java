@@ -28,7 +28,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads isocheck's JSON Lines history format ({@code shared/spec/history-format.md}).
+ * Reads isocheck's JSON Lines history format ({@code docs/history-format.md}).
  *
  * <p>Strict where a mistake could change a verdict, lenient where it cannot:
  * <ul>

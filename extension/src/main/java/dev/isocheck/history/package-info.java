@@ -5,6 +5,6 @@
  * session order with their operations (reads, writes, predicate reads); keys and values are
  * interned into {@link dev.isocheck.history.KeyTable} and {@link dev.isocheck.history.ValueTable}
  * so that the checkers work on {@code int}s and a 100k-transaction history stays small.
- * The semantics are those of {@code shared/spec/history-format.md} and {@code docs/semantics.md}.
+ * The semantics are those of {@code docs/history-format.md} and {@code docs/semantics.md}.
  */
 package dev.isocheck.history;

@@ -31,7 +31,7 @@ import java.util.stream.Stream;
 
 /**
  * {@code check [--level LEVEL] [--format FORMAT] [--json] [--report DIR] FILE_OR_DIR...}: reads
- * each history, checks it, and prints one line per history (see {@code shared/spec/history-format.md}).
+ * each history, checks it, and prints one line per history (see {@code docs/history-format.md}).
  * Each violation is explained ({@link CoreExplainer}: the smallest cycles, from the transactions the
  * verdict names or a minimal set of transactions that still violates the level) under its line, in
  * the JSON ({@code anomaly}, {@code cycle}, {@code edges}, {@code evidence}), and with

@@ -37,7 +37,7 @@ import net.sf.jsqlparser.schema.Column;
 
 /**
  * Turns a JSqlParser expression into a {@link Condition}, accepting only the grammar of
- * {@code shared/spec/history-format.md}; anything else is refused with {@link Refused} rather than
+ * {@code docs/history-format.md}; anything else is refused with {@link Refused} rather than
  * guessed at. Classes are matched exactly, so that a JSqlParser subclass with other meaning (a
  * dialect's variant) is refused too.
  */

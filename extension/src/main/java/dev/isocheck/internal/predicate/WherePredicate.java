@@ -16,7 +16,7 @@ import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 /**
  * A supported {@code where} clause, compiled, to evaluate on rows.
  *
- * <p>The grammar is that of {@code shared/spec/history-format.md}: {@code = <> != < <= > >=},
+ * <p>The grammar is that of {@code docs/history-format.md}: {@code = <> != < <= > >=},
  * {@code AND OR NOT}, parentheses, {@code [NOT] IN (list)}, {@code [NOT] BETWEEN}, {@code IS [NOT]
  * NULL}, {@code [NOT] LIKE} (with an optional one-character {@code ESCAPE}), {@code IS [NOT]
  * TRUE|FALSE}, a bare column or literal as a condition, and number, {@code 'string'}, {@code TRUE},

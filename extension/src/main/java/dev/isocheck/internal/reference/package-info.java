@@ -1,7 +1,7 @@
 /**
  * The reference checker: a brute-force oracle, written straight from the definitions of
- * {@code shared/spec/semantics.md} and {@code docs/semantics.md}, that every fast engine is
- * differentially tested against on small histories.
+ * {@code docs/semantics.md}, that every fast engine is differentially tested against on small
+ * histories.
  *
  * <p>{@link dev.isocheck.internal.reference.ReferenceChecker} enumerates orders (and, for snapshot
  * isolation, snapshots) and replays each transaction atomically at its place; its static
