@@ -71,8 +71,9 @@ public sealed interface Explanation permits Explanation.Screened, Explanation.Cy
 
         /**
          * The anomaly's name: the one cycle's, or for a case analysis the least severe of the cases'
-         * (in {@link CycleType} order: each case's cycle is of that type or a more severe one, so the
-         * history certainly shows at least that), e.g. {@code G-single}.
+         * (in the order of {@link dev.isocheck.AnomalyType}'s cycle kinds: each case's cycle is of that
+         * type or a more severe one, so the history certainly shows at least that), e.g.
+         * {@code G-single}.
          */
         public String anomaly() {
             return leastSevere().anomaly();
