@@ -112,7 +112,7 @@ public sealed interface Explanation permits Explanation.Screened, Explanation.Cy
 
     /**
      * No explanation could be given, and why: the history may satisfy the level, its violation may
-     * rest on something cycles do not show yet, or the search for a case analysis went past its
+     * rest on something cycles do not show, or the search for a case analysis went past its
      * bounds.
      *
      * @param level  the level checked

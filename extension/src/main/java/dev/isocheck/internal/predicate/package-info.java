@@ -1,6 +1,6 @@
 /**
- * The {@code where} clause of a predicate read, shared by every checker and by the recorder:
- * parsed once with JSqlParser into a small compiled condition, then evaluated on a row with SQL's
+ * The {@code where} clause of a predicate read, shared by every checker and explainer: parsed
+ * once with JSqlParser into a small compiled condition, then evaluated on a row with SQL's
  * three-valued logic.
  *
  * <p>{@link dev.isocheck.internal.predicate.WherePredicate#parse(String)} answers either a
