@@ -8,5 +8,8 @@
  * naming why; no exception escapes for a clause that is merely broken or outside the supported
  * grammar. The choices made where SQL dialects differ are listed on
  * {@link dev.isocheck.internal.predicate.WherePredicate} and in {@code docs/semantics.md}.
+ *
+ * <p><strong>Internal.</strong> This package is not API: it may change at any time without notice,
+ * and using it from outside isocheck is not supported.
  */
 package dev.isocheck.internal.predicate;
