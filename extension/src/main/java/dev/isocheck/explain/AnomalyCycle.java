@@ -1,5 +1,6 @@
 package dev.isocheck.explain;
 
+import dev.isocheck.AnomalyType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -10,8 +11,9 @@ import java.util.Optional;
  * satisfy.
  *
  * <p>{@code edges().get(i)} leads from {@code transactions().get(i)} to the next transaction, and
- * the last edge back to the first. The type ({@link CycleType}) and the familiar name (lost update,
- * write skew, read skew, stale read, long fork) follow from the edges alone.
+ * the last edge back to the first. The type (one of the cycle kinds of {@link AnomalyType}, see
+ * {@link #typeOf}) and the familiar name (lost update, write skew, read skew, stale read, long fork)
+ * follow from the edges alone.
  *
  * @param transactions the transaction ids around the cycle, starting from the one recorded first
  * @param edges        one dependency per transaction, to the next one
@@ -51,9 +53,61 @@ public record AnomalyCycle(List<String> transactions, List<Dependency> edges) {
         return edges.stream().map(Dependency::type).toList();
     }
 
-    /** The cycle's type, from its data dependencies. */
-    public CycleType type() {
-        return CycleType.of(edgeTypes());
+    /** The cycle's type, from its data dependencies ({@link #typeOf}). */
+    public AnomalyType type() {
+        return typeOf(edgeTypes());
+    }
+
+    /**
+     * The type of a cycle whose edges, in order around the cycle, have these types: one of the cycle
+     * kinds of {@link AnomalyType}, from {@link AnomalyType#G0} to {@link AnomalyType#SESSION_REALTIME}.
+     *
+     * <p>A cycle is classified by its data dependencies alone, as Elle's cycle explainer does
+     * ({@code elle.txn}): exactly one anti-dependency (rw) is {@link AnomalyType#G_SINGLE}; several,
+     * none of them next to another, {@link AnomalyType#G_NONADJACENT}; several with two next to each
+     * other, {@link AnomalyType#G2_ITEM}, or {@link AnomalyType#G2} when one comes from a row a
+     * predicate read did not return; none, but a write-read, {@link AnomalyType#G1C}; only
+     * write-writes, {@link AnomalyType#G0}; only session and real-time edges,
+     * {@link AnomalyType#SESSION_REALTIME}. Otherwise session and real-time edges do not change the
+     * type; they add Elle's {@code -process} or {@code -realtime} suffix ({@link #anomaly()}).
+     *
+     * @throws IllegalArgumentException if there are fewer than two edges
+     */
+    public static AnomalyType typeOf(List<DependencyType> edges) {
+        if (edges.size() < 2) {
+            throw new IllegalArgumentException("a cycle has at least two edges: " + edges);
+        }
+        int rw = 0;
+        int wr = 0;
+        int ww = 0;
+        boolean predicate = false;
+        for (DependencyType type : edges) {
+            rw += type.isAntiDependency() ? 1 : 0;
+            wr += type == DependencyType.WRITE_READ ? 1 : 0;
+            ww += type == DependencyType.WRITE_WRITE ? 1 : 0;
+            predicate |= type == DependencyType.PREDICATE_READ_WRITE;
+        }
+        if (rw == 1) {
+            return AnomalyType.G_SINGLE;
+        }
+        if (rw > 1) {
+            return !hasAdjacentAntiDependencies(edges) ? AnomalyType.G_NONADJACENT
+                    : predicate ? AnomalyType.G2 : AnomalyType.G2_ITEM;
+        }
+        return wr > 0 ? AnomalyType.G1C : ww > 0 ? AnomalyType.G0 : AnomalyType.SESSION_REALTIME;
+    }
+
+    /**
+     * Whether two anti-dependencies follow each other somewhere around the cycle (last to first
+     * included): the cycles snapshot isolation allows are exactly those where they do.
+     */
+    public static boolean hasAdjacentAntiDependencies(List<DependencyType> edges) {
+        for (int i = 0; i < edges.size(); i++) {
+            if (edges.get(i).isAntiDependency() && edges.get((i + 1) % edges.size()).isAntiDependency()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -61,8 +115,8 @@ public record AnomalyCycle(List<String> transactions, List<Dependency> edges) {
      * edge is needed, else {@code -process} when a session-order edge is, e.g. {@code G-single-process}.
      */
     public String anomaly() {
-        CycleType type = type();
-        if (type == CycleType.SESSION_REALTIME) {
+        AnomalyType type = type();
+        if (type == AnomalyType.SESSION_REALTIME) {
             return type.shortName();
         }
         List<DependencyType> types = edgeTypes();

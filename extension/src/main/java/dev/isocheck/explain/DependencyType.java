@@ -1,5 +1,6 @@
 package dev.isocheck.explain;
 
+import dev.isocheck.AnomalyType;
 import dev.isocheck.internal.graph.EdgeKind;
 
 /**
@@ -8,8 +9,8 @@ import dev.isocheck.internal.graph.EdgeKind;
  *
  * <p>The {@link #edgeKind() graph edge kinds} of the search, with one more distinction: an
  * anti-dependency that comes from a row a predicate read did <em>not</em> return (a phantom) is
- * {@link #PREDICATE_READ_WRITE}, since it is what makes a cycle {@link CycleType#G2} rather than
- * {@link CycleType#G2_ITEM}.
+ * {@link #PREDICATE_READ_WRITE}, since it is what makes a cycle {@link AnomalyType#G2} rather than
+ * {@link AnomalyType#G2_ITEM}.
  */
 public enum DependencyType {
 

@@ -71,8 +71,9 @@ public sealed interface Explanation permits Explanation.Screened, Explanation.Cy
 
         /**
          * The anomaly's name: the one cycle's, or for a case analysis the least severe of the cases'
-         * (in {@link CycleType} order: each case's cycle is of that type or a more severe one, so the
-         * history certainly shows at least that), e.g. {@code G-single}.
+         * (in the order of {@link dev.isocheck.AnomalyType}'s cycle kinds: each case's cycle is of that
+         * type or a more severe one, so the history certainly shows at least that), e.g.
+         * {@code G-single}.
          */
         public String anomaly() {
             return leastSevere().anomaly();
@@ -111,7 +112,7 @@ public sealed interface Explanation permits Explanation.Screened, Explanation.Cy
 
     /**
      * No explanation could be given, and why: the history may satisfy the level, its violation may
-     * rest on something cycles do not show yet, or the search for a case analysis went past its
+     * rest on something cycles do not show, or the search for a case analysis went past its
      * bounds.
      *
      * @param level  the level checked

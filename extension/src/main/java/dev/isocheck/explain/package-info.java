@@ -5,7 +5,7 @@
  * level it violates and the transactions a verdict names into an {@link dev.isocheck.explain.Explanation}:
  * the read that shows a non-cycle anomaly (G1a, G1b, INT, thin air), or the shortest cycle of
  * dependencies that no order allowed at the level can contain, named in the Adya/Elle vocabulary
- * ({@link dev.isocheck.explain.CycleType}) with each edge justified by the operations behind it;
+ * ({@link dev.isocheck.AnomalyType}, by {@link dev.isocheck.explain.AnomalyCycle#typeOf}) with each edge justified by the operations behind it;
  * when no single cycle is certain (the order of some writes, or which of several equal writes a
  * read saw, is unknown), one cycle for each case. Renderers ({@link dev.isocheck.explain.TextRenderer},
  * {@link dev.isocheck.explain.JsonRenderer}, {@link dev.isocheck.explain.DotRenderer},

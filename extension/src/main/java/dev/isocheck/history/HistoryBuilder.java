@@ -10,7 +10,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Builds a {@link History}: used by the file readers, the recorder and tests.
+ * Builds a {@link History}: used by the file readers, the simulated databases, the decomposition
+ * into independent parts, and tests.
  *
  * <pre>{@code
  * HistoryBuilder b = History.builder().initialValue("x", 0).initialStateComplete(true);

@@ -3,7 +3,10 @@ package dev.isocheck.gpu;
 import dev.isocheck.spi.Dag;
 import java.util.Random;
 
-/** Seeded random DAGs for the tests and the benchmark; the same seed gives the same graph. */
+/**
+ * Seeded random DAGs for the tests; the same seed gives the same graph. Bench's
+ * {@code GpuReachabilityBenchmark} has a copy of {@link #sessionStructured}.
+ */
 final class RandomDags {
 
     private RandomDags() {

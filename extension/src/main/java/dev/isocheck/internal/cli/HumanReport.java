@@ -3,9 +3,10 @@ package dev.isocheck.internal.cli;
 import dev.isocheck.Anomaly;
 
 /**
- * The plain-text report under a {@code VIOLATION} line: indented, no colour, stable, readable at
- * 100 columns. The explanation stage will give richer reports (cycles, edges); this renders what
- * an {@link Anomaly} carries.
+ * The fallback text under a {@code VIOLATION} line when no explanation could be built (the
+ * explainer answered {@code Explanation.Unexplained}): what the verdict's {@link Anomaly} carries,
+ * its type, the checker's words and the transactions, indented, no colour, stable, readable at 100
+ * columns. Explained violations are rendered by {@code TextRenderer} instead.
  */
 final class HumanReport {
 

@@ -1,6 +1,7 @@
 package dev.isocheck.internal.explain;
 
-import dev.isocheck.explain.CycleType;
+import dev.isocheck.AnomalyType;
+import dev.isocheck.explain.AnomalyCycle;
 import dev.isocheck.explain.DependencyType;
 import dev.isocheck.IsolationLevel;
 import java.util.Arrays;
@@ -20,7 +21,7 @@ import java.util.Arrays;
  * </ul>
  *
  * <p>A cycle is <em>forbidden</em> at the level: any cycle at the serializable levels; at snapshot
- * isolation, one without two adjacent anti-dependencies (see {@link CycleType}).
+ * isolation, one without two adjacent anti-dependencies (see {@link AnomalyType#isForbiddenAt}).
  */
 final class CertainGraph {
 
@@ -247,7 +248,7 @@ final class CertainGraph {
 
     private void chooseTypes(int[] path, DependencyType[] types, int step, Found[] best) {
         if (step == path.length) {
-            if (snapshot && CycleType.hasAdjacentAntiDependencies(Arrays.asList(types))) {
+            if (snapshot && AnomalyCycle.hasAdjacentAntiDependencies(Arrays.asList(types))) {
                 return;
             }
             Found found = new Found(path.clone(), types.clone());
@@ -273,8 +274,8 @@ final class CertainGraph {
      */
     record Found(int[] nodes, DependencyType[] types) implements Comparable<Found> {
 
-        CycleType type() {
-            return CycleType.of(Arrays.asList(types));
+        AnomalyType type() {
+            return AnomalyCycle.typeOf(Arrays.asList(types));
         }
 
         /** 0 without order edges, 1 with session order, 2 with real time: Elle's suffixes. */

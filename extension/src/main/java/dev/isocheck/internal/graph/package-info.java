@@ -11,5 +11,8 @@
  * order, real time for strict levels, write-read edges with a single explanation), and
  * {@link dev.isocheck.internal.graph.HyperPolygraph} the choices left (which write each read observed, the
  * version order of each key) and the rule that derives read-write edges from them.
+ *
+ * <p><strong>Internal.</strong> This package is not API: it may change at any time without notice,
+ * and using it from outside isocheck is not supported.
  */
 package dev.isocheck.internal.graph;

@@ -7,7 +7,7 @@ import dev.isocheck.spi.Reachability;
 import dev.isocheck.spi.ReachabilityEngine;
 import java.util.Optional;
 
-/** {@link BitRowReachability#compute} as an engine, named {@code cpu-bitrows}: for benchmarks and tests. */
+/** {@link BitRowReachability#compute} as an engine, named {@code cpu-bitrows}: for tests. */
 final class BitRowReachabilityEngine implements ReachabilityEngine {
 
     static final String NAME = "cpu-bitrows";

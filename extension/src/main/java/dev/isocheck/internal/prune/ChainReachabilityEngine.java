@@ -5,7 +5,7 @@ import dev.isocheck.spi.Reachability;
 import dev.isocheck.spi.ReachabilityEngine;
 import java.util.Optional;
 
-/** {@link ChainReachability} as an engine, named {@code cpu-chains}: for benchmarks and tests. */
+/** {@link ChainReachability} as an engine, named {@code cpu-chains}: for tests. */
 final class ChainReachabilityEngine implements ReachabilityEngine {
 
     static final String NAME = "cpu-chains";

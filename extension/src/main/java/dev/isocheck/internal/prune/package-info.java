@@ -5,5 +5,8 @@
  * reachability could not decide, over a known graph grown by every decision that was certain.
  * Reachability is computed behind {@link dev.isocheck.spi.ReachabilityEngine}, exactly, on the
  * CPU or (module {@code gpu-kernels}) on a GPU.
+ *
+ * <p><strong>Internal.</strong> This package is not API: it may change at any time without notice,
+ * and using it from outside isocheck is not supported.
  */
 package dev.isocheck.internal.prune;

@@ -6,5 +6,8 @@
  * <p>{@link dev.isocheck.internal.reference.ReferenceChecker} enumerates orders (and, for snapshot
  * isolation, snapshots) and replays each transaction atomically at its place; its static
  * {@code explains...} methods replay a given witness.
+ *
+ * <p><strong>Internal.</strong> This package is not API: it may change at any time without notice,
+ * and using it from outside isocheck is not supported.
  */
 package dev.isocheck.internal.reference;

@@ -5,5 +5,8 @@
  *
  * <p>{@link dev.isocheck.internal.solve.SatChecker} is the entry point; every witness it returns has passed
  * {@link dev.isocheck.internal.solve.WitnessReplay}, a replay from the definitions of {@code docs/semantics.md}.
+ *
+ * <p><strong>Internal.</strong> This package is not API: it may change at any time without notice,
+ * and using it from outside isocheck is not supported.
  */
 package dev.isocheck.internal.solve;

@@ -3,7 +3,6 @@ package dev.isocheck.internal.explain;
 import dev.isocheck.explain.TextRenderer;
 import dev.isocheck.explain.AnomalyCycle;
 import dev.isocheck.explain.Assumption;
-import dev.isocheck.explain.CycleType;
 import dev.isocheck.explain.DependencyType;
 import dev.isocheck.explain.Explanation;
 import dev.isocheck.explain.OperationRef;
@@ -350,15 +349,15 @@ class ExhaustiveExplainerTests {
         DependencyType wr = DependencyType.WRITE_READ;
         DependencyType rw = DependencyType.READ_WRITE;
         DependencyType prw = DependencyType.PREDICATE_READ_WRITE;
-        assertThat(CycleType.of(List.of(ww, ww))).isEqualTo(CycleType.G0);
-        assertThat(CycleType.of(List.of(ww, wr))).isEqualTo(CycleType.G1C);
-        assertThat(CycleType.of(List.of(ww, rw))).isEqualTo(CycleType.G_SINGLE);
-        assertThat(CycleType.of(List.of(wr, rw, wr, rw))).isEqualTo(CycleType.G_NONADJACENT);
-        assertThat(CycleType.of(List.of(rw, rw))).isEqualTo(CycleType.G2_ITEM);
-        assertThat(CycleType.of(List.of(rw, prw))).isEqualTo(CycleType.G2);
-        assertThat(CycleType.of(List.of(DependencyType.SESSION, DependencyType.REAL_TIME))).isEqualTo(CycleType.SESSION_REALTIME);
-        assertThat(CycleType.G_NONADJACENT.isForbiddenAt(SI)).isTrue();
-        assertThat(CycleType.G2_ITEM.isForbiddenAt(SI)).isFalse();
-        assertThat(Optional.of(CycleType.G2.shortName())).contains("G2");
+        assertThat(AnomalyCycle.typeOf(List.of(ww, ww))).isEqualTo(AnomalyType.G0);
+        assertThat(AnomalyCycle.typeOf(List.of(ww, wr))).isEqualTo(AnomalyType.G1C);
+        assertThat(AnomalyCycle.typeOf(List.of(ww, rw))).isEqualTo(AnomalyType.G_SINGLE);
+        assertThat(AnomalyCycle.typeOf(List.of(wr, rw, wr, rw))).isEqualTo(AnomalyType.G_NONADJACENT);
+        assertThat(AnomalyCycle.typeOf(List.of(rw, rw))).isEqualTo(AnomalyType.G2_ITEM);
+        assertThat(AnomalyCycle.typeOf(List.of(rw, prw))).isEqualTo(AnomalyType.G2);
+        assertThat(AnomalyCycle.typeOf(List.of(DependencyType.SESSION, DependencyType.REAL_TIME))).isEqualTo(AnomalyType.SESSION_REALTIME);
+        assertThat(AnomalyType.G_NONADJACENT.isForbiddenAt(SI)).isTrue();
+        assertThat(AnomalyType.G2_ITEM.isForbiddenAt(SI)).isFalse();
+        assertThat(Optional.of(AnomalyType.G2.shortName())).contains("G2");
     }
 }

@@ -6,8 +6,9 @@ import java.util.Optional;
 import java.util.Random;
 
 /**
- * Random acyclic graphs for tests and benchmarks: edges always go forward in a hidden order, so
- * every graph is a DAG; node ids can be shuffled so that they are not that order.
+ * Random acyclic graphs for the tests: edges always go forward in a hidden order, so every graph is
+ * a DAG; node ids can be shuffled so that they are not that order. Bench's
+ * {@code ReachabilityBenchmark} has a copy of {@link #sessions}.
  */
 final class RandomDags {
 

@@ -1,10 +1,15 @@
-package dev.isocheck.gpu;
+package dev.isocheck.bench;
 
+import dev.isocheck.gpu.CudaReachabilityEngine;
+import dev.isocheck.gpu.DeviceClosure;
+import dev.isocheck.gpu.Levels;
+import dev.isocheck.gpu.PackedDag;
 import dev.isocheck.spi.BitRowReachability;
 import dev.isocheck.spi.Dag;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Random;
 
 /**
  * Closure of session-structured random DAGs (10k, 50k, 100k nodes by default) on the GPU against
@@ -13,9 +18,12 @@ import java.util.Optional;
  * comparison. Every GPU result is checked bit for bit against the CPU's before it is timed, so a
  * fast wrong answer cannot be reported. Without a usable GPU it says why and times the CPU alone.
  *
- * <p>Run: {@code mvn -B -ntp -pl gpu-kernels -am -DskipTests -Pgpu-benchmark verify}, or
- * {@code java -Xmx8g -cp ... dev.isocheck.gpu.GpuReachabilityBenchmark [sizes]} with sizes as
- * {@code 10000,50000,100000}. Needs about 5 GB of heap at 100k nodes (rows are 1.25 GB).
+ * <p>Run: {@code mvn -B -ntp -pl bench -am -DskipTests -Pgpu-benchmark verify}, or
+ * {@code java -Xmx8g -cp ... dev.isocheck.bench.GpuReachabilityBenchmark [sizes]} with sizes as
+ * {@code 10000,50000,100000} and the class path of module {@code bench} (with {@code gpu-kernels};
+ * the runnable {@code isocheck-bench.jar} leaves them out). Needs about 5 GB of heap at 100k nodes
+ * (rows are 1.25 GB). It sets {@code isocheck.gpu=on}, so that the engine's size rule does not turn
+ * the GPU down for small sizes.
  */
 public final class GpuReachabilityBenchmark {
 
@@ -33,7 +41,8 @@ public final class GpuReachabilityBenchmark {
         int[] sizes = args.length > 0
                 ? Arrays.stream(args[0].split(",")).map(String::strip).mapToInt(Integer::parseInt).toArray()
                 : new int[] {10_000, 50_000, 100_000};
-        CudaReachabilityEngine engine = new CudaReachabilityEngine(CudaDriver::probe, key -> "on");
+        System.setProperty(CudaReachabilityEngine.PROPERTY, "on");
+        CudaReachabilityEngine engine = new CudaReachabilityEngine();
         System.out.println("device: " + engine.deviceDescription());
         System.out.printf(Locale.ROOT, "DAGs: %d sessions, %d reads per transaction from the last %d; median of %d runs; bound = bytes moved / %.0f TB/s%n",
                 SESSIONS, READS_PER_TRANSACTION, READ_WINDOW, RUNS, BANDWIDTH_BYTES_PER_SECOND / 1e12);
@@ -49,7 +58,7 @@ public final class GpuReachabilityBenchmark {
     }
 
     private static Optional<String> run(CudaReachabilityEngine engine, int n) {
-        Dag dag = RandomDags.sessionStructured(n, n, SESSIONS, READS_PER_TRANSACTION, READ_WINDOW);
+        Dag dag = sessionStructured(n, n, SESSIONS, READS_PER_TRANSACTION, READ_WINDOW);
         PackedDag packed = PackedDag.of(dag);
         double boundMs = packed.bytesMoved() / BANDWIDTH_BYTES_PER_SECOND * 1e3;
 
@@ -68,7 +77,7 @@ public final class GpuReachabilityBenchmark {
         String cpuPerTotal = "-";
         if (reason.isEmpty()) {
             long[] expected = BitRowReachability.compute(dag).rows();
-            String difference = Rows.firstDifference(expected, engine.closureOf(dag).rows(), packed.words());
+            String difference = firstDifference(expected, engine.closureOf(dag).rows(), packed.words());
             if (difference != null) {
                 throw new AssertionError(n + " nodes: GPU rows differ from the CPU's: " + difference);
             }
@@ -112,5 +121,51 @@ public final class GpuReachabilityBenchmark {
 
     private static String format(double value) {
         return String.format(Locale.ROOT, value < 10 ? "%.3f" : "%.1f", value);
+    }
+
+    /**
+     * A graph shaped like a history's known graph: {@code sessions} sessions take turns at random,
+     * each transaction follows its session's previous one (session order) and reads from
+     * {@code readsPerNode} transactions among the {@code window} before it (write-read edges to
+     * recent writes, as real workloads read mostly fresh values). Ids are in issue order. A copy of
+     * the generator of the same name in {@code gpu-kernels}' tests, so that the graphs stay those the
+     * CPU numbers in {@code gpu-kernels/README.md} were measured on.
+     */
+    private static Dag sessionStructured(long seed, int nodes, int sessions, int readsPerNode, int window) {
+        Random random = new Random(seed);
+        int[] last = new int[sessions];
+        Arrays.fill(last, -1);
+        int capacity = nodes * (1 + readsPerNode);
+        int[] from = new int[capacity];
+        int[] to = new int[capacity];
+        int edges = 0;
+        for (int t = 0; t < nodes; t++) {
+            int s = random.nextInt(sessions);
+            if (last[s] >= 0) {
+                from[edges] = last[s];
+                to[edges++] = t;
+            }
+            last[s] = t;
+            for (int r = 0; r < readsPerNode && t > 0; r++) {
+                int writer = t - 1 - random.nextInt(Math.min(window, t));
+                from[edges] = writer;
+                to[edges++] = t;
+            }
+        }
+        return Dag.of(nodes, from, to, edges);
+    }
+
+    /** Null when equal; else where the first difference is, for the failure message. */
+    private static String firstDifference(long[] expected, long[] actual, int words) {
+        if (expected.length != actual.length) {
+            return "lengths differ: expected " + expected.length + " words, got " + actual.length;
+        }
+        for (int i = 0; i < expected.length; i++) {
+            if (expected[i] != actual[i]) {
+                return "row (position) " + i / words + ", word " + i % words + ": expected "
+                        + Long.toHexString(expected[i]) + ", got " + Long.toHexString(actual[i]);
+            }
+        }
+        return null;
     }
 }

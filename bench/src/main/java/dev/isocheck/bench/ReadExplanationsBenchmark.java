@@ -1,6 +1,8 @@
-package dev.isocheck.internal.graph;
+package dev.isocheck.bench;
 
 import dev.isocheck.history.History;
+import dev.isocheck.internal.graph.ReadAnomalies;
+import dev.isocheck.internal.graph.ReadExplanations;
 import dev.isocheck.internal.simulate.HistoryGenerator;
 import dev.isocheck.internal.simulate.SimulatedDatabase;
 import dev.isocheck.internal.simulate.Workload;
@@ -8,8 +10,10 @@ import java.util.Arrays;
 
 /**
  * Times {@link ReadExplanations#of} on a generated history of about 100k transactions and 2M
- * operations. Not a test; run its {@code main} by hand (arguments: sessions, transactions per
- * session, maximum operations per transaction, whether reads return partial rows).
+ * operations. Run it with
+ * {@code java -cp bench/target/isocheck-bench.jar dev.isocheck.bench.ReadExplanationsBenchmark
+ * [sessions [perSession [maxOps [partialRows]]]]} (transactions per session, maximum operations per
+ * transaction, whether reads return partial rows; defaults 100, 1000, 39, true).
  */
 public final class ReadExplanationsBenchmark {
 

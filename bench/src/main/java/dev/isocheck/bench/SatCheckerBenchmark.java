@@ -1,8 +1,9 @@
-package dev.isocheck.internal.solve;
+package dev.isocheck.bench;
 
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.format.DbcopHistoryReader;
 import dev.isocheck.history.History;
+import dev.isocheck.internal.solve.SatChecker;
 import dev.isocheck.internal.simulate.HistoryGenerator;
 import dev.isocheck.internal.simulate.SimulatedDatabase;
 import dev.isocheck.internal.simulate.Workload;
@@ -11,9 +12,10 @@ import java.util.Arrays;
 
 /**
  * Times {@link SatChecker} stage by stage on a serial history of a given size, or on a dbcop
- * {@code history.bincode}. Not a test; run its {@code main} by hand (command in
- * {@code docs/benchmarks.md}). Arguments: {@code sessions perSession [keys [valueDomain]]} or a
- * path. Each level is checked once to warm up, then five times; the median is printed.
+ * {@code history.bincode}. Run it with
+ * {@code java -cp bench/target/isocheck-bench.jar dev.isocheck.bench.SatCheckerBenchmark ARGUMENTS}:
+ * {@code sessions perSession [keys [valueDomain]]} or a path. Each level is checked once to warm
+ * up, then five times; the median is printed.
  */
 public final class SatCheckerBenchmark {
 
