@@ -3,11 +3,13 @@ package dev.isocheck.internal.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.isocheck.Anomaly;
+import dev.isocheck.CheckOptions;
 import dev.isocheck.internal.engine.Checker;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.Verdict;
 import dev.isocheck.internal.engine.CheckPipeline;
 import dev.isocheck.internal.explain.CoreExplainer;
+import dev.isocheck.internal.explain.ExhaustiveExplainer;
 import dev.isocheck.internal.explain.Explainer;
 import dev.isocheck.explain.Explanation;
 import dev.isocheck.explain.HtmlRenderer;
@@ -63,17 +65,33 @@ public final class CheckCommand {
     private final PrintStream out;
     private final PrintStream err;
     private final Checker checker;
-    private final Explainer explainer = new CoreExplainer();
+    private final Explainer explainer;
 
-    /** A command printing to these streams, with the standard checking pipeline. */
+    /** A command printing to these streams, checking with {@link CheckOptions#defaults()}. */
     public CheckCommand(PrintStream out, PrintStream err) {
-        this(out, err, new CheckPipeline());
+        this(out, err, CheckOptions.defaults());
     }
 
+    /**
+     * A command printing to these streams, checking with {@code options} (which {@link Main} reads
+     * from the system properties).
+     */
+    public CheckCommand(PrintStream out, PrintStream err, CheckOptions options) {
+        this.out = out;
+        this.err = err;
+        CheckPipeline pipeline = new CheckPipeline(options);
+        this.checker = pipeline;
+        // The explainer decides restrictions with the same pipeline, so that the options hold there too.
+        this.explainer = new CoreExplainer(new ExhaustiveExplainer(options.explainMaxTransactions(),
+                ExhaustiveExplainer.DEFAULT_BUDGET, ExhaustiveExplainer.DEFAULT_MAX_CASES), pipeline, options.explainTimeLimit());
+    }
+
+    /** A command deciding with {@code checker}, and explaining as by default (tests). */
     CheckCommand(PrintStream out, PrintStream err, Checker checker) {
         this.out = out;
         this.err = err;
         this.checker = checker;
+        this.explainer = new CoreExplainer();
     }
 
     /** Runs the command on its arguments (without the word {@code check}) and returns the exit status. */
