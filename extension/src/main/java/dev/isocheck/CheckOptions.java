@@ -6,8 +6,9 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How a history is checked and a violation explained: which engine computes reachability, and how
- * much the explanation of a violation may cost. None of them changes a verdict.
+ * How {@link Isocheck#check(dev.isocheck.history.History, IsolationLevel, CheckOptions)} checks and
+ * explains: which engine computes reachability, and how much the explanation of a violation may
+ * cost. None of them changes a verdict.
  *
  * <p>Immutable: start from {@link #defaults()} and derive with the {@code with...} methods, each of
  * which returns a copy and leaves the original as it was.
