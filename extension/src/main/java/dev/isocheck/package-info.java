@@ -1,6 +1,22 @@
 /**
- * What a check asks and answers: the {@link dev.isocheck.IsolationLevel}, the
- * {@link dev.isocheck.internal.engine.Checker} role, and the three-valued {@link dev.isocheck.Verdict}
- * with the {@link dev.isocheck.Anomaly} that explains a violation.
+ * The public API of isocheck: {@link dev.isocheck.Isocheck} checks a
+ * {@link dev.isocheck.history.History} of transactions at an {@link dev.isocheck.IsolationLevel}
+ * and answers a {@link dev.isocheck.CheckResult}, the {@link dev.isocheck.Verdict} with the
+ * {@link dev.isocheck.explain.Explanation} of a violation. Nothing under
+ * {@code dev.isocheck.internal} is API.
+ *
+ * <pre>{@code
+ * // Write skew: each transaction reads what the other one writes, and both read the initial values.
+ * HistoryBuilder builder = History.builder().initialValue("x", 0).initialValue("y", 0);
+ * builder.transaction("T1").read("x", 0).write("y", 1);
+ * builder.transaction("T2").read("y", 0).write("x", 1);
+ * History history = builder.build();
+ *
+ * CheckResult result = Isocheck.check(history, IsolationLevel.SERIALIZABLE);
+ * result.explanationText().ifPresent(System.out::print);
+ * // G2-item (write skew) at serializable: a cycle of 2 transactions
+ * //   T1 -rw x-> T2 -rw y-> T1
+ * // ...
+ * }</pre>
  */
 package dev.isocheck;

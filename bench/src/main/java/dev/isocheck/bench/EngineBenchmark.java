@@ -1,5 +1,7 @@
 package dev.isocheck.bench;
 
+import dev.isocheck.GpuMode;
+import dev.isocheck.internal.cli.SystemProperties;
 import dev.isocheck.internal.engine.Checker;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.Verdict;
@@ -104,7 +106,8 @@ public final class EngineBenchmark {
         Options options;
         List<Case> cases;
         try {
-            options = Options.parse(args);
+            // The one place the benchmark reads isocheck.gpu; the checkers are given the mode.
+            options = Options.parse(args, SystemProperties.checkOptions().gpuMode());
             cases = cases(options);
         } catch (IllegalArgumentException e) {
             err.println("EngineBenchmark: " + e.getMessage());
@@ -279,7 +282,7 @@ public final class EngineBenchmark {
                 Checker checker;
                 StageTimings stages = null;
                 if (options.checker == null) {
-                    stages = new StageTimings(options.search, options.narrowCycles);
+                    stages = new StageTimings(options.search, options.narrowCycles, options.gpu);
                     checker = new CheckPipeline(stages);
                 } else {
                     checker = options.checker.get();
@@ -449,6 +452,8 @@ public final class EngineBenchmark {
         Supplier<Checker> checker;
         SatChecker.Search search = SatChecker.Search.THEORY;
         boolean narrowCycles = true;
+        /** From the system property {@value SystemProperties#GPU}; a {@code --checker} class name gets its own default. */
+        GpuMode gpu = GpuMode.AUTO;
         int warmup = 1;
         int runs = 5;
         long seed = 1;
@@ -459,8 +464,9 @@ public final class EngineBenchmark {
         String csv;
         List<Path> paths = new ArrayList<>();
 
-        static Options parse(String[] args) {
+        static Options parse(String[] args, GpuMode gpu) {
             Options o = new Options();
+            o.gpu = gpu;
             boolean workloadsGiven = false;
             for (int i = 0; i < args.length; i++) {
                 String arg = args[i];
@@ -486,7 +492,7 @@ public final class EngineBenchmark {
                     case "--inject" -> o.anomalies = list(value).stream().map(InjectedAnomaly::fromName).toList();
                     case "--checker" -> {
                         o.checkerName = value;
-                        o.checker = checker(value);
+                        o.checker = checker(value, o.gpu);
                     }
                     case "--narrow-cycles" -> o.narrowCycles = switch (value.toLowerCase(Locale.ROOT)) {
                         case "on" -> true;
@@ -522,14 +528,14 @@ public final class EngineBenchmark {
             return o;
         }
 
-        private static Supplier<Checker> checker(String name) {
+        private static Supplier<Checker> checker(String name, GpuMode gpu) {
             switch (name) {
                 case "pipeline":
                     return null;
                 case "sat":
-                    return SatChecker::new;
+                    return () -> new SatChecker(gpu);
                 case "pipeline-sat":
-                    return () -> new CheckPipeline(new SatChecker());
+                    return () -> new CheckPipeline(new SatChecker(gpu));
                 default:
                     break;
             }

@@ -1,7 +1,9 @@
 package dev.isocheck.bench;
 
+import dev.isocheck.CheckOptions;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.Verdict;
+import dev.isocheck.internal.cli.SystemProperties;
 import dev.isocheck.internal.engine.CheckPipeline;
 import dev.isocheck.internal.explain.CoreExplainer;
 import dev.isocheck.internal.explain.ExhaustiveExplainer;
@@ -53,7 +55,10 @@ public final class ExplainBenchmark {
         int seeds = 10;
         boolean core = true;
         int bound = ExhaustiveExplainer.DEFAULT_MAX_TRANSACTIONS;
+        CheckOptions options;
         try {
+            // The one place this benchmark reads isocheck.gpu; the pipelines are given the mode.
+            options = SystemProperties.checkOptions();
             for (int i = 0; i < args.length; i++) {
                 String value = i + 1 < args.length ? args[i + 1] : null;
                 switch (args[i]) {
@@ -86,8 +91,9 @@ public final class ExplainBenchmark {
                 Workload.InitialKnowledge.KNOWN, true);
         ExhaustiveExplainer exhaustive = new ExhaustiveExplainer(bound, ExhaustiveExplainer.DEFAULT_BUDGET,
                 ExhaustiveExplainer.DEFAULT_MAX_CASES);
-        run(workload, seeds, core ? new CoreExplainer(exhaustive, new CheckPipeline(), CoreExplainer.DEFAULT_BUDGET) : exhaustive,
-                System.out);
+        CheckPipeline pipeline = new CheckPipeline(options);
+        run(workload, seeds, core ? new CoreExplainer(exhaustive, pipeline, CoreExplainer.DEFAULT_BUDGET) : exhaustive,
+                pipeline, System.out);
     }
 
     private static String required(String value, String option) {
@@ -107,8 +113,7 @@ public final class ExplainBenchmark {
         final List<Long> millis = new ArrayList<>();
     }
 
-    static void run(Workload workload, int seeds, Explainer explainer, PrintStream out) {
-        CheckPipeline pipeline = new CheckPipeline();
+    static void run(Workload workload, int seeds, Explainer explainer, CheckPipeline pipeline, PrintStream out) {
         Map<IsolationLevel, Tally> tallies = new EnumMap<>(IsolationLevel.class);
         for (IsolationLevel level : IsolationLevel.values()) {
             tallies.put(level, new Tally());

@@ -1,5 +1,6 @@
 package dev.isocheck.bench;
 
+import dev.isocheck.GpuMode;
 import dev.isocheck.internal.engine.Checker;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.Verdict;
@@ -19,8 +20,8 @@ final class StageTimings implements Checker {
     private final SatChecker engine;
     private SatChecker.Report last;
 
-    StageTimings(SatChecker.Search search, boolean narrowCycles) {
-        engine = new SatChecker(java.time.Duration.ofMinutes(10), search, narrowCycles);
+    StageTimings(SatChecker.Search search, boolean narrowCycles, GpuMode gpu) {
+        engine = new SatChecker(java.time.Duration.ofMinutes(10), search, narrowCycles, gpu);
     }
 
     @Override

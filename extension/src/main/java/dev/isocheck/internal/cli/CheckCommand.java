@@ -3,12 +3,14 @@ package dev.isocheck.internal.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.isocheck.Anomaly;
+import dev.isocheck.CheckOptions;
+import dev.isocheck.CheckResult;
 import dev.isocheck.internal.engine.Checker;
 import dev.isocheck.IsolationLevel;
+import dev.isocheck.Isocheck;
 import dev.isocheck.Verdict;
-import dev.isocheck.internal.engine.CheckPipeline;
+import dev.isocheck.internal.explain.CheckAndExplain;
 import dev.isocheck.internal.explain.CoreExplainer;
-import dev.isocheck.internal.explain.Explainer;
 import dev.isocheck.explain.Explanation;
 import dev.isocheck.explain.HtmlRenderer;
 import dev.isocheck.explain.JsonRenderer;
@@ -26,16 +28,19 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.stream.Stream;
 
 /**
  * {@code check [--level LEVEL] [--format FORMAT] [--json] [--report DIR] FILE_OR_DIR...}: reads
- * each history, checks it, and prints one line per history (see {@code docs/history-format.md}).
- * Each violation is explained ({@link CoreExplainer}: the smallest cycles, from the transactions the
- * verdict names or a minimal set of transactions that still violates the level) under its line, in
- * the JSON ({@code anomaly}, {@code cycle}, {@code edges}, {@code evidence}), and with
- * {@code --report} in a self-contained HTML page in {@code DIR}.
+ * each history, checks it ({@link Isocheck#check(History, IsolationLevel, CheckOptions)}), and
+ * prints one line per history (see {@code docs/history-format.md}). Each violation is
+ * explained ({@link CoreExplainer}: the smallest cycles, from the transactions the verdict names or
+ * a minimal set of transactions that still violates the level) under its line, in the JSON
+ * ({@code anomaly}, {@code cycle}, {@code edges}, {@code evidence}), and with {@code --report} in a
+ * self-contained HTML page in {@code DIR}.
  *
  * <p>A directory is a Cobra history when it holds {@code *.log} files; otherwise it is searched
  * for histories ({@code *.jsonl}, {@code *.bincode}, and Cobra directories), checked in path order.
@@ -62,18 +67,31 @@ public final class CheckCommand {
 
     private final PrintStream out;
     private final PrintStream err;
-    private final Checker checker;
-    private final Explainer explainer = new CoreExplainer();
+    /** Checks and explains one history: {@link Isocheck#check}, unless a test says otherwise. */
+    private final BiFunction<History, IsolationLevel, CheckResult> check;
 
-    /** A command printing to these streams, with the standard checking pipeline. */
+    /** A command printing to these streams, checking with {@link CheckOptions#defaults()}. */
     public CheckCommand(PrintStream out, PrintStream err) {
-        this(out, err, new CheckPipeline());
+        this(out, err, CheckOptions.defaults());
     }
 
+    /**
+     * A command printing to these streams, checking with {@code options} (which {@link Main} reads
+     * from the system properties).
+     */
+    public CheckCommand(PrintStream out, PrintStream err, CheckOptions options) {
+        Objects.requireNonNull(options, "options is null");
+        this.out = out;
+        this.err = err;
+        this.check = (history, level) -> Isocheck.check(history, level, options);
+    }
+
+    /** A command deciding with {@code checker}, and explaining as by default (tests). */
     CheckCommand(PrintStream out, PrintStream err, Checker checker) {
         this.out = out;
         this.err = err;
-        this.checker = checker;
+        CoreExplainer explainer = new CoreExplainer();
+        this.check = (history, level) -> CheckAndExplain.run(history, level, checker, explainer);
     }
 
     /** Runs the command on its arguments (without the word {@code check}) and returns the exit status. */
@@ -125,23 +143,12 @@ public final class CheckCommand {
         } catch (IOException | UncheckedIOException e) {
             return invalid(path, options, path + ": cannot be read: " + describe(e));
         }
-        long loaded = System.nanoTime();
-        Verdict verdict = checker.check(history, options.level);
-        long millis = (System.nanoTime() - loaded) / 1_000_000;
-        long loadMillis = (loaded - started) / 1_000_000;
-        Explanation explanation = null;
-        long explainMillis = 0;
-        if (verdict instanceof Verdict.Violated violated) {
-            long explaining = System.nanoTime();
-            try {
-                explanation = explainer.explain(history, violated.level(), violated.anomaly().transactions());
-            } catch (RuntimeException | StackOverflowError e) {
-                // The verdict stands without its explanation; a bug in explaining must not hide it.
-                explanation = new Explanation.Unexplained(violated.level(), "the explainer failed: " + e.getClass().getName()
-                        + (e.getMessage() == null ? "" : ": " + e.getMessage()) + " (please report)");
-            }
-            explainMillis = (System.nanoTime() - explaining) / 1_000_000;
-        }
+        long loadMillis = (System.nanoTime() - started) / 1_000_000;
+        CheckResult result = check.apply(history, options.level);
+        Verdict verdict = result.verdict();
+        long millis = result.checkDuration().toMillis();
+        Explanation explanation = result.explanation().orElse(null);
+        long explainMillis = result.explainDuration().toMillis();
         Optional<Path> report = Optional.empty();
         if (explanation != null && options.report.isPresent()) {
             try {

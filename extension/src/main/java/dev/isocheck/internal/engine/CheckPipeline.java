@@ -1,6 +1,7 @@
 package dev.isocheck.internal.engine;
 
 import dev.isocheck.Anomaly;
+import dev.isocheck.CheckOptions;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.Verdict;
 import dev.isocheck.internal.graph.ReadAnomalies;
@@ -10,6 +11,7 @@ import dev.isocheck.internal.solve.SatChecker;
 import dev.isocheck.internal.solve.WitnessReplay;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
@@ -42,9 +44,17 @@ public final class CheckPipeline implements Checker {
     private final Checker fallback;
     private final int bundleOperations;
 
-    /** The pipeline with the standard search. */
+    /** The pipeline with the standard search, under {@link CheckOptions#defaults()}. */
     public CheckPipeline() {
-        this(new SatChecker(), new ReferenceChecker());
+        this(CheckOptions.defaults());
+    }
+
+    /**
+     * The pipeline with the standard search, under the options that concern checking: the
+     * {@linkplain CheckOptions#gpuMode() GPU mode} (the explanation options are the explainer's).
+     */
+    public CheckPipeline(CheckOptions options) {
+        this(new SatChecker(Objects.requireNonNull(options, "options is null").gpuMode()), new ReferenceChecker());
     }
 
     /** A pipeline that screens, then asks {@code search} alone (for each independent part; see the class comment). */

@@ -68,7 +68,7 @@ public final class CoreExplainer implements Explainer {
         for (String id : involved) {
             history.transaction(id).ifPresent(t -> start.add(t.index()));
         }
-        long deadline = System.nanoTime() + budget.toNanos();
+        long deadline = deadline(budget);
         Optional<ViolatingCore.Result> core = ViolatingCore.find(history, level, checker,
                 start.stream().mapToInt(Integer::intValue).toArray(), exhaustive.maxTransactions(), deadline);
         if (core.isEmpty()) {
@@ -93,5 +93,18 @@ public final class CoreExplainer implements Explainer {
                     + " alone violate the level, but " + again.reason());
         }
         return second;
+    }
+
+    /**
+     * {@link System#nanoTime()} plus {@code budget}, saturated at the ends of {@code long}: a budget
+     * of centuries (options allow any) means no deadline, not an {@link ArithmeticException} or a
+     * deadline in the past.
+     */
+    private static long deadline(Duration budget) {
+        try {
+            return Math.addExact(System.nanoTime(), budget.toNanos());
+        } catch (ArithmeticException beyondRange) {
+            return budget.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.isocheck.internal.prune;
 
+import dev.isocheck.GpuMode;
 import dev.isocheck.spi.Dag;
 import dev.isocheck.spi.Reachability;
 import dev.isocheck.internal.graph.EdgeKind;
@@ -10,6 +11,7 @@ import dev.isocheck.internal.graph.UnreturnedRows;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Prunes a {@link HyperPolygraph} to a fixpoint (or nearly, see {@link #STOP_FRACTION}) with
@@ -85,9 +87,11 @@ public final class Pruner {
     private Round round;
     private int rounds;
     /** How each round's closure is computed: the engine {@link ReachabilityEngines} selects, unless a test says otherwise. */
-    private java.util.function.Function<Dag, Reachability> closures = ReachabilityEngines::closureOf;
+    private final java.util.function.Function<Dag, Reachability> closures;
 
-    private Pruner(HyperPolygraph polygraph, KeyChains chains, boolean snapshot, long parallelPairs, boolean direct) {
+    private Pruner(HyperPolygraph polygraph, KeyChains chains, boolean snapshot, long parallelPairs, boolean direct,
+            java.util.function.Function<Dag, Reachability> closures) {
+        this.closures = closures;
         this.parallelPairs = parallelPairs;
         this.direct = direct;
         this.polygraph = polygraph;
@@ -140,7 +144,8 @@ public final class Pruner {
 
     /**
      * Prunes {@code polygraph} to a fixpoint, or until a round adds at most one edge in
-     * {@link #STOP_FRACTION} of the graph's.
+     * {@link #STOP_FRACTION} of the graph's, with closures from the engine {@link GpuMode#AUTO}
+     * selects.
      *
      * @param snapshot whether the level is snapshot isolation (else serializable; strict when the
      *                 known graph has real-time edges)
@@ -148,7 +153,19 @@ public final class Pruner {
      * @throws TooLargeException when the constraints would not fit in memory
      */
     public static PrunedPolygraph prune(HyperPolygraph polygraph, boolean snapshot) {
-        return prune(polygraph, snapshot, PARALLEL_PAIRS);
+        return prune(polygraph, snapshot, GpuMode.AUTO);
+    }
+
+    /**
+     * As {@link #prune(HyperPolygraph, boolean)}, with each round's closure from the engine that
+     * {@link ReachabilityEngines} selects in {@code gpu}.
+     *
+     * @return never {@code null}
+     * @throws TooLargeException when the constraints would not fit in memory
+     */
+    public static PrunedPolygraph prune(HyperPolygraph polygraph, boolean snapshot, GpuMode gpu) {
+        Objects.requireNonNull(gpu, "gpu is null");
+        return prune(polygraph, snapshot, PARALLEL_PAIRS, false, dag -> ReachabilityEngines.closureOf(dag, gpu));
     }
 
     /**
@@ -165,7 +182,7 @@ public final class Pruner {
      * other writer of a key), which the default must match decision for decision (tests).
      */
     static PrunedPolygraph prune(HyperPolygraph polygraph, boolean snapshot, long parallelPairs, boolean direct) {
-        return prune(polygraph, snapshot, parallelPairs, direct, ReachabilityEngines::closureOf);
+        return prune(polygraph, snapshot, parallelPairs, direct, dag -> ReachabilityEngines.closureOf(dag, GpuMode.AUTO));
     }
 
     /**
@@ -177,9 +194,7 @@ public final class Pruner {
             java.util.function.Function<Dag, Reachability> closures) {
         long started = System.nanoTime();
         KeyChains chains = KeyChains.of(polygraph);
-        Pruner pruner = new Pruner(polygraph, chains, snapshot, parallelPairs, direct);
-        pruner.closures = closures;
-        return pruner.run(started);
+        return new Pruner(polygraph, chains, snapshot, parallelPairs, direct, closures).run(started);
     }
 
     private PrunedPolygraph run(long started) {

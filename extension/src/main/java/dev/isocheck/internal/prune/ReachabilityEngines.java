@@ -1,5 +1,6 @@
 package dev.isocheck.internal.prune;
 
+import dev.isocheck.GpuMode;
 import dev.isocheck.spi.BitRowReachability;
 import dev.isocheck.spi.Dag;
 import dev.isocheck.spi.Reachability;
@@ -7,6 +8,7 @@ import dev.isocheck.spi.ReachabilityEngine;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
@@ -17,13 +19,14 @@ import java.util.ServiceLoader;
  * path) or the built-in CPU engine, which needs no service file because it is the fallback of all
  * the others.
  *
- * <p>The system property {@value #GPU_PROPERTY}, read at every call, decides:
+ * <p>The {@link GpuMode} each call is given decides (it comes from the caller's
+ * {@link dev.isocheck.CheckOptions}; nothing here reads a system property):
  * <ul>
- *   <li>{@code auto} (the default): the first discovered engine that reports no
+ *   <li>{@link GpuMode#AUTO} (the default): the first discovered engine that reports no
  *       {@linkplain ReachabilityEngine#unavailableReason unavailable reason}, else the CPU;</li>
- *   <li>{@code on}: the same, and the CPU standing in is logged even when no engine was found at
- *       all, since the user asked for one;</li>
- *   <li>{@code off}: the CPU only; discovered engines are not even loaded.</li>
+ *   <li>{@link GpuMode#ON}: the same, and the CPU standing in is logged even when no engine was
+ *       found at all, since the user asked for one;</li>
+ *   <li>{@link GpuMode#OFF}: the CPU only; discovered engines are not even loaded.</li>
  * </ul>
  * A chosen engine whose {@code closureOf} throws {@link IllegalStateException} is replaced by the CPU
  * for that graph. Why the CPU stood in is logged at {@code INFO} through {@link System.Logger}, once
@@ -35,9 +38,6 @@ import java.util.ServiceLoader;
  */
 public final class ReachabilityEngines {
 
-    /** The system property that turns discovered (GPU) engines {@code auto}, {@code on} or {@code off}. */
-    public static final String GPU_PROPERTY = "isocheck.gpu";
-
     private static final ReachabilityEngine CPU = new CpuReachabilityEngine(CpuReachabilityEngine.DEFAULT_BIT_ROW_BUDGET);
 
     private static final OnceLog FALLBACK_LOG = new OnceLog(System.getLogger(ReachabilityEngines.class.getName()));
@@ -46,30 +46,25 @@ public final class ReachabilityEngines {
     }
 
     /**
-     * The closure of {@code dag}, from the engine {@link #select} picks, or from the CPU when that
-     * engine fails with {@link IllegalStateException}.
+     * The closure of {@code dag}, from the engine {@link #select} picks in {@code mode}, or from the
+     * CPU when that engine fails with {@link IllegalStateException}.
      *
-     * @throws IllegalArgumentException when {@value #GPU_PROPERTY} has a value other than
-     *                                  {@code auto}, {@code on} or {@code off}
-     * @throws IllegalStateException    when even the CPU cannot hold the closure (see
-     *                                  {@link #cpu()})
+     * @return never {@code null}
+     * @throws IllegalStateException when even the CPU cannot hold the closure (see {@link #cpu()})
      */
-    public static Reachability closureOf(Dag dag) {
-        String property = System.getProperty(GPU_PROPERTY);
-        return closureOf(dag, discoveredUnlessOff(property), property, FALLBACK_LOG);
+    public static Reachability closureOf(Dag dag, GpuMode mode) {
+        return closureOf(dag, discoveredUnlessOff(mode), mode, FALLBACK_LOG);
     }
 
     /**
      * The engine that would compute the closure of a graph of {@code nodes} nodes and {@code edges}
-     * edges (before any failure of that engine), for logs and benchmarks; logs why the CPU stands in,
-     * once per JVM.
+     * edges in {@code mode} (before any failure of that engine), for logs and benchmarks; logs why
+     * the CPU stands in, once per JVM.
      *
      * @return never {@code null}
-     * @throws IllegalArgumentException when {@value #GPU_PROPERTY} has an invalid value
      */
-    public static ReachabilityEngine select(int nodes, long edges) {
-        String property = System.getProperty(GPU_PROPERTY);
-        Selection selection = select(nodes, edges, discoveredUnlessOff(property), property);
+    public static ReachabilityEngine select(int nodes, long edges, GpuMode mode) {
+        Selection selection = select(nodes, edges, discoveredUnlessOff(mode), mode);
         selection.fallbackReason().ifPresent(FALLBACK_LOG::log);
         return selection.engine();
     }
@@ -83,10 +78,9 @@ public final class ReachabilityEngines {
         return CPU;
     }
 
-    /** {@link #closureOf(Dag)} over the given engines and property value, logging to {@code log}. */
-    static Reachability closureOf(Dag dag, List<? extends ReachabilityEngine> discovered, String gpuProperty,
-            OnceLog log) {
-        Selection selection = select(dag.nodeCount(), dag.edgeCount(), discovered, gpuProperty);
+    /** {@link #closureOf(Dag, GpuMode)} over the given engines, logging to {@code log}. */
+    static Reachability closureOf(Dag dag, List<? extends ReachabilityEngine> discovered, GpuMode mode, OnceLog log) {
+        Selection selection = select(dag.nodeCount(), dag.edgeCount(), discovered, mode);
         selection.fallbackReason().ifPresent(log::log);
         ReachabilityEngine engine = selection.engine();
         if (engine == CPU) {
@@ -101,13 +95,9 @@ public final class ReachabilityEngines {
         }
     }
 
-    /**
-     * {@link #select(int, long)} over the given engines and property value, without logging.
-     *
-     * @throws IllegalArgumentException for an invalid property value
-     */
-    static Selection select(int nodes, long edges, List<? extends ReachabilityEngine> discovered, String gpuProperty) {
-        GpuMode mode = GpuMode.of(gpuProperty);
+    /** {@link #select(int, long, GpuMode)} over the given engines, without logging. */
+    static Selection select(int nodes, long edges, List<? extends ReachabilityEngine> discovered, GpuMode mode) {
+        Objects.requireNonNull(mode, "mode is null");
         if (mode == GpuMode.OFF) {
             return new Selection(CPU, Optional.empty());
         }
@@ -125,14 +115,16 @@ public final class ReachabilityEngines {
                     + "; computing reachability on the CPU"));
         }
         if (mode == GpuMode.ON) {
-            return new Selection(CPU, Optional.of(GPU_PROPERTY + "=on but no reachability engine was found on the"
+            // Named as users set it (the command line's system property, which the cuda engine
+            // reads too), whichever way the mode was given.
+            return new Selection(CPU, Optional.of("isocheck.gpu=on but no reachability engine was found on the"
                     + " class path (module gpu-kernels registers one); computing reachability on the CPU"));
         }
         return new Selection(CPU, Optional.empty());
     }
 
-    private static List<ReachabilityEngine> discoveredUnlessOff(String gpuProperty) {
-        return GpuMode.of(gpuProperty) == GpuMode.OFF ? List.of() : Discovered.ENGINES;
+    private static List<ReachabilityEngine> discoveredUnlessOff(GpuMode mode) {
+        return Objects.requireNonNull(mode, "mode is null") == GpuMode.OFF ? List.of() : Discovered.ENGINES;
     }
 
     /** The engine chosen, and why the CPU stands in for a discovered or requested engine, if it does. */

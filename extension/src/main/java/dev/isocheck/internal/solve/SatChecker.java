@@ -2,6 +2,7 @@ package dev.isocheck.internal.solve;
 
 import dev.isocheck.Anomaly;
 import dev.isocheck.AnomalyType;
+import dev.isocheck.GpuMode;
 import dev.isocheck.internal.engine.Checker;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.Verdict;
@@ -92,6 +93,8 @@ public final class SatChecker implements Checker {
     private final Search search;
     private final boolean narrowCycles;
     private final int forcedPassVariables;
+    /** Which engine computes the closures of pruning and of the narrow-cycle passes. */
+    private final GpuMode gpu;
 
     /**
      * How the search keeps the dependency graph acyclic. Both check every model the solver
@@ -106,7 +109,15 @@ public final class SatChecker implements Checker {
 
     /** A checker that gives up (answering {@link Verdict.Unknown}) after ten minutes of solving. */
     public SatChecker() {
-        this(Duration.ofMinutes(10));
+        this(GpuMode.AUTO);
+    }
+
+    /**
+     * A checker that gives up after ten minutes of solving, computing closures with the engine
+     * that {@code gpu} selects ({@link ReachabilityEngines}).
+     */
+    public SatChecker(GpuMode gpu) {
+        this(Duration.ofMinutes(10), Search.THEORY, true, gpu);
     }
 
     /** A checker that gives up (answering {@link Verdict.Unknown}) after {@code budget} of solving. */
@@ -125,7 +136,15 @@ public final class SatChecker implements Checker {
      * depend on them).
      */
     public SatChecker(Duration budget, Search search, boolean narrowCycles) {
-        this(budget, search, narrowCycles, FORCED_PASS_VARIABLES);
+        this(budget, search, narrowCycles, GpuMode.AUTO);
+    }
+
+    /**
+     * As {@link #SatChecker(Duration, Search, boolean)}, computing closures with the engine that
+     * {@code gpu} selects ({@link ReachabilityEngines}).
+     */
+    public SatChecker(Duration budget, Search search, boolean narrowCycles, GpuMode gpu) {
+        this(budget, search, narrowCycles, FORCED_PASS_VARIABLES, gpu);
     }
 
     /**
@@ -134,10 +153,15 @@ public final class SatChecker implements Checker {
      * it too).
      */
     SatChecker(Duration budget, Search search, boolean narrowCycles, int forcedPassVariables) {
+        this(budget, search, narrowCycles, forcedPassVariables, GpuMode.AUTO);
+    }
+
+    private SatChecker(Duration budget, Search search, boolean narrowCycles, int forcedPassVariables, GpuMode gpu) {
         this.budget = Objects.requireNonNull(budget, "budget is null");
         this.search = Objects.requireNonNull(search, "search is null");
         this.narrowCycles = narrowCycles;
         this.forcedPassVariables = forcedPassVariables;
+        this.gpu = Objects.requireNonNull(gpu, "gpu is null");
     }
 
     /**
@@ -198,7 +222,7 @@ public final class SatChecker implements Checker {
         }
         PrunedPolygraph pruned;
         try {
-            pruned = Pruner.prune(polygraph, snapshots);
+            pruned = Pruner.prune(polygraph, snapshots, gpu);
         } catch (Pruner.TooLargeException e) {
             return new Report(new Verdict.Unknown(level, "too many constraints for the SAT engine: " + e.getMessage()),
                     millis(t0, t1), millis(t1, System.nanoTime()), 0, 0, null, 0, 0);
@@ -237,7 +261,7 @@ public final class SatChecker implements Checker {
                     pruned.statistics(), 0, 0);
         }
         int[] learnt = new int[1];
-        Reachability certainClosure = narrowCycles ? ReachabilityEngines.closureOf(certain.dag()) : null;
+        Reachability certainClosure = narrowCycles ? ReachabilityEngines.closureOf(certain.dag(), gpu) : null;
         Verdict verdict = solve(history, level, known, polygraph.unreturnedRows(), encoding, snapshots, preferred, certainClosure, learnt);
         return new Report(verdict, millis(t0, t1), millis(t1, t2), millis(t2, t3), millis(t3, System.nanoTime()),
                 pruned.statistics(), encoding.variableCount(), learnt[0]);
@@ -361,7 +385,7 @@ public final class SatChecker implements Checker {
                 break; // a forced cycle: the solver finds it
             }
             boolean grew = false;
-            for (int[] clause : encoding.narrowCycleClauses(ReachabilityEngines.closureOf(dag), forced)) {
+            for (int[] clause : encoding.narrowCycleClauses(ReachabilityEngines.closureOf(dag, gpu), forced)) {
                 if (seen.add(clauseId(clause))) {
                     all.add(clause);
                     grew = true;

@@ -1,5 +1,7 @@
 package dev.isocheck.internal.prune;
 
+import dev.isocheck.GpuMode;
+import dev.isocheck.internal.cli.SystemProperties;
 import dev.isocheck.spi.BitRowReachability;
 import dev.isocheck.spi.Dag;
 import dev.isocheck.spi.Reachability;
@@ -29,7 +31,7 @@ class ReachabilityEnginesTests {
     @ParameterizedTest
     @ValueSource(strings = {"off", "OFF", " off "})
     void offMeansTheCpuEvenWhenAnEngineIsAvailable(String value) {
-        Selection selection = ReachabilityEngines.select(100, 10, List.of(FakeEngine.available()), value);
+        Selection selection = ReachabilityEngines.select(100, 10, List.of(FakeEngine.available()), mode(value));
         assertThat(selection.engine()).isSameAs(CPU);
         assertThat(selection.fallbackReason()).isEmpty();
     }
@@ -39,7 +41,7 @@ class ReachabilityEnginesTests {
     @ValueSource(strings = {"auto", "Auto", "on"})
     void autoAndOnPreferAnAvailableEngine(String value) {
         FakeEngine engine = FakeEngine.available();
-        Selection selection = ReachabilityEngines.select(100, 10, List.of(engine), value);
+        Selection selection = ReachabilityEngines.select(100, 10, List.of(engine), mode(value));
         assertThat(selection.engine()).isSameAs(engine);
         assertThat(selection.fallbackReason()).isEmpty();
     }
@@ -48,7 +50,7 @@ class ReachabilityEnginesTests {
     @NullSource
     @ValueSource(strings = {"auto", "on"})
     void anUnavailableEngineLeavesTheCpuWithAReason(String value) {
-        Selection selection = ReachabilityEngines.select(100, 10, List.of(FakeEngine.unavailable("no CUDA device")), value);
+        Selection selection = ReachabilityEngines.select(100, 10, List.of(FakeEngine.unavailable("no CUDA device")), mode(value));
         assertThat(selection.engine()).isSameAs(CPU);
         assertThat(selection.fallbackReason()).hasValue("reachability engine fake is unavailable for 100 nodes and 10"
                 + " edges (no CUDA device); computing reachability on the CPU");
@@ -57,15 +59,15 @@ class ReachabilityEnginesTests {
     @Test
     void theFirstAvailableEngineIsChosen() {
         FakeEngine second = FakeEngine.available();
-        Selection selection = ReachabilityEngines.select(100, 10, List.of(FakeEngine.unavailable("too small"), second), null);
+        Selection selection = ReachabilityEngines.select(100, 10, List.of(FakeEngine.unavailable("too small"), second), mode(null));
         assertThat(selection.engine()).isSameAs(second);
         assertThat(selection.fallbackReason()).isEmpty();
     }
 
     @Test
     void withoutEnginesAutoUsesTheCpuQuietlyAndOnSaysWhy() {
-        assertThat(ReachabilityEngines.select(100, 10, List.of(), "auto")).isEqualTo(new Selection(CPU, Optional.empty()));
-        Selection on = ReachabilityEngines.select(100, 10, List.of(), "on");
+        assertThat(ReachabilityEngines.select(100, 10, List.of(), mode("auto"))).isEqualTo(new Selection(CPU, Optional.empty()));
+        Selection on = ReachabilityEngines.select(100, 10, List.of(), mode("on"));
         assertThat(on.engine()).isSameAs(CPU);
         assertThat(on.fallbackReason()).hasValue("isocheck.gpu=on but no reachability engine was found on the class path"
                 + " (module gpu-kernels registers one); computing reachability on the CPU");
@@ -74,7 +76,7 @@ class ReachabilityEnginesTests {
     @ParameterizedTest
     @ValueSource(strings = {"yes", "", "true", "gpu"})
     void anInvalidValueNamesThePropertyAndTheAllowedValues(String value) {
-        assertThatThrownBy(() -> ReachabilityEngines.select(100, 10, List.of(), value))
+        assertThatThrownBy(() -> ReachabilityEngines.select(100, 10, List.of(), mode(value)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("system property isocheck.gpu must be one of auto, on, off; got \"" + value + "\"");
     }
@@ -83,7 +85,7 @@ class ReachabilityEnginesTests {
     void aWorkingEngineComputesTheClosure() {
         FakeEngine engine = FakeEngine.available();
         RecordingLogger logger = new RecordingLogger();
-        Reachability closure = ReachabilityEngines.closureOf(GRAPH.dag(), List.of(engine), "on", new OnceLog(logger));
+        Reachability closure = ReachabilityEngines.closureOf(GRAPH.dag(), List.of(engine), mode("on"), new OnceLog(logger));
         assertThat(closure).isSameAs(engine.lastResult);
         assertThat(logger.messages).isEmpty();
     }
@@ -94,7 +96,7 @@ class ReachabilityEnginesTests {
     void anEngineThatThrowsIsReplacedByTheCpuAndLogged(String value) {
         FakeEngine engine = FakeEngine.failing("device lost");
         RecordingLogger logger = new RecordingLogger();
-        Reachability closure = ReachabilityEngines.closureOf(GRAPH.dag(), List.of(engine), value, new OnceLog(logger));
+        Reachability closure = ReachabilityEngines.closureOf(GRAPH.dag(), List.of(engine), mode(value), new OnceLog(logger));
         assertThat(engine.calls).isEqualTo(1);
         BreadthFirstClosure.of(GRAPH).assertSameAs(closure, () -> "the CPU's closure");
         assertThat(logger.messages).containsExactly("INFO reachability engine fake failed on 10 nodes and "
@@ -107,9 +109,9 @@ class ReachabilityEnginesTests {
         OnceLog log = new OnceLog(logger);
         List<FakeEngine> engines = List.of(FakeEngine.unavailable("no device"));
         for (int round = 0; round < 3; round++) {
-            ReachabilityEngines.closureOf(GRAPH.dag(), engines, "on", log);
+            ReachabilityEngines.closureOf(GRAPH.dag(), engines, mode("on"), log);
         }
-        ReachabilityEngines.closureOf(GRAPH.dag(), List.of(FakeEngine.failing("device lost")), "on", log);
+        ReachabilityEngines.closureOf(GRAPH.dag(), List.of(FakeEngine.failing("device lost")), mode("on"), log);
         assertThat(logger.messages).hasSize(1);
         assertThat(logger.messages.get(0)).startsWith("INFO reachability engine fake is unavailable");
     }
@@ -117,32 +119,44 @@ class ReachabilityEnginesTests {
     @Test
     void offNeverAsksTheEngines() {
         FakeEngine engine = FakeEngine.available();
-        ReachabilityEngines.closureOf(GRAPH.dag(), List.of(engine), "off", new OnceLog(new RecordingLogger()));
+        ReachabilityEngines.closureOf(GRAPH.dag(), List.of(engine), mode("off"), new OnceLog(new RecordingLogger()));
         assertThat(engine.calls).isZero();
         assertThat(engine.asked).isZero();
     }
 
     @Test
-    void thePublicEntryPointsReadTheSystemProperty() {
-        String saved = System.getProperty(ReachabilityEngines.GPU_PROPERTY);
+    void thePublicEntryPointsTakeTheModeTheEdgeReadFromTheSystemProperty() {
+        String saved = System.getProperty(SystemProperties.GPU);
         try {
-            System.clearProperty(ReachabilityEngines.GPU_PROPERTY);
+            System.clearProperty(SystemProperties.GPU);
             // The extension registers no engine of its own: without gpu-kernels, the CPU.
-            assertThat(ReachabilityEngines.select(10, 20)).isSameAs(CPU);
-            BreadthFirstClosure.of(GRAPH).assertSameAs(ReachabilityEngines.closureOf(GRAPH.dag()), () -> "auto");
-            System.setProperty(ReachabilityEngines.GPU_PROPERTY, "off");
-            BreadthFirstClosure.of(GRAPH).assertSameAs(ReachabilityEngines.closureOf(GRAPH.dag()), () -> "off");
-            System.setProperty(ReachabilityEngines.GPU_PROPERTY, "maybe");
-            assertThatThrownBy(() -> ReachabilityEngines.closureOf(GRAPH.dag()))
+            assertThat(ReachabilityEngines.select(10, 20, gpuModeFromTheSystemProperty())).isSameAs(CPU);
+            BreadthFirstClosure.of(GRAPH).assertSameAs(ReachabilityEngines.closureOf(GRAPH.dag(),
+                    gpuModeFromTheSystemProperty()), () -> "auto");
+            System.setProperty(SystemProperties.GPU, "off");
+            BreadthFirstClosure.of(GRAPH).assertSameAs(ReachabilityEngines.closureOf(GRAPH.dag(),
+                    gpuModeFromTheSystemProperty()), () -> "off");
+            System.setProperty(SystemProperties.GPU, "maybe");
+            assertThatThrownBy(() -> ReachabilityEngines.closureOf(GRAPH.dag(), gpuModeFromTheSystemProperty()))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("isocheck.gpu");
         } finally {
             if (saved == null) {
-                System.clearProperty(ReachabilityEngines.GPU_PROPERTY);
+                System.clearProperty(SystemProperties.GPU);
             } else {
-                System.setProperty(ReachabilityEngines.GPU_PROPERTY, saved);
+                System.setProperty(SystemProperties.GPU, saved);
             }
         }
+    }
+
+    /** The mode a value of the system property names, as the command line reads it. */
+    private static GpuMode mode(String value) {
+        return SystemProperties.gpuMode(value);
+    }
+
+    /** The mode as the command line and the benchmarks read it when they start. */
+    private static GpuMode gpuModeFromTheSystemProperty() {
+        return SystemProperties.checkOptions().gpuMode();
     }
 
     /** An engine that is available or not, and works or throws, as told. */

@@ -1,0 +1,115 @@
+package dev.isocheck;
+
+import dev.isocheck.explain.Explanation;
+import dev.isocheck.explain.TextRenderer;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What {@link Isocheck#check(dev.isocheck.history.History, IsolationLevel) Isocheck.check} found:
+ * the {@link Verdict}, the {@link Explanation} of a violation, and how long each took.
+ *
+ * <pre>{@code
+ * CheckResult result = Isocheck.check(history, IsolationLevel.SERIALIZABLE);
+ * if (result.isViolated()) {
+ *     System.out.println(result.explanationText().orElseThrow());
+ * }
+ * }</pre>
+ *
+ * <p>An {@link Verdict.Unknown unknown} verdict is not a pass: {@link #isSatisfied()} is
+ * {@code false} for it, and so is {@link #isViolated()}.
+ *
+ * @param verdict         the answer; never {@code null}
+ * @param explanation     present exactly when the verdict is {@link Verdict.Violated}: the cycles or
+ *                        the read that prove it, or an {@link Explanation.Unexplained} saying why none
+ *                        could be shown (the verdict stands all the same); never {@code null}
+ * @param checkDuration   how long the verdict took; never {@code null}, never negative
+ * @param explainDuration how long the explanation took; {@link Duration#ZERO} without one; never
+ *                        {@code null}, never negative
+ */
+public record CheckResult(Verdict verdict, Optional<Explanation> explanation, Duration checkDuration,
+        Duration explainDuration) {
+
+    /**
+     * Validates.
+     *
+     * @param verdict         the answer
+     * @param explanation     present exactly when the verdict is {@link Verdict.Violated}
+     * @param checkDuration   how long the verdict took
+     * @param explainDuration how long the explanation took; {@link Duration#ZERO} without one
+     * @throws NullPointerException     if an argument is {@code null}
+     * @throws IllegalArgumentException if the explanation is present and the verdict is not a
+     *                                  violation, or the other way round; or a duration is negative
+     */
+    public CheckResult {
+        Objects.requireNonNull(verdict, "verdict is null");
+        Objects.requireNonNull(explanation, "explanation is null");
+        Objects.requireNonNull(checkDuration, "checkDuration is null");
+        Objects.requireNonNull(explainDuration, "explainDuration is null");
+        if (explanation.isPresent() != verdict.isViolated()) {
+            throw new IllegalArgumentException((verdict.isViolated() ? "a violation needs an explanation"
+                    : "only a violation has an explanation") + ": " + verdict);
+        }
+        if (checkDuration.isNegative() || explainDuration.isNegative()) {
+            throw new IllegalArgumentException("durations must not be negative: " + checkDuration + ", " + explainDuration);
+        }
+    }
+
+    /**
+     * The level the history was checked at.
+     *
+     * @return never {@code null}
+     */
+    public IsolationLevel level() {
+        return verdict.level();
+    }
+
+    /**
+     * Whether the history was shown to satisfy the level.
+     *
+     * @return {@code false} for a violation and for an unknown verdict
+     */
+    public boolean isSatisfied() {
+        return verdict.isSatisfied();
+    }
+
+    /**
+     * Whether the history was shown to violate the level.
+     *
+     * @return {@code true} exactly when {@link #explanation()} is present
+     */
+    public boolean isViolated() {
+        return verdict.isViolated();
+    }
+
+    /**
+     * Whether the check could not decide (the reason is in {@link Verdict.Unknown#reason()}).
+     *
+     * @return {@code true} for a {@link Verdict.Unknown}
+     */
+    public boolean isUnknown() {
+        return verdict instanceof Verdict.Unknown;
+    }
+
+    /**
+     * The anomaly the checking engine reported for a violation, in its own words; the
+     * {@link #explanation()} is the evidence a developer reads.
+     *
+     * @return present exactly when the verdict is a violation; never {@code null}
+     */
+    public Optional<Anomaly> anomaly() {
+        return verdict instanceof Verdict.Violated violated ? Optional.of(violated.anomaly()) : Optional.empty();
+    }
+
+    /**
+     * The explanation as plain text, as {@link TextRenderer} writes it: lines of at most
+     * {@value TextRenderer#WIDTH} characters, each ending with {@code \n}, for consoles and
+     * assertion messages.
+     *
+     * @return present exactly when the verdict is a violation; never {@code null}
+     */
+    public Optional<String> explanationText() {
+        return explanation.map(new TextRenderer()::render);
+    }
+}

@@ -1,0 +1,51 @@
+package dev.isocheck.internal.explain;
+
+import dev.isocheck.CheckResult;
+import dev.isocheck.IsolationLevel;
+import dev.isocheck.Verdict;
+import dev.isocheck.explain.Explanation;
+import dev.isocheck.history.History;
+import dev.isocheck.internal.engine.Checker;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The steps of {@link dev.isocheck.Isocheck#check}, over any checker and explainer: the verdict,
+ * then for a violation its explanation, each timed. Here rather than in {@code Isocheck} so that
+ * the command line's tests can run the same steps with a checker of their own.
+ */
+public final class CheckAndExplain {
+
+    private CheckAndExplain() {
+    }
+
+    /**
+     * Checks {@code history} at {@code level} with {@code checker} and explains a violation with
+     * {@code explainer}. Should the explainer fail (an exception, a stack overflow, or no
+     * explanation at all), the verdict stands with an {@link Explanation.Unexplained} naming the
+     * failure: a bug in explaining must not hide a violation. A failure of the checker propagates.
+     *
+     * @return never {@code null}
+     */
+    public static CheckResult run(History history, IsolationLevel level, Checker checker, Explainer explainer) {
+        long checking = System.nanoTime();
+        Verdict verdict = checker.check(history, level);
+        Duration checkDuration = Duration.ofNanos(System.nanoTime() - checking);
+        if (!(verdict instanceof Verdict.Violated violated)) {
+            return new CheckResult(verdict, Optional.empty(), checkDuration, Duration.ZERO);
+        }
+        long explaining = System.nanoTime();
+        Explanation explanation;
+        try {
+            explanation = Objects.requireNonNull(
+                    explainer.explain(history, violated.level(), violated.anomaly().transactions()),
+                    "the explainer returned null");
+        } catch (RuntimeException | StackOverflowError e) {
+            explanation = new Explanation.Unexplained(violated.level(), "the explainer failed: " + e.getClass().getName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()) + " (please report)");
+        }
+        return new CheckResult(verdict, Optional.of(explanation), checkDuration,
+                Duration.ofNanos(System.nanoTime() - explaining));
+    }
+}

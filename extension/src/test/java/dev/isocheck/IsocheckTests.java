@@ -1,0 +1,233 @@
+package dev.isocheck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.isocheck.explain.Explanation;
+import dev.isocheck.history.History;
+import dev.isocheck.history.HistoryBuilder;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The public entry point, used as a library user would: only public API, no {@code internal}
+ * import (the one seam, an explainer that fails, is a lambda passed to a package-private method).
+ */
+@DisplayName("Isocheck: the public entry point")
+class IsocheckTests {
+
+    private static final String WRITE_SKEW_TEXT = """
+            G2-item (write skew) at serializable: a cycle of 2 transactions
+              T1 -rw x-> T2 -rw y-> T1
+
+                T1 -rw x-> T2  T1 read x = 0, the initial value; T2 installed a later version, x = 1, so T1 did
+                               not see T2's write
+                T2 -rw y-> T1  T2 read y = 0, the initial value; T1 installed a later version, y = 1, so T2 did
+                               not see T1's write
+
+              A serializable order would put each transaction before the next one around the cycle, and so the
+              last before the first: no order can.
+
+              Transactions:
+                T1
+                    0  read x = 0
+                    1  write y = 1
+                T2
+                    0  read y = 0
+                    1  write x = 1
+            """;
+
+    /** The example of {@code package-info.java}, word for word up to the check. */
+    private static History writeSkew() {
+        // Write skew: each transaction reads what the other one writes, and both read the initial values.
+        HistoryBuilder builder = History.builder().initialValue("x", 0).initialValue("y", 0);
+        builder.transaction("T1").read("x", 0).write("y", 1);
+        builder.transaction("T2").read("y", 0).write("x", 1);
+        History history = builder.build();
+        return history;
+    }
+
+    private static History serial() {
+        HistoryBuilder builder = History.builder().initialValue("x", 0).initialStateComplete(true);
+        builder.transaction("T1").session("a").read("x", 0).write("x", 1);
+        builder.transaction("T2").session("a").read("x", 1).write("x", 2);
+        return builder.build();
+    }
+
+    @Test
+    void thePackageExampleFindsAndExplainsWriteSkew() {
+        CheckResult result = Isocheck.check(writeSkew(), IsolationLevel.SERIALIZABLE);
+
+        assertThat(result.verdict()).isInstanceOf(Verdict.Violated.class);
+        assertThat(result.isViolated()).isTrue();
+        assertThat(result.isSatisfied()).isFalse();
+        assertThat(result.isUnknown()).isFalse();
+        assertThat(result.level()).isEqualTo(IsolationLevel.SERIALIZABLE);
+        assertThat(result.anomaly()).isPresent();
+        Explanation.Cycles cycles = (Explanation.Cycles) result.explanation().orElseThrow();
+        assertThat(cycles.isCertain()).isTrue();
+        assertThat(cycles.anomaly()).isEqualTo("G2-item");
+        assertThat(cycles.familiarName()).hasValue("write skew");
+        assertThat(result.explanationText()).hasValue(WRITE_SKEW_TEXT);
+        assertThat(result.checkDuration()).isPositive();
+        assertThat(result.explainDuration()).isPositive();
+    }
+
+    @Test
+    void aSatisfiedHistoryHasNoExplanation() {
+        CheckResult result = Isocheck.check(serial(), IsolationLevel.STRICT_SERIALIZABLE);
+
+        assertThat(result.isSatisfied()).isTrue();
+        assertThat(result.isViolated()).isFalse();
+        assertThat(result.isUnknown()).isFalse();
+        assertThat(result.level()).isEqualTo(IsolationLevel.STRICT_SERIALIZABLE);
+        assertThat(((Verdict.Satisfied) result.verdict()).witness()).containsExactly("T1", "T2");
+        assertThat(result.explanation()).isEmpty();
+        assertThat(result.explanationText()).isEmpty();
+        assertThat(result.anomaly()).isEmpty();
+        assertThat(result.explainDuration()).isEqualTo(Duration.ZERO);
+    }
+
+    @Test
+    void theOptionsReachTheExplainer() {
+        CheckOptions oneTransaction = CheckOptions.defaults().withExplainMaxTransactions(1).withGpuMode(GpuMode.OFF);
+
+        // Too few transactions to show the cycle: the verdict stands, unexplained, and says why.
+        CheckResult bounded = Isocheck.check(writeSkew(), IsolationLevel.SERIALIZABLE, oneTransaction);
+        assertThat(bounded.isViolated()).isTrue();
+        assertThat(bounded.explanation()).hasValue(new Explanation.Unexplained(IsolationLevel.SERIALIZABLE,
+                "the verdict names 2 committed transactions; explanations are searched exhaustively among at most 1;"
+                        + " a minimal set of transactions that still violates the level has more than the 1 explained"
+                        + " exhaustively (it includes T1, T2)"));
+
+        CheckResult noTime = Isocheck.check(writeSkew(), IsolationLevel.SERIALIZABLE,
+                oneTransaction.withExplainTimeLimit(Duration.ZERO));
+        assertThat(noTime.explanation()).hasValue(new Explanation.Unexplained(IsolationLevel.SERIALIZABLE,
+                "the verdict names 2 committed transactions; explanations are searched exhaustively among at most 1;"
+                        + " no smaller set of transactions that still violates the level was found within 0 s"));
+        assertThat(noTime.explanationText()).hasValue("""
+                no explanation at serializable
+                  the verdict names 2 committed transactions; explanations are searched exhaustively among at most
+                  1; no smaller set of transactions that still violates the level was found within 0 s
+                """);
+    }
+
+    @Test
+    void aFailingExplainerLeavesTheVerdictStanding() {
+        CheckResult thrown = Isocheck.check(writeSkew(), IsolationLevel.SERIALIZABLE, CheckOptions.defaults(),
+                (history, level, involved) -> {
+                    throw new IllegalStateException("boom");
+                });
+        assertThat(thrown.isViolated()).isTrue();
+        assertThat(thrown.explanation()).hasValue(new Explanation.Unexplained(IsolationLevel.SERIALIZABLE,
+                "the explainer failed: java.lang.IllegalStateException: boom (please report)"));
+
+        CheckResult deep = Isocheck.check(writeSkew(), IsolationLevel.SERIALIZABLE, CheckOptions.defaults(),
+                (history, level, involved) -> {
+                    throw new StackOverflowError();
+                });
+        assertThat(deep.explanation()).hasValue(new Explanation.Unexplained(IsolationLevel.SERIALIZABLE,
+                "the explainer failed: java.lang.StackOverflowError (please report)"));
+
+        CheckResult nothing = Isocheck.check(writeSkew(), IsolationLevel.SERIALIZABLE, CheckOptions.defaults(),
+                (history, level, involved) -> null);
+        assertThat(nothing.explanation()).hasValue(new Explanation.Unexplained(IsolationLevel.SERIALIZABLE,
+                "the explainer failed: java.lang.NullPointerException: the explainer returned null (please report)"));
+    }
+
+    @Test
+    void nullArgumentsAreNamed() {
+        History history = serial();
+        assertThatThrownBy(() -> Isocheck.check(null, IsolationLevel.SERIALIZABLE))
+                .isInstanceOf(NullPointerException.class).hasMessage("history is null");
+        assertThatThrownBy(() -> Isocheck.check(history, null))
+                .isInstanceOf(NullPointerException.class).hasMessage("level is null");
+        assertThatThrownBy(() -> Isocheck.check(history, IsolationLevel.SERIALIZABLE, null))
+                .isInstanceOf(NullPointerException.class).hasMessage("options is null");
+        assertThatThrownBy(() -> CheckOptions.defaults().withGpuMode(null))
+                .isInstanceOf(NullPointerException.class).hasMessage("gpuMode is null");
+        assertThatThrownBy(() -> CheckOptions.defaults().withExplainTimeLimit(null))
+                .isInstanceOf(NullPointerException.class).hasMessage("explainTimeLimit is null");
+        assertThatThrownBy(() -> GpuMode.fromName(null))
+                .isInstanceOf(NullPointerException.class).hasMessage("name is null");
+    }
+
+    @Test
+    void theDefaultsAreTheCommandLinesAndWithReturnsACopy() {
+        CheckOptions defaults = CheckOptions.defaults();
+        assertThat(defaults.gpuMode()).isEqualTo(GpuMode.AUTO);
+        assertThat(defaults.explainTimeLimit()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(defaults.explainMaxTransactions()).isEqualTo(10);
+
+        CheckOptions changed = defaults.withGpuMode(GpuMode.OFF).withExplainTimeLimit(Duration.ofSeconds(5))
+                .withExplainMaxTransactions(CheckOptions.MAX_EXPLAIN_TRANSACTIONS);
+        assertThat(changed.gpuMode()).isEqualTo(GpuMode.OFF);
+        assertThat(changed.explainTimeLimit()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(changed.explainMaxTransactions()).isEqualTo(30);
+        assertThat(defaults).isEqualTo(CheckOptions.defaults()).isNotEqualTo(changed);
+        assertThat(defaults.gpuMode()).isEqualTo(GpuMode.AUTO);
+        assertThat(changed).isEqualTo(CheckOptions.defaults().withExplainMaxTransactions(30).withGpuMode(GpuMode.OFF)
+                .withExplainTimeLimit(Duration.ofSeconds(5)));
+        assertThat(changed).hasSameHashCodeAs(CheckOptions.defaults().withExplainMaxTransactions(30)
+                .withGpuMode(GpuMode.OFF).withExplainTimeLimit(Duration.ofSeconds(5)));
+        assertThat(changed).hasToString("CheckOptions[gpuMode=OFF, explainTimeLimit=PT5S, explainMaxTransactions=30]");
+    }
+
+    @Test
+    void badOptionValuesAreNamedInTheMessage() {
+        assertThatThrownBy(() -> CheckOptions.defaults().withExplainTimeLimit(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("explainTimeLimit must not be negative: PT-1S");
+        assertThatThrownBy(() -> CheckOptions.defaults().withExplainMaxTransactions(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("explainMaxTransactions must be between 1 and 30: 0");
+        assertThatThrownBy(() -> CheckOptions.defaults().withExplainMaxTransactions(31))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("explainMaxTransactions must be between 1 and 30: 31");
+    }
+
+    @Test
+    void aTimeLimitOfCenturiesMeansNone() {
+        CheckOptions unlimited = CheckOptions.defaults().withExplainTimeLimit(Duration.ofSeconds(Long.MAX_VALUE));
+
+        CheckResult result = Isocheck.check(writeSkew(), IsolationLevel.SERIALIZABLE, unlimited);
+
+        assertThat(result.explanation().orElseThrow()).isInstanceOf(Explanation.Cycles.class);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"auto, AUTO", "ON, ON", "' off ', OFF", "Auto, AUTO"})
+    void gpuModesAreParsedFromWhatUsersType(String typed, GpuMode mode) {
+        assertThat(GpuMode.fromName(typed)).isEqualTo(mode);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"yes", "", "true", "gpu"})
+    void anUnknownGpuModeNamesTheModes(String typed) {
+        assertThatThrownBy(() -> GpuMode.fromName(typed))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown GPU mode '" + typed + "'; the modes are auto, on, off");
+    }
+
+    @Test
+    void aResultHasAnExplanationExactlyWhenViolated() {
+        Verdict satisfied = new Verdict.Satisfied(IsolationLevel.SERIALIZABLE, List.of());
+        Explanation unexplained = new Explanation.Unexplained(IsolationLevel.SERIALIZABLE, "why");
+        assertThatThrownBy(() -> new CheckResult(satisfied, Optional.of(unexplained), Duration.ZERO, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("only a violation has an explanation");
+        Verdict violated = Isocheck.check(writeSkew(), IsolationLevel.SERIALIZABLE).verdict();
+        assertThatThrownBy(() -> new CheckResult(violated, Optional.empty(), Duration.ZERO, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("a violation needs an explanation");
+        assertThatThrownBy(() -> new CheckResult(satisfied, Optional.empty(), Duration.ofMillis(-1), Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("durations must not be negative: PT-0.001S, PT0S");
+    }
+}
