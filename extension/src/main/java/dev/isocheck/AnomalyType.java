@@ -1,5 +1,9 @@
 package dev.isocheck;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
+import org.apiguardian.api.API;
+
 /**
  * Every kind of anomaly isocheck names, in the Adya/Elle vocabulary where there is one.
  *
@@ -21,6 +25,7 @@ package dev.isocheck;
  * cycle is classified by its data dependencies alone; session and real-time edges do not change
  * its kind, they add Elle's {@code -process} or {@code -realtime} suffix to its name.
  */
+@API(status = STABLE, since = "0.1")
 public enum AnomalyType {
 
     /** A committed read can only be explained by a write of an aborted transaction. */

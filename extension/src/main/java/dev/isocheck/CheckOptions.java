@@ -1,9 +1,12 @@
 package dev.isocheck;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import dev.isocheck.internal.explain.CoreExplainer;
 import dev.isocheck.internal.explain.ExhaustiveExplainer;
 import java.time.Duration;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * How {@link Isocheck#check(dev.isocheck.history.History, IsolationLevel, CheckOptions)} checks and
@@ -22,6 +25,7 @@ import java.util.Objects;
  * <p>Nothing in the library reads system properties: options are what a check is given. (The
  * command line maps {@code -Disocheck.gpu} onto {@link #withGpuMode}.)
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class CheckOptions {
 
     /** The most transactions {@link #withExplainMaxTransactions} accepts. */

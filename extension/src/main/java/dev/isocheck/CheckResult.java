@@ -1,10 +1,13 @@
 package dev.isocheck;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import dev.isocheck.explain.Explanation;
 import dev.isocheck.explain.TextRenderer;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * What {@link Isocheck#check(dev.isocheck.history.History, IsolationLevel) Isocheck.check} found:
@@ -28,6 +31,7 @@ import java.util.Optional;
  * @param explainDuration how long the explanation took; {@link Duration#ZERO} without one; never
  *                        {@code null}, never negative
  */
+@API(status = STABLE, since = "0.1")
 public record CheckResult(Verdict verdict, Optional<Explanation> explanation, Duration checkDuration,
         Duration explainDuration) {
 

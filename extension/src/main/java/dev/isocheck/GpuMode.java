@@ -1,6 +1,9 @@
 package dev.isocheck;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /**
  * Whether closures are computed by a reachability engine discovered on the class path (the CUDA
@@ -8,6 +11,7 @@ import java.util.Locale;
  * always there and stands in whenever a discovered engine cannot. Set it with
  * {@link CheckOptions#withGpuMode}; the verdict never depends on it, only the time it takes.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public enum GpuMode {
 
     /** A discovered engine when it says it is available, else the CPU. */

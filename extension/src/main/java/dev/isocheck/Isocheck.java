@@ -1,5 +1,7 @@
 package dev.isocheck;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import dev.isocheck.history.History;
 import dev.isocheck.internal.engine.CheckPipeline;
 import dev.isocheck.internal.explain.CheckAndExplain;
@@ -7,6 +9,7 @@ import dev.isocheck.internal.explain.CoreExplainer;
 import dev.isocheck.internal.explain.ExhaustiveExplainer;
 import dev.isocheck.internal.explain.Explainer;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The entry point of the isocheck library: checks whether a {@link History} of transactions
@@ -25,6 +28,7 @@ import java.util.Objects;
  * the engine cannot decide is {@link Verdict.Unknown}, never a pass. Checks keep no state between
  * calls and may run on several threads at once.
  */
+@API(status = STABLE, since = "0.1")
 public final class Isocheck {
 
     private Isocheck() {

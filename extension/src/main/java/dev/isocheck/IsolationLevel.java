@@ -1,10 +1,14 @@
 package dev.isocheck;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
+import org.apiguardian.api.API;
 
 /** The isolation levels a history can be checked at, strongest first. */
+@API(status = STABLE, since = "0.1")
 public enum IsolationLevel {
 
     /** Serializable, respecting also real time: {@code end(a) < start(b)} puts a before b. */

@@ -1,13 +1,17 @@
 package dev.isocheck;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The answer of a check: the history {@link Satisfied satisfies} the level (with a witness
  * order), {@link Violated violates} it (with an anomaly), or the checker could not decide
  * ({@link Unknown}, never to be read as a pass).
  */
+@API(status = STABLE, since = "0.1")
 public sealed interface Verdict permits Verdict.Satisfied, Verdict.Violated, Verdict.Unknown {
 
     /** The level checked. */

@@ -2,7 +2,14 @@
  * The public API of isocheck: {@link dev.isocheck.Isocheck} checks a
  * {@link dev.isocheck.history.History} of transactions at an {@link dev.isocheck.IsolationLevel}
  * and answers a {@link dev.isocheck.CheckResult}, the {@link dev.isocheck.Verdict} with the
- * {@link dev.isocheck.explain.Explanation} of a violation. Nothing under
+ * {@link dev.isocheck.explain.Explanation} of a violation.
+ *
+ * <p>What is supported is marked with apiguardian's {@code @API}, as in JUnit 5: {@code STABLE}
+ * types keep their contract across minor versions, {@code EXPERIMENTAL} ones may still change, and
+ * {@code INTERNAL} members (the interned integer layout of a history) are public only for isocheck's
+ * own modules. The public packages are this one, {@link dev.isocheck.history} (the model),
+ * {@link dev.isocheck.format} (history files), {@link dev.isocheck.explain} (explanations and their
+ * renderers) and {@link dev.isocheck.spi} (for reachability engines, not for users). Nothing under
  * {@code dev.isocheck.internal} is API.
  *
  * <pre>{@code

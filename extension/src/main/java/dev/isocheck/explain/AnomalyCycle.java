@@ -1,9 +1,12 @@
 package dev.isocheck.explain;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import dev.isocheck.AnomalyType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * A cycle of dependencies between committed transactions: each must come before the next (in the
@@ -18,6 +21,7 @@ import java.util.Optional;
  * @param transactions the transaction ids around the cycle, starting from the one recorded first
  * @param edges        one dependency per transaction, to the next one
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public record AnomalyCycle(List<String> transactions, List<Dependency> edges) {
 
     /**

@@ -1,13 +1,17 @@
 package dev.isocheck.explain;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * What one case of a case analysis assumes about the choices a black-box history leaves open: the
  * order in which two transactions' versions of a key were installed, or which write a read saw.
  * Together, the cases of an {@link Explanation.Cycles} cover every possibility.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public sealed interface Assumption permits Assumption.VersionOrder, Assumption.ReadFrom {
 
     /** The assumption in words, e.g. {@code T3's x = 3 was installed before T5's x = 5}. */

@@ -1,8 +1,11 @@
 package dev.isocheck.explain;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * One edge of an anomaly cycle: why {@link #from()} must precede {@link #to()} (for an
@@ -21,6 +24,7 @@ import java.util.Optional;
  *                       writes, or which write a read saw), rather than in every explanation
  * @param reason         the justification in words, naming keys and values
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public record Dependency(String from, String to, DependencyType type, Optional<String> key,
         List<OperationRef> fromOperations, List<OperationRef> toOperations, boolean assumed, String reason) {
 

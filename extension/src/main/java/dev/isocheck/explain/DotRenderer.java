@@ -1,6 +1,9 @@
 package dev.isocheck.explain;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * Renders the cycles of an {@link Explanation} as a Graphviz DOT digraph: one node per transaction
@@ -11,6 +14,7 @@ import java.util.List;
  * <p>Edges are coloured by type (ww blue, wr green, rw red, predicate rw purple, session and real
  * time grey); edges that hold only under the case's assumptions are dashed.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class DotRenderer {
 
     /** Renders {@code explanation} as a DOT digraph, ending with a newline. */

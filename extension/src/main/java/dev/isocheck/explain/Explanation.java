@@ -1,17 +1,20 @@
 package dev.isocheck.explain;
 
-import dev.isocheck.internal.explain.Explainer;
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import dev.isocheck.IsolationLevel;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
- * What an {@link Explainer} found: a non-cycle anomaly ({@link Screened}), cycles of dependencies
+ * What the explanation of a verdict found: a non-cycle anomaly ({@link Screened}), cycles of dependencies
  * that the level forbids ({@link Cycles}), or nothing it can show ({@link Unexplained}, with the
  * reason: never a wrong explanation instead).
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public sealed interface Explanation permits Explanation.Screened, Explanation.Cycles, Explanation.Unexplained {
 
     /** The level the history was checked at. */

@@ -1,8 +1,11 @@
 package dev.isocheck.explain;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /**
  * Renders an {@link Explanation} as a self-contained HTML page: the cycle of each case drawn as
@@ -11,6 +14,7 @@ import java.util.Locale;
  * and operations. The page loads nothing: no scripts, no style sheets, no fonts, no images from
  * anywhere, so it opens offline and from a CI artifact alike.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class HtmlRenderer {
 
     private static final int WIDTH = 760;

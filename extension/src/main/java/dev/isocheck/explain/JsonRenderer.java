@@ -1,9 +1,12 @@
 package dev.isocheck.explain;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /**
  * Renders an {@link Explanation} as one JSON object, with Jackson as the rest of isocheck does.
@@ -29,6 +32,7 @@ import java.util.Locale;
  * <p>An operation is {@code transaction}, {@code index} (from 0), {@code row} (of a predicate read,
  * or {@code null}), {@code kind}, {@code key} and {@code value} (or {@code null}), and {@code text}.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class JsonRenderer {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -1,9 +1,12 @@
 package dev.isocheck.explain;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import dev.isocheck.history.OpKind;
 import dev.isocheck.history.Value;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * One operation of the history that an explanation points at: which transaction, which operation
@@ -18,6 +21,7 @@ import java.util.Optional;
  * @param value       the value read or written, or none for a predicate read as a whole
  * @param text        the operation in words, e.g. {@code read x = 0}
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public record OperationRef(String transaction, int index, int row, OpKind kind, Optional<String> key,
         Optional<Value> value, String text) {
 

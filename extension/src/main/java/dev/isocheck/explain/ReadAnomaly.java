@@ -1,8 +1,11 @@
 package dev.isocheck.explain;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import dev.isocheck.AnomalyType;
 import java.util.List;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A non-cycle anomaly: one read that no committed, installed write explains (G1a aborted read, G1b
@@ -14,6 +17,7 @@ import java.util.Objects;
  * @param related     the other operations involved, each with its role
  * @param explanation why no write explains the read, in words
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public record ReadAnomaly(AnomalyType type, OperationRef read, List<Related> related, String explanation) {
 
     /** Validates and copies. */

@@ -1,7 +1,10 @@
 package dev.isocheck.explain;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.ArrayList;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * Renders an {@link Explanation} as plain text for consoles and IDE test output: no colour, lines
@@ -18,6 +21,7 @@ import java.util.List;
  *   ...
  * </pre>
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class TextRenderer {
 
     /** The longest line the renderer writes. */

@@ -1,9 +1,12 @@
 package dev.isocheck.explain;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.apiguardian.api.API;
 
 /**
  * A transaction as reports show it next to a cycle: its session, times and operations, so that a
@@ -16,6 +19,7 @@ import java.util.OptionalLong;
  * @param end        when its end was acknowledged, if recorded
  * @param operations its operations in program order
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public record TransactionSummary(String id, Optional<String> session, boolean committed, OptionalLong start, OptionalLong end,
         List<OperationRef> operations) {
 

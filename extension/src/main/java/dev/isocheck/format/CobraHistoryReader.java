@@ -1,8 +1,10 @@
 package dev.isocheck.format;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import dev.isocheck.history.History;
-import dev.isocheck.history.HistoryBuilder;
 import dev.isocheck.history.HistoryBuilder.TransactionBuilder;
+import dev.isocheck.history.HistoryBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
+import org.apiguardian.api.API;
 
 /**
  * Reads a Cobra history: a directory of per-client logs ({@code *.log}; other files such as
@@ -52,6 +55,7 @@ import java.util.stream.Stream;
  * its writer: duplicate-value logs do that, and reading them as unique would make every read
  * unexplained, so the error says to use the duplicate reading.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class CobraHistoryReader implements HistoryReader {
 
     /** How values are identified. */

@@ -1,8 +1,10 @@
 package dev.isocheck.format;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import dev.isocheck.history.History;
-import dev.isocheck.history.HistoryBuilder;
 import dev.isocheck.history.HistoryBuilder.TransactionBuilder;
+import dev.isocheck.history.HistoryBuilder;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -14,6 +16,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.apiguardian.api.API;
 
 /**
  * Reads dbcop's {@code history.bincode}: a Rust {@code History} serialised by bincode 1 with its
@@ -41,6 +44,7 @@ import java.util.function.Supplier;
  * offset. The file is streamed, so its size is bounded by the history it holds, not by memory for
  * the file.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class DbcopHistoryReader implements HistoryReader {
 
     /** Bytes a session occupies at least: its transaction count. */

@@ -1,12 +1,16 @@
 package dev.isocheck.format;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
+import org.apiguardian.api.API;
 
 /** The history file formats isocheck reads. */
+@API(status = EXPERIMENTAL, since = "0.1")
 public enum HistoryFormat {
 
     /** isocheck's JSON Lines ({@code *.jsonl}), as in {@code docs/history-format.md}. */

@@ -1,13 +1,17 @@
 package dev.isocheck.format;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.nio.file.Path;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A history file that could not be read: the message is one line naming the file, the place (a
  * line, or a byte offset for binary formats) and the problem, for example
  * {@code histories/a.jsonl:12: ops[2]: unknown op "raed" (expected read, write or predicate)}.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class HistoryFormatException extends Exception {
 
     private final Path file;

@@ -1,10 +1,14 @@
 package dev.isocheck.format;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import dev.isocheck.history.History;
 import java.io.IOException;
 import java.nio.file.Path;
+import org.apiguardian.api.API;
 
 /** Reads one history from a file or directory in one format. */
+@API(status = EXPERIMENTAL, since = "0.1")
 public interface HistoryReader {
 
     /**

@@ -1,5 +1,7 @@
 package dev.isocheck.format;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -7,8 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.isocheck.history.History;
-import dev.isocheck.history.HistoryBuilder;
 import dev.isocheck.history.HistoryBuilder.TransactionBuilder;
+import dev.isocheck.history.HistoryBuilder;
 import dev.isocheck.history.Value;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -26,6 +28,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * Reads isocheck's JSON Lines history format ({@code docs/history-format.md}).
@@ -49,6 +52,7 @@ import java.util.Map;
  *
  * <p>Errors name the line: {@code file:12: ops[2]: unknown op "raed" (expected read, write or predicate)}.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class JsonlHistoryReader implements HistoryReader {
 
     private static final JsonMapper JSON = JsonMapper.builder()

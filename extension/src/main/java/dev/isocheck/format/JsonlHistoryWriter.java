@@ -1,5 +1,7 @@
 package dev.isocheck.format;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -21,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * Writes a {@link History} in isocheck's JSON Lines format, so that {@link JsonlHistoryReader}
@@ -33,6 +36,7 @@ import java.util.Map;
  * left out; {@code status} is written only for aborted transactions; {@code start} and
  * {@code end} only when recorded. Object fields are written sorted, lines end with {@code \n}.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class JsonlHistoryWriter {
 
     private static final JsonMapper JSON = JsonMapper.builder()

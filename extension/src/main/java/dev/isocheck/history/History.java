@@ -1,5 +1,8 @@
 package dev.isocheck.history;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -8,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * A recorded history: transactions in file order, grouped into sessions, over an initial state.
@@ -15,6 +19,7 @@ import java.util.Optional;
  * <p>Immutable once built (see {@link HistoryBuilder}). Transactions are indexed densely from 0
  * in the order they were recorded; {@link Transaction#index()} is that position.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class History {
 
     private final List<Transaction> transactions;
@@ -92,11 +97,13 @@ public final class History {
     }
 
     /** The keys of this history. */
+    @API(status = INTERNAL, since = "0.1")
     public KeyTable keys() {
         return keys;
     }
 
     /** The values of this history. */
+    @API(status = INTERNAL, since = "0.1")
     public ValueTable values() {
         return values;
     }
@@ -107,6 +114,7 @@ public final class History {
     }
 
     /** Where each key is read and written; built on first use. */
+    @API(status = INTERNAL, since = "0.1")
     public KeyIndex index() {
         KeyIndex built = index;
         if (built == null) {

@@ -1,5 +1,7 @@
 package dev.isocheck.history;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -8,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * Builds a {@link History}: used by the file readers, the simulated databases, the decomposition
@@ -22,6 +25,7 @@ import java.util.Set;
  *
  * <p>Transactions keep the order in which they are added. A builder builds once.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class HistoryBuilder {
 
     private final KeyTable keys = new KeyTable();

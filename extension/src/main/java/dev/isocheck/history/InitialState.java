@@ -1,6 +1,9 @@
 package dev.isocheck.history;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Arrays;
+import org.apiguardian.api.API;
 
 /**
  * What each key held before the first transaction.
@@ -9,6 +12,7 @@ import java.util.Arrays;
  * complete} initial state), or {@link #UNKNOWN}: then it is absent or some single present value
  * that no transaction wrote (see {@code docs/semantics.md}).
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class InitialState {
 
     /** Returned by {@link #valueOf(int)} for a key whose initial value is unknown. */

@@ -1,5 +1,9 @@
 package dev.isocheck.history;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import org.apiguardian.api.API;
+
 /**
  * For each key, where it is written and where it is read: operation references packed as
  * {@code (long) transaction << 32 | operation}, in transaction order.
@@ -7,6 +11,7 @@ package dev.isocheck.history;
  * <p>Built once per history, on first use, in two passes (count, then fill) over plain arrays so
  * that 2M operations cost about 16 MB. Predicate reads are not item reads and are not listed.
  */
+@API(status = INTERNAL, since = "0.1")
 public final class KeyIndex {
 
     private final int[] writeStart;

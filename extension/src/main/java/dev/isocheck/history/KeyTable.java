@@ -1,6 +1,9 @@
 package dev.isocheck.history;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.util.Arrays;
+import org.apiguardian.api.API;
 
 /**
  * The keys of one history, each interned to a dense {@code int} id in order of first appearance.
@@ -8,6 +11,7 @@ import java.util.Arrays;
  * <p>A key such as {@code "accounts/1"} belongs to table {@code "accounts"}: a predicate read over
  * a table ranges over the keys that start with the table's name and a slash.
  */
+@API(status = INTERNAL, since = "0.1")
 public final class KeyTable {
 
     private final Interner<String> interner = new Interner<>();

@@ -1,6 +1,11 @@
 package dev.isocheck.history;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /** The kinds of operation a transaction performs, in program order. */
+@API(status = EXPERIMENTAL, since = "0.1")
 public enum OpKind {
     /** Observed a value of one key ({@link Value#ABSENT} when the key did not exist). */
     READ,

@@ -1,8 +1,11 @@
 package dev.isocheck.history;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * A read by predicate: every key of {@link #table()} whose row satisfied {@link #where()} at the
@@ -11,6 +14,7 @@ import java.util.Map;
  * <p>Keys of the table that were not returned were, by the read's claim, absent or did not
  * satisfy the predicate. Row keys and values are interned ids of the owning history.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class PredicateRead {
 
     private final String table;

@@ -1,11 +1,16 @@
 package dev.isocheck.history;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * A client session: its transactions ran one after another, in this order (session order).
  *
  * <p>A transaction recorded without a session is a session of its own, {@link #isImplicit()
  * implicit}, named after the transaction.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class Session {
 
     private final int index;

@@ -1,6 +1,9 @@
 package dev.isocheck.history;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.OptionalLong;
+import org.apiguardian.api.API;
 
 /**
  * One transaction: its id, session, outcome, optional start and end times, and its operations in
@@ -11,6 +14,7 @@ import java.util.OptionalLong;
  * history's {@link KeyTable} and {@link ValueTable}. For a {@link OpKind#PREDICATE} operation
  * {@link #key(int)} is {@code -1} and {@link #predicate(int)} holds the read.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class Transaction {
 
     /** The value of {@link #startTime()} and {@link #endTime()} when no time was recorded. */

@@ -1,5 +1,7 @@
 package dev.isocheck.history;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.math.BigDecimal;
@@ -11,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.apiguardian.api.API;
 
 /**
  * An immutable JSON-like value read or written by a transaction: absent (the row or key does
@@ -20,6 +23,7 @@ import java.util.TreeMap;
  * come from JSON files, JDBC drivers and binary logs, and must compare by what they mean.
  * Object fields are kept sorted, so equal rows print alike.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class Value {
 
     /** The absent value: the key did not exist, or was deleted. Written as JSON {@code null}. */

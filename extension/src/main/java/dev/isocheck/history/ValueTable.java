@@ -1,5 +1,9 @@
 package dev.isocheck.history;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import org.apiguardian.api.API;
+
 /**
  * The distinct values of one history, each interned to a dense {@code int} id.
  *
@@ -7,6 +11,7 @@ package dev.isocheck.history;
  * lookup. Equal values share an id, so duplicate values (several transactions writing the same
  * value) are visible as equal ids.
  */
+@API(status = INTERNAL, since = "0.1")
 public final class ValueTable {
 
     /** The id of {@link Value#ABSENT}. */

@@ -1,6 +1,9 @@
 package dev.isocheck.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A closure stored as one bit row per node over topological positions: the layout every bit-row
@@ -13,6 +16,7 @@ import java.util.Objects;
  * itself; only positions {@code q >= p} can be set. Memory: {@code n * n / 8} bytes, 1.25 GB at
  * 100k nodes, so engines choose it only where it fits.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class BitRowReachability implements Reachability {
 
     private final Dag dag;

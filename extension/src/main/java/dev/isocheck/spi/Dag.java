@@ -1,7 +1,10 @@
 package dev.isocheck.spi;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Arrays;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A directed acyclic graph over nodes {@code 0..n-1} in compressed sparse rows, with one of its
@@ -11,6 +14,7 @@ import java.util.Objects;
  * engine walks them without boxing. The arrays are owned by the {@code Dag} and never changed.
  * Parallel edges are allowed; self-loops and cycles are not (the factory rejects them).
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class Dag {
 
     private final int nodes;

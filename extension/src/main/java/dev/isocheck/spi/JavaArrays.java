@@ -1,9 +1,14 @@
 package dev.isocheck.spi;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import org.apiguardian.api.API;
+
 /**
  * The largest array a JVM reliably allocates, so that every closure layout can say up front that a
  * graph is too large for it instead of failing inside {@code new}.
  */
+@API(status = INTERNAL, since = "0.1")
 public final class JavaArrays {
 
     /** HotSpot reserves a few header words: lengths just below {@code Integer.MAX_VALUE} can fail. */

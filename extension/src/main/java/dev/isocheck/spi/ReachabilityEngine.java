@@ -1,16 +1,19 @@
 package dev.isocheck.spi;
 
-import dev.isocheck.internal.prune.ReachabilityEngines;
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Computes the {@link Reachability} of a {@link Dag}: the pruning stage's only view of how
  * reachability is computed, so that a GPU implementation (module {@code gpu-kernels}, found through
  * {@link java.util.ServiceLoader}) plugs in without touching the pruner.
  *
- * <p>Implementations must be exact, and must answer {@link #unavailableReason} honestly: the
- * selection in {@link ReachabilityEngines} falls back to the CPU when it is present.
+ * <p>Implementations must be exact, and must answer {@link #unavailableReason} honestly: isocheck's
+ * engine selection falls back to the CPU when it is present.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public interface ReachabilityEngine {
 
     /** A short name for logs and benchmarks, such as {@code cpu-chains} or {@code cuda}. */
