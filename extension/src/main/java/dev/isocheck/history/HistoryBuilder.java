@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.apiguardian.api.API;
 
@@ -156,6 +157,9 @@ public final class HistoryBuilder {
         private int[] opValues = new int[4];
         private int size;
         private final List<PredicateRead> predicates = new ArrayList<>(0);
+        private String thread;
+        private final List<SqlStatement> statements = new ArrayList<>(0);
+        private int[] opStatements = new int[0];
 
         private TransactionBuilder(String id, boolean numericId) {
             this.id = id;
@@ -228,6 +232,27 @@ public final class HistoryBuilder {
             }
         }
 
+        /** Records the thread that ran the transaction, for reports; checking ignores it. */
+        public TransactionBuilder thread(String name) {
+            checkOpen();
+            this.thread = Objects.requireNonNull(name, "name is null");
+            return this;
+        }
+
+        /**
+         * Records a statement the application sent; the operations added after it, until the next
+         * statement, are what it did. For reports; checking ignores it.
+         */
+        public TransactionBuilder statement(SqlStatement statement) {
+            checkOpen();
+            statements.add(Objects.requireNonNull(statement, "statement is null"));
+            if (opStatements.length == 0) {
+                opStatements = new int[Math.max(kinds.length, 4)];
+                Arrays.fill(opStatements, -1);
+            }
+            return this;
+        }
+
         /** Adds a read of {@code key} that observed {@code value} ({@code null}: absent). */
         public TransactionBuilder read(String key, Object value) {
             return add(OpKind.READ, keys.intern(key), values.intern(Value.of(value)));
@@ -278,6 +303,14 @@ public final class HistoryBuilder {
                 opKeys = Arrays.copyOf(opKeys, capacity);
                 opValues = Arrays.copyOf(opValues, capacity);
             }
+            if (opStatements.length > 0) {
+                if (opStatements.length <= size) {
+                    int old = opStatements.length;
+                    opStatements = Arrays.copyOf(opStatements, Math.max(kinds.length, old * 2));
+                    Arrays.fill(opStatements, old, opStatements.length, -1);
+                }
+                opStatements[size] = statements.size() - 1;
+            }
             kinds[size] = (byte) kind.ordinal();
             opKeys[size] = key;
             opValues[size] = value;
@@ -298,7 +331,15 @@ public final class HistoryBuilder {
         private Transaction build(int index, int sessionIndex) {
             return new Transaction(index, id, numericId, sessionIndex, status, start, end,
                     Arrays.copyOf(kinds, size), Arrays.copyOf(opKeys, size), Arrays.copyOf(opValues, size),
-                    predicates.toArray(new PredicateRead[0]), keys, values);
+                    predicates.toArray(new PredicateRead[0]), origin(), keys, values);
+        }
+
+        private Transaction.Origin origin() {
+            if (thread == null && statements.isEmpty()) {
+                return Transaction.Origin.NONE;
+            }
+            int[] statementOf = statements.isEmpty() ? new int[0] : Arrays.copyOf(opStatements, size);
+            return new Transaction.Origin(thread, List.copyOf(statements), statementOf);
         }
     }
 }

@@ -2,6 +2,9 @@ package dev.isocheck.history;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import org.apiguardian.api.API;
 
@@ -13,6 +16,10 @@ import org.apiguardian.api.API;
  * so that a history of millions of operations stays compact; keys and values are ids in the
  * history's {@link KeyTable} and {@link ValueTable}. For a {@link OpKind#PREDICATE} operation
  * {@link #key(int)} is {@code -1} and {@link #predicate(int)} holds the read.
+ *
+ * <p>A recorded transaction also says where it came from: the {@link #thread()} that ran it and
+ * the {@link #statements()} the application sent, each operation pointing at the statement that
+ * produced it ({@link #statementOf(int)}). Checking ignores both; explanations show them.
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class Transaction {
@@ -33,11 +40,12 @@ public final class Transaction {
     private final int[] keys;
     private final int[] values;
     private final PredicateRead[] predicates;
+    private final Origin origin;
     private final KeyTable keyTable;
     private final ValueTable valueTable;
 
     Transaction(int index, String id, boolean numericId, int session, Status status, long start, long end,
-            byte[] kinds, int[] keys, int[] values, PredicateRead[] predicates, KeyTable keyTable,
+            byte[] kinds, int[] keys, int[] values, PredicateRead[] predicates, Origin origin, KeyTable keyTable,
             ValueTable valueTable) {
         this.index = index;
         this.id = id;
@@ -50,6 +58,7 @@ public final class Transaction {
         this.keys = keys;
         this.values = values;
         this.predicates = predicates;
+        this.origin = origin;
         this.keyTable = keyTable;
         this.valueTable = valueTable;
     }
@@ -136,6 +145,26 @@ public final class Transaction {
         return predicates[values[i]];
     }
 
+    /** The thread that ran the transaction, when recorded. */
+    public Optional<String> thread() {
+        return Optional.ofNullable(origin.thread);
+    }
+
+    /**
+     * The statements the application sent in this transaction, in order.
+     *
+     * @return never {@code null}; empty when the history does not record statements
+     */
+    public List<SqlStatement> statements() {
+        return origin.statements;
+    }
+
+    /** The index in {@link #statements()} of the statement that produced operation {@code i}, if known. */
+    public OptionalInt statementOf(int i) {
+        int statement = origin.statementOf.length == 0 ? -1 : origin.statementOf[i];
+        return statement < 0 ? OptionalInt.empty() : OptionalInt.of(statement);
+    }
+
     /** Whether the transaction has any predicate read. */
     public boolean hasPredicateReads() {
         return predicates.length > 0;
@@ -210,6 +239,7 @@ public final class Transaction {
         byte[] newKinds = new byte[n];
         int[] newKeys = new int[n];
         int[] newValues = new int[n];
+        int[] newStatementOf = origin.statementOf.length == 0 ? origin.statementOf : new int[n];
         java.util.List<PredicateRead> newPredicates = new java.util.ArrayList<>();
         for (int i = 0, j = 0; i < kinds.length; i++) {
             if (!keep[i]) {
@@ -218,6 +248,9 @@ public final class Transaction {
             newKinds[j] = kinds[i];
             newKeys[j] = keys[i];
             newValues[j] = values[i];
+            if (newStatementOf.length > 0) {
+                newStatementOf[j] = origin.statementOf[i];
+            }
             if (kinds[i] == OpKind.PREDICATE.ordinal()) {
                 // A predicate operation's value is its index among the transaction's predicate reads.
                 newValues[j] = newPredicates.size();
@@ -226,7 +259,8 @@ public final class Transaction {
             j++;
         }
         return new Transaction(newIndex, id, numericId, newSession, status, start, end, newKinds, newKeys, newValues,
-                newPredicates.toArray(PredicateRead[]::new), keyTable, valueTable);
+                newPredicates.toArray(PredicateRead[]::new), new Origin(origin.thread, origin.statements, newStatementOf),
+                keyTable, valueTable);
     }
 
     /** A one-line description of operation {@code i}, such as {@code w(x, 2)} or {@code r(y, null)}. */
@@ -245,5 +279,15 @@ public final class Transaction {
             out.append(i == 0 ? "" : " ").append(describe(i));
         }
         return out.toString();
+    }
+
+    /**
+     * Where a transaction came from: its thread (or {@code null}), its statements, and for each
+     * operation the index of its statement ({@code -1} for none; an empty array when no operation
+     * has one).
+     */
+    record Origin(String thread, List<SqlStatement> statements, int[] statementOf) {
+
+        static final Origin NONE = new Origin(null, List.of(), new int[0]);
     }
 }

@@ -4,10 +4,41 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.OptionalInt;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class HistoryBuilderTests {
+
+    @Test
+    void aRecordedTransactionKeepsItsThreadAndWhichStatementProducedEachOperation() {
+        HistoryBuilder builder = History.builder();
+        SqlStatement select = SqlStatement.of("SELECT * FROM doctors WHERE id = ?", List.of("1"));
+        SqlStatement update = new SqlStatement("UPDATE doctors SET on_call = FALSE WHERE id = ?", List.of("2"),
+                java.util.Optional.of("DoctorDao.goOffCall"));
+        builder.transaction("T1").thread("worker-1").read("x", 0)
+                .statement(select).read("doctors/1", 1)
+                .statement(update).read("doctors/2", 1).write("doctors/2", 0);
+        builder.transaction("T2").write("x", 1);
+        History history = builder.build();
+
+        Transaction t1 = history.transaction(0);
+        assertThat(t1.thread()).contains("worker-1");
+        assertThat(t1.statements()).containsExactly(select, update);
+        assertThat(List.of(t1.statementOf(0), t1.statementOf(1), t1.statementOf(2), t1.statementOf(3)))
+                .containsExactly(OptionalInt.empty(), OptionalInt.of(0), OptionalInt.of(1), OptionalInt.of(1));
+        assertThat(update.toString()).isEqualTo("UPDATE doctors SET on_call = FALSE WHERE id = ?  [2]");
+        Transaction t2 = history.transaction(1);
+        assertThat(t2.thread()).isEmpty();
+        assertThat(t2.statements()).isEmpty();
+        assertThat(t2.statementOf(0)).isEmpty();
+
+        Transaction restricted = history.restrictedTo(new int[] {0}, (t, i) -> i != 1).transaction(0);
+        assertThat(restricted.statements()).containsExactly(select, update);
+        assertThat(List.of(restricted.statementOf(0), restricted.statementOf(1), restricted.statementOf(2)))
+                .containsExactly(OptionalInt.empty(), OptionalInt.of(1), OptionalInt.of(1));
+    }
 
     @Test
     void transactionsKeepFileOrderAndSessionsGroupThem() {
