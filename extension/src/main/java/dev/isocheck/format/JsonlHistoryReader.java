@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.isocheck.history.History;
 import dev.isocheck.history.HistoryBuilder.TransactionBuilder;
-import dev.isocheck.history.HistoryBuilder;
+import dev.isocheck.history.UnknownInitialValues;
 import dev.isocheck.history.Value;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -41,10 +41,12 @@ import org.apiguardian.api.API;
  *       integer id and a string id with the same digits are the same id), a missing {@code ops},
  *       an unknown {@code op}, a read or write without {@code key} or {@code value}, a predicate
  *       row outside its table, returned twice or with a {@code null} value (an absent row),
+ *       an {@code unknown} other than {@code "unwritten"} or {@code "any"},
  *       fields of the wrong type, {@code end} before
  *       {@code start};</li>
  *   <li>accepted: unknown fields (the format may grow), {@code null} for an optional field
- *       ({@code session}, {@code status}, {@code start}, {@code end}, {@code complete}), as
+ *       ({@code session}, {@code status}, {@code start}, {@code end}, {@code complete},
+ *       {@code unknown}), as
  *       serialisers of optional values write it, an integer {@code session} (taken as its
  *       decimal text), a UTF-8 byte order mark, CRLF line ends, and comment lines
  *       ({@code //}) and blank lines, with leading white space.</li>
@@ -172,6 +174,11 @@ public final class JsonlHistoryReader implements HistoryReader {
                 throw error("\"init\" must be an object mapping keys to values, not " + kind(init));
             }
             Boolean complete = optionalBoolean(node, "complete");
+            JsonNode unknown = node.get("unknown");
+            if (unknown != null && !unknown.isNull()) {
+                builder.unknownInitialValues(UnknownInitialValues.fromFormatName(unknown.isTextual() ? unknown.textValue() : null)
+                        .orElseThrow(() -> error("\"unknown\" must be \"unwritten\" or \"any\", not " + kind(unknown))));
+            }
             for (Iterator<Map.Entry<String, JsonNode>> it = init.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
                 builder.initialValue(e.getKey(), convert(e.getValue(), "init: " + quote(e.getKey())));

@@ -12,6 +12,7 @@ import dev.isocheck.history.OpKind;
 import dev.isocheck.history.PredicateRead;
 import dev.isocheck.history.Session;
 import dev.isocheck.history.Transaction;
+import dev.isocheck.history.UnknownInitialValues;
 import dev.isocheck.history.Value;
 import dev.isocheck.history.ValueTable;
 import java.io.BufferedWriter;
@@ -30,8 +31,9 @@ import org.apiguardian.api.API;
  * reads back an equal history (same transactions, ids, sessions, statuses, times, operations,
  * values and initial state), and writing that again gives the same text.
  *
- * <p>Layout: an initial-state line when the initial state is complete or knows any key (listing
- * every key with a known initial value, except keys that start absent in a complete state), then
+ * <p>Layout: an initial-state line when the initial state is complete, knows any key or declares
+ * {@code "unknown": "any"} (listing every key with a known initial value, except keys that start
+ * absent in a complete state; {@code unknown} only when it is not the default), then
  * one line per transaction in history order. Integer ids stay integers; implicit sessions are
  * left out; {@code status} is written only for aborted transactions; {@code start} and
  * {@code end} only when recorded. Object fields are written sorted, lines end with {@code \n}.
@@ -74,7 +76,8 @@ public final class JsonlHistoryWriter {
         // One generator for the whole file, so that lines are not flushed one by one.
         try (JsonGenerator g = JSON.createGenerator(out)) {
             g.setRootValueSeparator(null);
-            if (initial.isComplete() || anyKnown) {
+            boolean any = initial.unknownValues() == UnknownInitialValues.ANY;
+            if (initial.isComplete() || anyKnown || any) {
                 g.writeStartObject();
                 g.writeObjectFieldStart("init");
                 for (int k = 0; k < keys.size(); k++) {
@@ -86,6 +89,10 @@ public final class JsonlHistoryWriter {
                 g.writeEndObject();
                 if (initial.isComplete()) {
                     g.writeBooleanField("complete", true);
+                }
+                // Only when not the default, so that files without the field round-trip unchanged.
+                if (any) {
+                    g.writeStringField("unknown", UnknownInitialValues.ANY.formatName());
                 }
                 g.writeEndObject();
                 g.writeRaw('\n');

@@ -35,6 +35,7 @@ public final class HistoryBuilder {
     private final List<TransactionBuilder> transactions = new ArrayList<>();
     private final Set<String> ids = new HashSet<>();
     private boolean complete;
+    private UnknownInitialValues unknownValues = UnknownInitialValues.UNWRITTEN;
     private boolean built;
 
     HistoryBuilder() {
@@ -51,6 +52,21 @@ public final class HistoryBuilder {
     public HistoryBuilder initialStateComplete(boolean complete) {
         checkOpen();
         this.complete = complete;
+        return this;
+    }
+
+    /**
+     * Declares what the initial value of a key without an {@link #initialValue initial value} may be
+     * (the history format's {@code "unknown"}). Defaults to {@link UnknownInitialValues#UNWRITTEN}:
+     * a value no transaction writes. A recorder that never saw the database's initial rows declares
+     * {@link UnknownInitialValues#ANY}. Changes nothing in a {@link #initialStateComplete complete}
+     * initial state, where no key is unknown.
+     *
+     * @throws NullPointerException if {@code unknown} is {@code null}
+     */
+    public HistoryBuilder unknownInitialValues(UnknownInitialValues unknown) {
+        checkOpen();
+        this.unknownValues = Objects.requireNonNull(unknown, "unknown is null");
         return this;
     }
 
@@ -134,7 +150,7 @@ public final class HistoryBuilder {
         int[] byKey = new int[keys.size()];
         Arrays.fill(byKey, complete ? ValueTable.ABSENT : InitialState.UNKNOWN);
         initial.forEach((k, v) -> byKey[k] = v);
-        return new History(built, sessions, keys, values, new InitialState(byKey, complete));
+        return new History(built, sessions, keys, values, new InitialState(byKey, complete, unknownValues));
     }
 
     private void checkOpen() {

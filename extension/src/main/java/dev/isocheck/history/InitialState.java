@@ -9,8 +9,9 @@ import org.apiguardian.api.API;
  * What each key held before the first transaction.
  *
  * <p>A key's initial value is known (listed), absent (not listed in a {@link #isComplete()
- * complete} initial state), or {@link #UNKNOWN}: then it is absent or some single present value
- * that no transaction wrote (see {@code docs/semantics.md}).
+ * complete} initial state), or {@link #UNKNOWN}: then it is absent or some single present value,
+ * one that no transaction wrote unless {@link #unknownValues()} is {@link UnknownInitialValues#ANY}
+ * (see {@code docs/semantics.md}).
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class InitialState {
@@ -20,15 +21,35 @@ public final class InitialState {
 
     private final int[] byKey;
     private final boolean complete;
+    private final UnknownInitialValues unknownValues;
 
-    InitialState(int[] byKey, boolean complete) {
+    InitialState(int[] byKey, boolean complete, UnknownInitialValues unknownValues) {
         this.byKey = byKey;
         this.complete = complete;
+        this.unknownValues = unknownValues;
     }
 
     /** Whether every key not listed was absent initially. */
     public boolean isComplete() {
         return complete;
+    }
+
+    /**
+     * What an {@link #UNKNOWN} initial value may be: by default ({@link UnknownInitialValues#UNWRITTEN})
+     * a value no transaction writes; with {@link UnknownInitialValues#ANY}, any value. Irrelevant
+     * when the state is {@link #isComplete() complete}.
+     */
+    public UnknownInitialValues unknownValues() {
+        return unknownValues;
+    }
+
+    /**
+     * Whether the initial value of {@code key} is unknown and may be a value some transaction
+     * writes ({@link UnknownInitialValues#ANY}): then no observation is ruled out as a read of it
+     * by its value alone.
+     */
+    public boolean mayBeAnyValue(int key) {
+        return byKey[key] == UNKNOWN && unknownValues == UnknownInitialValues.ANY;
     }
 
     /**
