@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.isocheck.history.History;
+import dev.isocheck.history.HistoryBuilder;
 import dev.isocheck.history.HistoryBuilder.TransactionBuilder;
 import dev.isocheck.history.UnknownInitialValues;
 import dev.isocheck.history.Value;

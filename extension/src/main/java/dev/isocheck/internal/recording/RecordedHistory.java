@@ -1,0 +1,19 @@
+package dev.isocheck.internal.recording;
+
+import dev.isocheck.history.History;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What one recording produced: the history to check, and what was left out of it because it could
+ * not be modelled (each entry names the table or statement and why), so that a report can say what
+ * the verdict does not cover.
+ */
+public record RecordedHistory(History history, List<NotModelled> notModelled) {
+
+    /** Validates and copies. */
+    public RecordedHistory {
+        Objects.requireNonNull(history, "history is null");
+        notModelled = List.copyOf(notModelled);
+    }
+}
