@@ -149,7 +149,7 @@ public final class CheckCommand {
             // too large for the heap, or explaining one. What it built is garbage now.
             return invalid(path, options, path + ": ran out of memory (the maximum heap is "
                     + Limits.bytes(Runtime.getRuntime().maxMemory()) + "; a larger one, -Xmx, may do)");
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (RuntimeException | Error e) {
             // A last resort: a bug must not print a stack trace, nor a verdict it did not reach.
             String message = e.getMessage() == null ? "" : e.getMessage().replaceAll("\\s+", " ").strip();
             return invalid(path, options, path + ": internal error: " + e.getClass().getName()

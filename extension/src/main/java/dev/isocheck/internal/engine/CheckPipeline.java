@@ -245,8 +245,18 @@ public final class CheckPipeline implements Checker {
                     int part = p;
                     tasks.add(pool.submit(() -> searchPart(parts, level, part, verdicts, firstViolated, limits)));
                 }
+                // Every task is joined before a failure is rethrown: none is left running, holding
+                // memory, after the check returns.
+                RuntimeException failure = null;
                 for (ForkJoinTask<?> task : tasks) {
-                    task.join();
+                    try {
+                        task.join();
+                    } catch (RuntimeException e) {
+                        failure = failure == null ? e : failure;
+                    }
+                }
+                if (failure != null) {
+                    throw failure;
                 }
             } finally {
                 pool.shutdownNow();
