@@ -54,6 +54,11 @@ final class EncodingSize {
                 saturatedProduct(variables, BYTES_PER_VARIABLE));
     }
 
+    /** {@code a + b}, or {@link Long#MAX_VALUE} when that overflows. */
+    static long sum(long a, long b) {
+        return saturatedSum(a, b);
+    }
+
     private static long saturatedProduct(long a, long b) {
         return a > Long.MAX_VALUE / b ? Long.MAX_VALUE : a * b;
     }

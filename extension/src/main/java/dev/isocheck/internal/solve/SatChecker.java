@@ -337,22 +337,27 @@ public final class SatChecker implements Checker {
         }
         long candidates = candidateSum;
         long openPairs = pruned.statistics().pairsAfter();
-        try (Limits.Reservation tables = limits.reserve(EncodingSize.tableBytes(openPairs, candidates),
-                () -> "the SAT encoding's tables (" + count(openPairs) + " open pairs of write chains, " + count(candidates)
-                        + " candidate writes of reads)")) {
-            ResidualEncoding encoding = new ResidualEncoding(pruned, limits);
-            long edges = encoding.edgeBound();
-            int variables = encoding.variableCount();
-            try (Limits.Reservation graphs = limits.reserve(EncodingSize.bytes(edges, variables, snapshots),
-                    () -> "the SAT encoding (" + count(edges) + " edges of the dependency graph over " + count(variables)
-                            + " variables" + (snapshots ? ", for snapshot isolation" : "") + ")")) {
-                if (2 * edges + 2L * known.nodeCount() > dev.isocheck.spi.JavaArrays.MAX_LENGTH) {
-                    return new Report(gaveUp(history, level, "too many constraints for the SAT engine: " + count(edges)
-                            + " edges of the dependency graph (more than an array holds)", polygraph.unreturnedRows()),
-                            millis(t0, t1), millis(t1, t2), 0, 0, pruned.statistics(), 0, 0);
-                }
-                return encodeAndSolve(history, level, known, polygraph, pruned, encoding, t0, t1, t2, limits);
+        long tableBytes = EncodingSize.tableBytes(openPairs, candidates);
+        ResidualEncoding encoding;
+        long edges;
+        try (Limits.Reservation tables = limits.reserve(tableBytes, () -> "the SAT encoding's tables ("
+                + count(openPairs) + " open pairs of write chains, " + count(candidates) + " candidate writes of reads)")) {
+            encoding = new ResidualEncoding(pruned, limits);
+            edges = encoding.edgeBound();
+        }
+        int variables = encoding.variableCount();
+        long edgeCount = edges;
+        // Reserved again, tables and all: a part waits for memory only while it holds none, so
+        // parts never wait for each other in a circle.
+        try (Limits.Reservation all = limits.reserve(EncodingSize.sum(tableBytes, EncodingSize.bytes(edges, variables, snapshots)),
+                () -> "the SAT encoding (" + count(edgeCount) + " edges of the dependency graph over " + count(variables)
+                        + " variables" + (snapshots ? ", for snapshot isolation" : "") + ")")) {
+            if (2 * edges + 2L * known.nodeCount() > dev.isocheck.spi.JavaArrays.MAX_LENGTH) {
+                return new Report(gaveUp(history, level, "too many constraints for the SAT engine: " + count(edges)
+                        + " edges of the dependency graph (more than an array holds)", polygraph.unreturnedRows()),
+                        millis(t0, t1), millis(t1, t2), 0, 0, pruned.statistics(), 0, 0);
             }
+            return encodeAndSolve(history, level, known, polygraph, pruned, encoding, t0, t1, t2, limits);
         }
     }
 

@@ -6,6 +6,7 @@ import dev.isocheck.IsolationLevel;
 import dev.isocheck.Verdict;
 import dev.isocheck.history.History;
 import dev.isocheck.history.HistoryBuilder;
+import dev.isocheck.internal.limit.Limits;
 import dev.isocheck.internal.reference.ReferenceChecker;
 import dev.isocheck.internal.solve.SatChecker;
 import java.util.ArrayList;
@@ -95,5 +96,55 @@ class CheckPipelineLimitsTests {
         assertThat(caveats).hasSize(2);
         assertThat(caveats.get(0)).startsWith("real-time order: no transaction has a start or end time");
         assertThat(caveats.get(1)).isEqualTo("the search's");
+    }
+
+    @Test
+    void partsShareTheBudgetAndOneThatFitsOnlyAloneWaitsForTheOthers() {
+        // Each part's search reserves 60 of a budget of 100 while it works.
+        AtomicInteger holding = new AtomicInteger();
+        AtomicInteger mostAtOnce = new AtomicInteger();
+        Checker reserving = new Checker() {
+            @Override
+            public Verdict check(History history, IsolationLevel level) {
+                throw new AssertionError("the pipeline passes its limits");
+            }
+
+            @Override
+            public Verdict check(History history, IsolationLevel level, Limits limits) {
+                try (Limits.Reservation r = limits.reserve(60, () -> "a part")) {
+                    mostAtOnce.accumulateAndGet(holding.incrementAndGet(), Math::max);
+                    try {
+                        Thread.sleep(50);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    holding.decrementAndGet();
+                }
+                return new SatChecker().check(history, level);
+            }
+        };
+
+        Verdict verdict = new CheckPipeline(reserving, null, 1).check(threeParts(), SER,
+                Limits.startingNow(java.time.Duration.ofMinutes(1), 100, "as set"));
+
+        assertThat(verdict.isSatisfied()).isTrue();
+        assertThat(mostAtOnce).hasValue(1);
+        // One that fits not even alone is unknown, saying so.
+        Checker greedy = new Checker() {
+            @Override
+            public Verdict check(History history, IsolationLevel level) {
+                throw new AssertionError("the pipeline passes its limits");
+            }
+
+            @Override
+            public Verdict check(History history, IsolationLevel level, Limits limits) {
+                limits.reserve(200, () -> "everything").close();
+                return new SatChecker().check(history, level);
+            }
+        };
+        Verdict unknown = new CheckPipeline(greedy).check(threeParts(), SER, Limits.startingNow(null, 100, "as set"));
+        assertThat(((Verdict.Unknown) unknown).reason())
+                .isEqualTo("everything would need about 200 bytes, more than the memory budget of 100 bytes (as set) allows,"
+                        + " so it was not built");
     }
 }
