@@ -6,12 +6,15 @@ import dev.isocheck.internal.explain.CoreExplainer;
 import dev.isocheck.internal.explain.ExhaustiveExplainer;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.OptionalLong;
 import org.apiguardian.api.API;
 
 /**
  * How {@link Isocheck#check(dev.isocheck.history.History, IsolationLevel, CheckOptions)} checks and
- * explains: which engine computes reachability, and how much the explanation of a violation may
- * cost. None of them changes a verdict.
+ * explains: which engine computes reachability, how much time and memory a check may take, and
+ * how much the explanation of a violation may cost. None of them changes a verdict that is
+ * reached; a check that would go past its time limit or its memory budget answers
+ * {@link Verdict.Unknown} with the reason instead (never a pass).
  *
  * <p>Immutable: start from {@link #defaults()} and derive with the {@code with...} methods, each of
  * which returns a copy and leaves the original as it was.
@@ -19,6 +22,7 @@ import org.apiguardian.api.API;
  * <pre>{@code
  * CheckOptions options = CheckOptions.defaults()
  *         .withGpuMode(GpuMode.OFF)
+ *         .withTimeLimit(Duration.ofMinutes(2))
  *         .withExplainTimeLimit(Duration.ofSeconds(5));
  * }</pre>
  *
@@ -31,22 +35,45 @@ public final class CheckOptions {
     /** The most transactions {@link #withExplainMaxTransactions} accepts. */
     public static final int MAX_EXPLAIN_TRANSACTIONS = 30;
 
-    private static final CheckOptions DEFAULTS = new CheckOptions(GpuMode.AUTO, CoreExplainer.DEFAULT_BUDGET,
-            ExhaustiveExplainer.DEFAULT_MAX_TRANSACTIONS);
+    /**
+     * The time limit of a check unless told otherwise: ten minutes. Generous on purpose: the
+     * largest histories of the benchmarks (100,000 transactions, 1.5 million operations) are
+     * decided in under ten seconds, so a check that runs for minutes is one whose SAT search has
+     * blown up, and a limit this far out stops only those, never a check that was about to end.
+     */
+    public static final Duration DEFAULT_TIME_LIMIT = Duration.ofMinutes(10);
+
+    /**
+     * The share of the maximum heap ({@link Runtime#maxMemory()}) that is the memory budget unless
+     * one is set: one half. The other half holds the history, its hyper-polygraph and the pruned
+     * constraints, which exist before the budget is weighed, and what the JVM needs beside.
+     */
+    public static final double DEFAULT_MEMORY_SHARE = 0.5;
+
+    private static final CheckOptions DEFAULTS = new CheckOptions(GpuMode.AUTO, DEFAULT_TIME_LIMIT, 0,
+            CoreExplainer.DEFAULT_BUDGET, ExhaustiveExplainer.DEFAULT_MAX_TRANSACTIONS);
 
     private final GpuMode gpuMode;
+    private final Duration timeLimit;
+    /** In bytes; 0: {@link #DEFAULT_MEMORY_SHARE} of the maximum heap, taken when a check starts. */
+    private final long memoryBudget;
     private final Duration explainTimeLimit;
     private final int explainMaxTransactions;
 
-    private CheckOptions(GpuMode gpuMode, Duration explainTimeLimit, int explainMaxTransactions) {
+    private CheckOptions(GpuMode gpuMode, Duration timeLimit, long memoryBudget, Duration explainTimeLimit,
+            int explainMaxTransactions) {
         this.gpuMode = gpuMode;
+        this.timeLimit = timeLimit;
+        this.memoryBudget = memoryBudget;
         this.explainTimeLimit = explainTimeLimit;
         this.explainMaxTransactions = explainMaxTransactions;
     }
 
     /**
-     * The options a check has unless told otherwise: {@link GpuMode#AUTO}, an explanation time
-     * limit of 30 seconds, and at most 10 transactions explained exhaustively.
+     * The options a check has unless told otherwise: {@link GpuMode#AUTO}, a time limit of
+     * {@linkplain #DEFAULT_TIME_LIMIT ten minutes}, a memory budget of
+     * {@linkplain #DEFAULT_MEMORY_SHARE half} the maximum heap, an explanation time limit of 30
+     * seconds, and at most 10 transactions explained exhaustively.
      *
      * @return the default options; never {@code null}
      */
@@ -62,6 +89,29 @@ public final class CheckOptions {
      */
     public GpuMode gpuMode() {
         return gpuMode;
+    }
+
+    /**
+     * How long a check may take before it gives up with {@link Verdict.Unknown}: the screening,
+     * building the constraints, pruning them, encoding and solving what is left. The default is
+     * {@link #DEFAULT_TIME_LIMIT}.
+     *
+     * @return the time limit; never {@code null}, always positive
+     * @see #withTimeLimit(Duration)
+     */
+    public Duration timeLimit() {
+        return timeLimit;
+    }
+
+    /**
+     * The memory budget set with {@link #withMemoryBudget(long)}, in bytes; empty for the default,
+     * {@linkplain #DEFAULT_MEMORY_SHARE half} of {@link Runtime#maxMemory()} when the check starts.
+     *
+     * @return the budget set, or empty; never {@code null}
+     * @see #withMemoryBudget(long)
+     */
+    public OptionalLong memoryBudget() {
+        return memoryBudget == 0 ? OptionalLong.empty() : OptionalLong.of(memoryBudget);
     }
 
     /**
@@ -88,6 +138,50 @@ public final class CheckOptions {
     }
 
     /**
+     * These options with another time limit for a check. A check that reaches it answers
+     * {@link Verdict.Unknown} saying so and in which stage it was. The stages check the time
+     * between units of work (a round of pruning, a million edges of the encoding; the SAT solver
+     * checks it itself), so a check ends a little after the limit, not exactly at it. The limit
+     * does not cover the explanation of a violation, which has {@link #withExplainTimeLimit its
+     * own}.
+     *
+     * @param timeLimit positive
+     * @return a copy with {@code timeLimit}; never {@code null}
+     * @throws NullPointerException     if {@code timeLimit} is {@code null}
+     * @throws IllegalArgumentException if {@code timeLimit} is zero or negative
+     */
+    public CheckOptions withTimeLimit(Duration timeLimit) {
+        Objects.requireNonNull(timeLimit, "timeLimit is null");
+        if (timeLimit.isNegative() || timeLimit.isZero()) {
+            throw new IllegalArgumentException("timeLimit must be positive: " + timeLimit);
+        }
+        return new CheckOptions(gpuMode, timeLimit, memoryBudget, explainTimeLimit, explainMaxTransactions);
+    }
+
+    /**
+     * These options with a memory budget of {@code bytes}. Before the engine builds its SAT
+     * encoding, whose size grows with the choices pruning left open (for each read, every write
+     * it may have seen; for each key, every pair of writes whose order is open), it counts the
+     * edges and variables it will create and estimates their bytes; above the budget it answers
+     * {@link Verdict.Unknown} with the counts, the estimate and the budget instead of building
+     * them (first trying the order of the recorded times as a witness, which costs next to
+     * nothing). The budget covers that encoding and the search over it, not the history itself
+     * and the constraints built before the estimate. Parts of a history checked in parallel
+     * share it. The default, {@linkplain #DEFAULT_MEMORY_SHARE half} of the maximum heap, suits
+     * a check that has the JVM to itself.
+     *
+     * @param bytes positive
+     * @return a copy with the budget; never {@code null}
+     * @throws IllegalArgumentException if {@code bytes} is zero or negative
+     */
+    public CheckOptions withMemoryBudget(long bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("the memory budget must be positive: " + bytes);
+        }
+        return new CheckOptions(gpuMode, timeLimit, bytes, explainTimeLimit, explainMaxTransactions);
+    }
+
+    /**
      * These options with another GPU mode.
      *
      * @param gpuMode the mode; {@link GpuMode#fromName} parses one a user typed
@@ -96,7 +190,7 @@ public final class CheckOptions {
      */
     public CheckOptions withGpuMode(GpuMode gpuMode) {
         Objects.requireNonNull(gpuMode, "gpuMode is null");
-        return new CheckOptions(gpuMode, explainTimeLimit, explainMaxTransactions);
+        return new CheckOptions(gpuMode, timeLimit, memoryBudget, explainTimeLimit, explainMaxTransactions);
     }
 
     /**
@@ -117,7 +211,7 @@ public final class CheckOptions {
         if (explainTimeLimit.isNegative()) {
             throw new IllegalArgumentException("explainTimeLimit must not be negative: " + explainTimeLimit);
         }
-        return new CheckOptions(gpuMode, explainTimeLimit, explainMaxTransactions);
+        return new CheckOptions(gpuMode, timeLimit, memoryBudget, explainTimeLimit, explainMaxTransactions);
     }
 
     /**
@@ -135,7 +229,7 @@ public final class CheckOptions {
             throw new IllegalArgumentException("explainMaxTransactions must be between 1 and "
                     + MAX_EXPLAIN_TRANSACTIONS + ": " + explainMaxTransactions);
         }
-        return new CheckOptions(gpuMode, explainTimeLimit, explainMaxTransactions);
+        return new CheckOptions(gpuMode, timeLimit, memoryBudget, explainTimeLimit, explainMaxTransactions);
     }
 
     /**
@@ -145,7 +239,8 @@ public final class CheckOptions {
      */
     @Override
     public boolean equals(Object other) {
-        return other instanceof CheckOptions o && gpuMode == o.gpuMode && explainTimeLimit.equals(o.explainTimeLimit)
+        return other instanceof CheckOptions o && gpuMode == o.gpuMode && timeLimit.equals(o.timeLimit)
+                && memoryBudget == o.memoryBudget && explainTimeLimit.equals(o.explainTimeLimit)
                 && explainMaxTransactions == o.explainMaxTransactions;
     }
 
@@ -156,17 +251,19 @@ public final class CheckOptions {
      */
     @Override
     public int hashCode() {
-        return Objects.hash(gpuMode, explainTimeLimit, explainMaxTransactions);
+        return Objects.hash(gpuMode, timeLimit, memoryBudget, explainTimeLimit, explainMaxTransactions);
     }
 
     /**
-     * The values, for logs: {@code CheckOptions[gpuMode=AUTO, explainTimeLimit=PT30S, explainMaxTransactions=10]}.
+     * The values, for logs: {@code CheckOptions[gpuMode=AUTO, timeLimit=PT10M, memoryBudget=default,
+     * explainTimeLimit=PT30S, explainMaxTransactions=10]}.
      *
      * @return never {@code null}
      */
     @Override
     public String toString() {
-        return "CheckOptions[gpuMode=" + gpuMode + ", explainTimeLimit=" + explainTimeLimit + ", explainMaxTransactions="
-                + explainMaxTransactions + "]";
+        return "CheckOptions[gpuMode=" + gpuMode + ", timeLimit=" + timeLimit + ", memoryBudget="
+                + (memoryBudget == 0 ? "default" : String.valueOf(memoryBudget)) + ", explainTimeLimit="
+                + explainTimeLimit + ", explainMaxTransactions=" + explainMaxTransactions + "]";
     }
 }

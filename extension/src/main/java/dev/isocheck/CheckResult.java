@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.STABLE;
 import dev.isocheck.explain.Explanation;
 import dev.isocheck.explain.TextRenderer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.apiguardian.api.API;
@@ -21,7 +22,8 @@ import org.apiguardian.api.API;
  * }</pre>
  *
  * <p>An {@link Verdict.Unknown unknown} verdict is not a pass: {@link #isSatisfied()} is
- * {@code false} for it, and so is {@link #isViolated()}.
+ * {@code false} for it, and so is {@link #isViolated()}; {@link #unknownReason()} says why. A pass
+ * may come with {@link #caveats()}: what was not checked.
  *
  * @param verdict         the answer; never {@code null}
  * @param explanation     present exactly when the verdict is {@link Verdict.Violated}: the cycles or
@@ -94,6 +96,28 @@ public record CheckResult(Verdict verdict, Optional<Explanation> explanation, Du
      */
     public boolean isUnknown() {
         return verdict instanceof Verdict.Unknown;
+    }
+
+    /**
+     * What a pass did not check, in words: a predicate read whose {@code where} the engine cannot
+     * evaluate, real-time order at strict serializability where transactions have no start or
+     * end time, a history without committed transactions. Read them before trusting a pass.
+     *
+     * @return {@link Verdict.Satisfied#caveats()} for a pass, else empty; never {@code null}
+     */
+    public List<String> caveats() {
+        return verdict instanceof Verdict.Satisfied satisfied ? satisfied.caveats() : List.of();
+    }
+
+    /**
+     * Why the check could not decide, for an {@link Verdict.Unknown unknown} verdict: a limit
+     * exceeded ({@link CheckOptions#withTimeLimit}, {@link CheckOptions#withMemoryBudget}) and in
+     * which stage, or what the engine cannot model.
+     *
+     * @return present exactly when the verdict is unknown; never {@code null}
+     */
+    public Optional<String> unknownReason() {
+        return verdict instanceof Verdict.Unknown unknown ? Optional.of(unknown.reason()) : Optional.empty();
     }
 
     /**

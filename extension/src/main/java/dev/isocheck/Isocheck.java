@@ -54,9 +54,14 @@ public final class Isocheck {
      * can be given (the explainer's limits, or a failure in it), the violation still stands, with
      * an {@link dev.isocheck.explain.Explanation.Unexplained} that says why.
      *
+     * <p>A check that would go past the options' {@linkplain CheckOptions#timeLimit() time limit}
+     * or {@linkplain CheckOptions#withMemoryBudget memory budget}, or that exhausts the heap all
+     * the same, answers {@link Verdict.Unknown} with the reason (the limit and the stage), and
+     * what it built is garbage once it returns: a caller can go on with another history.
+     *
      * @param history the transactions, as recorded or read from a file
      * @param level   the level to hold them to
-     * @param options the engine and the explanation's limits
+     * @param options the engine, the check's time limit and memory budget, and the explanation's limits
      * @return the verdict, with the explanation of a violation; never {@code null}
      * @throws NullPointerException if an argument is {@code null}
      */

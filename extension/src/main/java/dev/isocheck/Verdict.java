@@ -35,7 +35,9 @@ public sealed interface Verdict permits Verdict.Satisfied, Verdict.Violated, Ver
      *                (for snapshot isolation, the commit order); a test can replay it
      * @param caveats what the check could not model and so did not hold the history to, in words
      *                (a predicate read whose {@code where} is unsupported: its returned rows were
-     *                checked, its other rows not); empty when everything was checked
+     *                checked, its other rows not; real-time order at strict serializability for
+     *                transactions without start or end times; nothing at all in a history without
+     *                committed transactions); empty when everything was checked
      */
     record Satisfied(IsolationLevel level, List<String> witness, List<String> caveats) implements Verdict {
         /** Validates and copies. */
@@ -66,8 +68,8 @@ public sealed interface Verdict permits Verdict.Satisfied, Verdict.Violated, Ver
     }
 
     /**
-     * The checker could not decide, for the reason given (for example, a history too large for
-     * the reference checker).
+     * The checker could not decide, for the reason given: a time limit or memory budget exceeded
+     * (naming it and the stage), or what the engine cannot model. Never a pass.
      *
      * @param level  the level checked
      * @param reason why, in words

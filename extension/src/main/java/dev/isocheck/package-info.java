@@ -25,5 +25,10 @@
  * //   T1 -rw x-> T2 -rw y-> T1
  * // ...
  * }</pre>
+ *
+ * <p>Every check answers: one that would go past its time limit or its memory budget
+ * ({@link dev.isocheck.CheckOptions#withTimeLimit}, {@link dev.isocheck.CheckOptions#withMemoryBudget})
+ * is {@link dev.isocheck.Verdict.Unknown} with the reason, never a pass and never an exception;
+ * and a pass lists what it did not check in {@link dev.isocheck.CheckResult#caveats()}.
  */
 package dev.isocheck;

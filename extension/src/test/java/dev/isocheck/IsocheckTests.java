@@ -164,6 +164,8 @@ class IsocheckTests {
         assertThat(defaults.gpuMode()).isEqualTo(GpuMode.AUTO);
         assertThat(defaults.explainTimeLimit()).isEqualTo(Duration.ofSeconds(30));
         assertThat(defaults.explainMaxTransactions()).isEqualTo(10);
+        assertThat(defaults.timeLimit()).isEqualTo(Duration.ofMinutes(10)).isEqualTo(CheckOptions.DEFAULT_TIME_LIMIT);
+        assertThat(defaults.memoryBudget()).isEmpty();
 
         CheckOptions changed = defaults.withGpuMode(GpuMode.OFF).withExplainTimeLimit(Duration.ofSeconds(5))
                 .withExplainMaxTransactions(CheckOptions.MAX_EXPLAIN_TRANSACTIONS);
@@ -176,7 +178,16 @@ class IsocheckTests {
                 .withExplainTimeLimit(Duration.ofSeconds(5)));
         assertThat(changed).hasSameHashCodeAs(CheckOptions.defaults().withExplainMaxTransactions(30)
                 .withGpuMode(GpuMode.OFF).withExplainTimeLimit(Duration.ofSeconds(5)));
-        assertThat(changed).hasToString("CheckOptions[gpuMode=OFF, explainTimeLimit=PT5S, explainMaxTransactions=30]");
+        assertThat(changed).hasToString("CheckOptions[gpuMode=OFF, timeLimit=PT10M, memoryBudget=default,"
+                + " explainTimeLimit=PT5S, explainMaxTransactions=30]");
+
+        CheckOptions limited = changed.withTimeLimit(Duration.ofSeconds(30)).withMemoryBudget(1 << 20);
+        assertThat(limited.timeLimit()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(limited.memoryBudget()).hasValue(1 << 20);
+        assertThat(changed.timeLimit()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(limited).isNotEqualTo(changed).isEqualTo(changed.withMemoryBudget(1 << 20).withTimeLimit(Duration.ofSeconds(30)));
+        assertThat(limited).hasToString("CheckOptions[gpuMode=OFF, timeLimit=PT30S, memoryBudget=1048576,"
+                + " explainTimeLimit=PT5S, explainMaxTransactions=30]");
     }
 
     @Test
@@ -184,6 +195,12 @@ class IsocheckTests {
         assertThatThrownBy(() -> CheckOptions.defaults().withExplainTimeLimit(Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("explainTimeLimit must not be negative: PT-1S");
+        assertThatThrownBy(() -> CheckOptions.defaults().withTimeLimit(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("timeLimit must be positive: PT0S");
+        assertThatThrownBy(() -> CheckOptions.defaults().withMemoryBudget(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("the memory budget must be positive: 0");
         assertThatThrownBy(() -> CheckOptions.defaults().withExplainMaxTransactions(0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("explainMaxTransactions must be between 1 and 30: 0");

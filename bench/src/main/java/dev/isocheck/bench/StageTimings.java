@@ -2,6 +2,7 @@ package dev.isocheck.bench;
 
 import dev.isocheck.GpuMode;
 import dev.isocheck.internal.engine.Checker;
+import dev.isocheck.internal.limit.Limits;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.Verdict;
 import dev.isocheck.history.History;
@@ -26,8 +27,14 @@ final class StageTimings implements Checker {
 
     @Override
     public Verdict check(History history, IsolationLevel level) {
+        return check(history, level, Limits.none());
+    }
+
+    /** Within the pipeline's limits (its time limit and memory budget), as the product checks. */
+    @Override
+    public Verdict check(History history, IsolationLevel level, Limits limits) {
         last = null;
-        SatChecker.Report report = engine.run(history, level);
+        SatChecker.Report report = engine.run(history, level, limits);
         last = report;
         return report.verdict();
     }

@@ -23,11 +23,25 @@ public final class HtmlRenderer {
 
     /** Renders {@code explanation} as a complete HTML document. */
     public String render(Explanation explanation) {
+        return render(explanation, null);
+    }
+
+    /**
+     * Renders {@code explanation} as a complete HTML document that names the history it explains
+     * (in its title and under its heading), as the {@code check} command's reports do.
+     *
+     * @param history the history's file, as the user named it; {@code null}: not named
+     */
+    public String render(Explanation explanation, String history) {
         StringBuilder out = new StringBuilder();
         out.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-        out.append("<title>isocheck: ").append(escape(Wording.headline(explanation))).append("</title>\n");
+        out.append("<title>isocheck: ").append(history == null ? "" : escape(history) + ": ")
+                .append(escape(Wording.headline(explanation))).append("</title>\n");
         out.append("<style>\n").append(STYLE).append("</style>\n</head>\n<body>\n");
         out.append("<h1>").append(escape(Wording.headline(explanation))).append("</h1>\n");
+        if (history != null) {
+            out.append("<p class=\"history\">History: <code>").append(escape(history)).append("</code></p>\n");
+        }
         if (explanation instanceof Explanation.Cycles cycles) {
             cycles(cycles, out);
         } else if (explanation instanceof Explanation.Screened screened) {

@@ -19,6 +19,7 @@ import dev.isocheck.format.HistoryFormat;
 import dev.isocheck.format.HistoryFormatException;
 import dev.isocheck.format.HistoryReader;
 import dev.isocheck.history.History;
+import dev.isocheck.internal.limit.Limits;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -26,24 +27,30 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.BiFunction;
 import java.util.stream.Stream;
 
 /**
- * {@code check [--level LEVEL] [--format FORMAT] [--json] [--report DIR] FILE_OR_DIR...}: reads
- * each history, checks it ({@link Isocheck#check(History, IsolationLevel, CheckOptions)}), and
- * prints one line per history (see {@code docs/history-format.md}). Each violation is
- * explained ({@link CoreExplainer}: the smallest cycles, from the transactions the verdict names or
- * a minimal set of transactions that still violates the level) under its line, in the JSON
- * ({@code anomaly}, {@code cycle}, {@code edges}, {@code evidence}), and with {@code --report} in a
- * self-contained HTML page in {@code DIR}.
+ * {@code check [--level LEVEL] [--format FORMAT] [--timeout DURATION] [--json] [--report DIR]
+ * FILE_OR_DIR...}: reads each history, checks it
+ * ({@link Isocheck#check(History, IsolationLevel, CheckOptions)}), and prints one line per history
+ * (see {@code docs/history-format.md}). Each violation is explained ({@link CoreExplainer}: the
+ * smallest cycles, from the transactions the verdict names or a minimal set of transactions that
+ * still violates the level) under its line, in the JSON ({@code anomaly}, {@code cycle},
+ * {@code edges}, {@code evidence}), and with {@code --report} in a self-contained HTML page in
+ * {@code DIR}.
  *
  * <p>A directory is a Cobra history when it holds {@code *.log} files; otherwise it is searched
  * for histories ({@code *.jsonl}, {@code *.bincode}, and Cobra directories), checked in path order.
+ *
+ * <p>Every history gets an answer, and one history's trouble never stops the next: a check past
+ * its time limit or memory budget is {@code UNKNOWN} with the reason; a heap exhausted all the
+ * same, or a bug, is one line naming the history (and a JSON object with {@code error}), never a
+ * stack trace; the command goes on with the next history.
  */
 public final class CheckCommand {
 
@@ -55,20 +62,25 @@ public final class CheckCommand {
     public static final int EXIT_INVALID = 2;
 
     static final String USAGE = """
-            usage: isocheck check [--level LEVEL] [--format FORMAT] [--json] [--report DIR] FILE_OR_DIR...
-              --level   serializable (default), strict-serializable, snapshot-isolation
-              --format  jsonl (default for *.jsonl), dbcop (*.bincode), cobra (a directory of *.log,
-                        read as the logs declare), cobra-unique, cobra-duplicates (force a reading)
-              --json    one JSON object per history instead of text
-              --report  write an HTML page explaining each violation into DIR (created if needed)
-            exit status: 0 all histories satisfy the level, 1 one violates it, 2 invalid input""";
+            usage: isocheck check [--level LEVEL] [--format FORMAT] [--timeout DURATION] [--json] [--report DIR] FILE_OR_DIR...
+              --level    serializable (default), strict-serializable, snapshot-isolation
+              --format   jsonl (default for *.jsonl), dbcop (*.bincode), cobra (a directory of *.log,
+                         read as the logs declare), cobra-unique, cobra-duplicates (force a reading)
+              --timeout  give up on a history after DURATION (500ms, 30s, 5m, 1h, 1m30s; default 10m):
+                         it is UNKNOWN, and the next history is checked
+              --json     one JSON object per history instead of text
+              --report   write an HTML page explaining each violation into DIR (created if needed)
+            exit status: 0 all histories satisfy the level, 1 one violates it, 2 invalid input or a history
+            not decided (UNKNOWN)""";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final PrintStream out;
     private final PrintStream err;
-    /** Checks and explains one history: {@link Isocheck#check}, unless a test says otherwise. */
-    private final BiFunction<History, IsolationLevel, CheckResult> check;
+    /** The options of every check, before the command line's ({@code --timeout}). */
+    private final CheckOptions options;
+    /** Decides instead of {@link Isocheck#check}, explaining as by default (tests); else {@code null}. */
+    private final Checker checker;
 
     /** A command printing to these streams, checking with {@link CheckOptions#defaults()}. */
     public CheckCommand(PrintStream out, PrintStream err) {
@@ -77,21 +89,30 @@ public final class CheckCommand {
 
     /**
      * A command printing to these streams, checking with {@code options} (which {@link Main} reads
-     * from the system properties).
+     * from the system properties; {@code --timeout} replaces their time limit).
      */
     public CheckCommand(PrintStream out, PrintStream err, CheckOptions options) {
-        Objects.requireNonNull(options, "options is null");
         this.out = out;
         this.err = err;
-        this.check = (history, level) -> Isocheck.check(history, level, options);
+        this.options = Objects.requireNonNull(options, "options is null");
+        this.checker = null;
     }
 
     /** A command deciding with {@code checker}, and explaining as by default (tests). */
     CheckCommand(PrintStream out, PrintStream err, Checker checker) {
         this.out = out;
         this.err = err;
-        CoreExplainer explainer = new CoreExplainer();
-        this.check = (history, level) -> CheckAndExplain.run(history, level, checker, explainer);
+        this.options = CheckOptions.defaults();
+        this.checker = Objects.requireNonNull(checker, "checker is null");
+    }
+
+    /** Checks and explains one history as the options say. */
+    private CheckResult check(History history, Options options) {
+        if (checker != null) {
+            return CheckAndExplain.run(history, options.level, checker, new CoreExplainer());
+        }
+        CheckOptions checking = options.timeout.map(this.options::withTimeLimit).orElse(this.options);
+        return Isocheck.check(history, options.level, checking);
     }
 
     /** Runs the command on its arguments (without the word {@code check}) and returns the exit status. */
@@ -110,8 +131,7 @@ public final class CheckCommand {
             try {
                 histories = histories(input, options.format);
             } catch (InvalidInput e) {
-                err.println("isocheck: " + e.getMessage());
-                status = Math.max(status, EXIT_INVALID);
+                status = Math.max(status, invalid(input, options, e.getMessage()));
                 continue;
             }
             for (Path history : histories) {
@@ -124,7 +144,12 @@ public final class CheckCommand {
     private int checkOne(Path path, Options options) {
         try {
             return readAndCheck(path, options);
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (OutOfMemoryError e) {
+            // The check itself answers UNKNOWN when the heap runs out; this is reading a history
+            // too large for the heap, or explaining one. What it built is garbage now.
+            return invalid(path, options, path + ": ran out of memory (the maximum heap is "
+                    + Limits.bytes(Runtime.getRuntime().maxMemory()) + "; a larger one, -Xmx, may do)");
+        } catch (RuntimeException | Error e) {
             // A last resort: a bug must not print a stack trace, nor a verdict it did not reach.
             String message = e.getMessage() == null ? "" : e.getMessage().replaceAll("\\s+", " ").strip();
             return invalid(path, options, path + ": internal error: " + e.getClass().getName()
@@ -144,7 +169,7 @@ public final class CheckCommand {
             return invalid(path, options, path + ": cannot be read: " + describe(e));
         }
         long loadMillis = (System.nanoTime() - started) / 1_000_000;
-        CheckResult result = check.apply(history, options.level);
+        CheckResult result = check(history, options);
         Verdict verdict = result.verdict();
         long millis = result.checkDuration().toMillis();
         Explanation explanation = result.explanation().orElse(null);
@@ -167,22 +192,30 @@ public final class CheckCommand {
         } else {
             out.println(text(path, verdict, explanation) + report.map(r -> "\n  report: " + r).orElse(""));
         }
+        out.flush();
         if (verdict.isSatisfied()) {
             return EXIT_OK;
         }
         return verdict.isViolated() ? EXIT_VIOLATION : EXIT_INVALID;
     }
 
+    /**
+     * Reports a history (or an argument) that got no verdict: one line on standard error and,
+     * with {@code --json}, an object of its own with {@code error}, so that every argument and
+     * every history found has its object.
+     */
     private int invalid(Path path, Options options, String message) {
         err.println("isocheck: " + message);
         if (options.json) {
             ObjectNode node = JSON.createObjectNode();
             node.put("file", path.toString());
             node.put("level", options.level.cliName());
+            node.put("verdict", "error");
             node.putNull("ok");
             node.put("error", message);
             out.println(node);
         }
+        out.flush();
         return EXIT_INVALID;
     }
 
@@ -196,10 +229,12 @@ public final class CheckCommand {
             return path + ": VIOLATION " + anomalyName(explanation) + "\n" + new TextRenderer("  ").render(explanation).stripTrailing();
         }
         if (verdict instanceof Verdict.Unknown u) {
-            return path + ": UNKNOWN " + u.reason();
+            return path + ": UNKNOWN " + u.reason() + "\n  not decided: whether the history is " + u.level().cliName()
+                    + " (UNKNOWN is not a pass)";
         }
-        StringBuilder ok = new StringBuilder(path + ": OK");
-        for (String caveat : ((Verdict.Satisfied) verdict).caveats()) {
+        List<String> caveats = ((Verdict.Satisfied) verdict).caveats();
+        StringBuilder ok = new StringBuilder(path + (caveats.isEmpty() ? ": OK" : ": OK (with caveats)"));
+        for (String caveat : caveats) {
             ok.append("\n  not checked: ").append(caveat);
         }
         return ok.toString();
@@ -214,16 +249,61 @@ public final class CheckCommand {
     }
 
     /**
-     * Writes the HTML page of the explanation of a violation as
-     * {@code DIR/<the history's path, with every character but letters, digits, '.', '-' and '_' as
-     * '_'>.html}, one page per history even when several files share a name.
+     * Writes the HTML page of the explanation of a violation, naming the history it explains, as
+     * {@code DIR/}{@link #reportName reportName(history)}: one page per history, even when
+     * several files share a name.
      */
     private static Path writeReport(Path directory, Path history, Explanation explanation) throws IOException {
         Files.createDirectories(directory);
-        String name = history.normalize().toString().replaceAll("[^A-Za-z0-9._-]", "_") + ".html";
-        Path page = directory.resolve(name);
-        Files.writeString(page, new HtmlRenderer().render(explanation), StandardCharsets.UTF_8);
+        Path page = directory.resolve(reportName(history));
+        Files.writeString(page, new HtmlRenderer().render(explanation, history.toString()), StandardCharsets.UTF_8);
         return page;
+    }
+
+    /** Names longer than this (of the 255 bytes most file systems allow) end in a hash instead. */
+    static final int MAX_REPORT_NAME = 200;
+
+    /**
+     * The file name of the report on {@code history}, a one-to-one encoding of its path as the
+     * command names it ({@code a/b_c.jsonl} and {@code a_b/c.jsonl} never share one): letters,
+     * digits, {@code '.'} and {@code '-'} stay; the separator {@code '/'} is {@code "__"}; every
+     * other character ({@code '_'} included) is {@code '_'} and its four hexadecimal digits
+     * ({@code "_005f"}); then {@code ".html"}. An underscore is followed by another or by four
+     * hexadecimal digits, so the path can be read back. A name that would be longer than
+     * {@value #MAX_REPORT_NAME} characters keeps its end and replaces the rest by a SHA-256 prefix
+     * of the whole.
+     */
+    static String reportName(Path history) {
+        String path = history.normalize().toString();
+        String separator = history.getFileSystem().getSeparator();
+        StringBuilder name = new StringBuilder(path.length() + 16);
+        for (int i = 0; i < path.length(); i++) {
+            char c = path.charAt(i);
+            if (path.startsWith(separator, i)) {
+                name.append("__");
+                i += separator.length() - 1;
+            } else if (c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-') {
+                name.append(c);
+            } else {
+                name.append('_').append(String.format(java.util.Locale.ROOT, "%04x", (int) c));
+            }
+        }
+        String encoded = name.toString();
+        int room = MAX_REPORT_NAME - ".html".length();
+        if (encoded.length() > room) {
+            String hash = sha256(encoded).substring(0, 16);
+            encoded = hash + "-" + encoded.substring(encoded.length() - (room - hash.length() - 1));
+        }
+        return encoded + ".html";
+    }
+
+    private static String sha256(String text) {
+        try {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(digest);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
     }
 
     private static ObjectNode json(Path path, History history, Verdict verdict, Explanation explanation, long millis,
@@ -231,6 +311,7 @@ public final class CheckCommand {
         ObjectNode node = JSON.createObjectNode();
         node.put("file", path.toString());
         node.put("level", verdict.level().cliName());
+        node.put("verdict", verdict.isViolated() ? "violation" : verdict.isSatisfied() ? "ok" : "unknown");
         if (verdict instanceof Verdict.Violated v) {
             Anomaly a = v.anomaly();
             ObjectNode evidence = new JsonRenderer().toJson(explanation);
@@ -252,10 +333,8 @@ public final class CheckCommand {
         } else {
             node.put("ok", true);
             node.putNull("anomaly");
-            List<String> caveats = ((Verdict.Satisfied) verdict).caveats();
-            if (!caveats.isEmpty()) {
-                caveats.forEach(node.putArray("caveats")::add);
-            }
+            // Always there on a pass, empty when everything was checked.
+            ((Verdict.Satisfied) verdict).caveats().forEach(node.putArray("caveats")::add);
         }
         node.put("millis", millis);
         node.put("loadMillis", loadMillis);
@@ -324,13 +403,14 @@ public final class CheckCommand {
 
     /** The parsed command line. */
     private record Options(IsolationLevel level, Optional<HistoryFormat> format, boolean json, Optional<Path> report,
-            List<Path> inputs) {
+            Optional<Duration> timeout, List<Path> inputs) {
 
         static Options parse(String[] args) {
             IsolationLevel level = IsolationLevel.SERIALIZABLE;
             Optional<HistoryFormat> format = Optional.empty();
             boolean json = false;
             Optional<Path> report = Optional.empty();
+            Optional<Duration> timeout = Optional.empty();
             List<Path> inputs = new ArrayList<>();
             for (int i = 0; i < args.length; i++) {
                 String arg = args[i];
@@ -344,6 +424,7 @@ public final class CheckCommand {
                     case "--format" -> format = Optional.of(HistoryFormat.fromName(inline != null ? inline : value(args, ++i, "--format")));
                     case "--json" -> json = true;
                     case "--report" -> report = Optional.of(Path.of(inline != null ? inline : value(args, ++i, "--report")));
+                    case "--timeout" -> timeout = Optional.of(duration(inline != null ? inline : value(args, ++i, "--timeout")));
                     default -> {
                         if (arg.startsWith("-") && !arg.equals("-")) {
                             throw new IllegalArgumentException("unknown option '" + arg + "'");
@@ -355,7 +436,42 @@ public final class CheckCommand {
             if (inputs.isEmpty()) {
                 throw new IllegalArgumentException("no history file or directory given");
             }
-            return new Options(level, format, json, report, inputs);
+            return new Options(level, format, json, report, timeout, inputs);
+        }
+
+        private static final java.util.regex.Pattern DURATION_PART = java.util.regex.Pattern.compile("(\\d{1,9})(ms|h|m|s)");
+
+        /**
+         * {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}, {@code 1m30s} (parts largest first),
+         * or a bare number of seconds; positive.
+         */
+        static Duration duration(String text) {
+            String trimmed = text.strip().toLowerCase(java.util.Locale.ROOT);
+            Duration total = Duration.ZERO;
+            if (trimmed.matches("\\d{1,9}")) {
+                total = Duration.ofSeconds(Long.parseLong(trimmed));
+            } else {
+                java.util.regex.Matcher part = DURATION_PART.matcher(trimmed);
+                int at = 0;
+                while (at < trimmed.length() && part.find(at) && part.start() == at) {
+                    long n = Long.parseLong(part.group(1));
+                    total = total.plus(switch (part.group(2)) {
+                        case "ms" -> Duration.ofMillis(n);
+                        case "s" -> Duration.ofSeconds(n);
+                        case "m" -> Duration.ofMinutes(n);
+                        default -> Duration.ofHours(n);
+                    });
+                    at = part.end();
+                }
+                if (at != trimmed.length() || trimmed.isEmpty()) {
+                    throw new IllegalArgumentException("--timeout must be a duration such as 30s, 5m, 1h30m or 500ms;"
+                            + " got '" + text + "'");
+                }
+            }
+            if (total.isZero()) {
+                throw new IllegalArgumentException("--timeout must be positive; got '" + text + "'");
+            }
+            return total;
         }
 
         private static String value(String[] args, int i, String option) {

@@ -6,6 +6,9 @@ import dev.isocheck.IsolationLevel;
 import dev.isocheck.Verdict;
 import dev.isocheck.internal.graph.ReadAnomalies;
 import dev.isocheck.history.History;
+import dev.isocheck.history.Transaction;
+import dev.isocheck.internal.limit.LimitExceededException;
+import dev.isocheck.internal.limit.Limits;
 import dev.isocheck.internal.reference.ReferenceChecker;
 import dev.isocheck.internal.solve.SatChecker;
 import dev.isocheck.internal.solve.WitnessReplay;
@@ -43,6 +46,8 @@ public final class CheckPipeline implements Checker {
     private final Checker search;
     private final Checker fallback;
     private final int bundleOperations;
+    /** The time limit and memory budget of each check, from the options. */
+    private final CheckOptions options;
 
     /** The pipeline with the standard search, under {@link CheckOptions#defaults()}. */
     public CheckPipeline() {
@@ -51,19 +56,21 @@ public final class CheckPipeline implements Checker {
 
     /**
      * The pipeline with the standard search, under the options that concern checking: the
-     * {@linkplain CheckOptions#gpuMode() GPU mode} (the explanation options are the explainer's).
+     * {@linkplain CheckOptions#gpuMode() GPU mode}, the {@linkplain CheckOptions#timeLimit() time
+     * limit} and the {@linkplain CheckOptions#memoryBudget() memory budget} (the explanation
+     * options are the explainer's).
      */
     public CheckPipeline(CheckOptions options) {
-        this(new SatChecker(Objects.requireNonNull(options, "options is null").gpuMode()), new ReferenceChecker());
+        this(new SatChecker(Objects.requireNonNull(options, "options is null").gpuMode()), new ReferenceChecker(),
+                Decomposition.DEFAULT_BUNDLE_OPERATIONS, options);
     }
 
-    /** A pipeline that screens, then asks {@code search} alone (for each independent part; see the class comment). */
+    /**
+     * A pipeline that screens, then asks {@code search} alone (for each independent part; see the
+     * class comment), within the default limits.
+     */
     public CheckPipeline(Checker search) {
-        this(search, null);
-    }
-
-    private CheckPipeline(Checker search, Checker fallback) {
-        this(search, fallback, Decomposition.DEFAULT_BUNDLE_OPERATIONS);
+        this(search, null, Decomposition.DEFAULT_BUNDLE_OPERATIONS);
     }
 
     /**
@@ -71,27 +78,137 @@ public final class CheckPipeline implements Checker {
      * operations ({@code 1}: a part per component), so that tests can split small histories.
      */
     CheckPipeline(Checker search, Checker fallback, int bundleOperations) {
+        this(search, fallback, bundleOperations, CheckOptions.defaults());
+    }
+
+    private CheckPipeline(Checker search, Checker fallback, int bundleOperations, CheckOptions options) {
         this.search = search;
         this.fallback = fallback;
         this.bundleOperations = bundleOperations;
+        this.options = options;
     }
 
+    /**
+     * The limits of one check under the options, starting now: the time limit, and the memory
+     * budget set or else {@link CheckOptions#DEFAULT_MEMORY_SHARE} of the maximum heap.
+     */
+    public Limits limits() {
+        if (options.memoryBudget().isPresent()) {
+            return Limits.startingNow(options.timeLimit(), options.memoryBudget().getAsLong(), "as set");
+        }
+        long heap = Runtime.getRuntime().maxMemory();
+        return Limits.startingNow(options.timeLimit(), Math.max(1, (long) (heap * CheckOptions.DEFAULT_MEMORY_SHARE)),
+                "half of the maximum heap of " + Limits.bytes(heap));
+    }
+
+    /** Checks {@code history} at {@code level} within the {@linkplain #limits() limits} of the options. */
     @Override
     public Verdict check(History history, IsolationLevel level) {
+        return check(history, level, limits());
+    }
+
+    /**
+     * Checks {@code history} at {@code level} within {@code limits}. A limit exceeded, or the
+     * heap exhausted all the same (the estimates cover the SAT encoding, not every structure),
+     * gives {@link Verdict.Unknown} with the reason and the stage: what was built for the check
+     * is unreachable once it returns, so the caller can go on with another history. A pass comes
+     * with a caveat for what was not checked: a history without committed transactions, and real
+     * time at strict serializability where times are missing ({@link #caveats}).
+     */
+    @Override
+    public Verdict check(History history, IsolationLevel level, Limits limits) {
+        Verdict verdict;
+        try {
+            verdict = decide(history, level, limits);
+        } catch (LimitExceededException e) {
+            verdict = new Verdict.Unknown(level, e.getMessage());
+        } catch (OutOfMemoryError | StackOverflowError e) {
+            verdict = new Verdict.Unknown(level, exhausted(e, limits));
+        }
+        if (verdict instanceof Verdict.Satisfied satisfied) {
+            List<String> caveats = caveats(history, level);
+            if (!caveats.isEmpty()) {
+                List<String> all = new ArrayList<>(caveats);
+                all.addAll(satisfied.caveats());
+                verdict = new Verdict.Satisfied(level, satisfied.witness(), all);
+            }
+        }
+        return verdict;
+    }
+
+    /**
+     * The reason of a check that ran out of memory, or of stack, in words, naming the stage. An
+     * out-of-memory error is the last resort: the memory budget weighs the SAT encoding before it
+     * is built, not the constraints built before it.
+     */
+    static String exhausted(Throwable e, Limits limits) {
+        if (e instanceof OutOfMemoryError) {
+            return "the check ran out of memory while " + limits.stage() + " (the maximum heap is "
+                    + Limits.bytes(Runtime.getRuntime().maxMemory()) + "; a larger one, -Xmx, may decide it)";
+        }
+        return "the check ran out of stack while " + limits.stage() + " (" + e.getClass().getName() + "; please report)";
+    }
+
+    /**
+     * What a pass at {@code level} did not check, in words: nothing at all when the history has
+     * no committed transaction; real-time order at strict serializability, where committed
+     * transactions lack a start or an end time (real time orders a transaction that ended before
+     * another started; without both times, what it is ordered with is unknown).
+     */
+    public static List<String> caveats(History history, IsolationLevel level) {
+        if (history.committedCount() == 0) {
+            return List.of("the history has no committed transactions, so there was nothing to check");
+        }
+        if (level != IsolationLevel.STRICT_SERIALIZABLE) {
+            return List.of();
+        }
+        int untimed = 0;
+        int timeless = 0;
+        String first = null;
+        for (Transaction t : history.transactions()) {
+            if (!t.isCommitted()) {
+                continue;
+            }
+            boolean start = t.startTime() != Transaction.NO_TIME;
+            boolean end = t.endTime() != Transaction.NO_TIME;
+            if (!start || !end) {
+                untimed++;
+                first = first == null ? t.id() : first;
+            }
+            if (!start && !end) {
+                timeless++;
+            }
+        }
+        if (untimed == 0) {
+            return List.of();
+        }
+        if (timeless == history.committedCount()) {
+            return List.of("real-time order: no transaction has a start or end time, so real-time order is unknown"
+                    + " and only serializability was checked");
+        }
+        return List.of("real-time order: " + untimed + " of " + history.committedCount() + " committed transactions (the first "
+                + first + ") lack a start or end time, so real-time order involving them is unknown and was not checked");
+    }
+
+    private Verdict decide(History history, IsolationLevel level, Limits limits) {
+        limits.enter("screening for anomalies found without search");
         List<Anomaly> screened = ReadAnomalies.find(history);
         if (!screened.isEmpty()) {
             return new Verdict.Violated(level, screened.get(0));
         }
+        limits.enter("splitting the history into independent parts");
         Decomposition decomposition = Decomposition.of(history, level, bundleOperations);
-        Verdict verdict = decomposition.isSplit() ? searchParts(decomposition.parts(), level) : search.check(history, level);
+        limits.enter("searching for an order that explains the history");
+        Verdict verdict = decomposition.isSplit() ? searchParts(decomposition.parts(), level, limits)
+                : search.check(history, level, limits);
         if (verdict instanceof Verdict.Satisfied satisfied && decomposition.isSplit() && !replays(history, satisfied)) {
             // Cannot happen if the parts share nothing (see Decomposition); should it, the whole
             // history is searched as it would be without decomposition, so no wrong pass comes of it.
-            verdict = search.check(history, level);
+            verdict = search.check(history, level, limits);
         }
         if (verdict instanceof Verdict.Unknown unknown && fallback != null) {
             // As without decomposition: the reference decides the whole history if it is small enough.
-            Verdict second = fallback.check(history, level);
+            Verdict second = fallback.check(history, level, limits);
             return second instanceof Verdict.Unknown ? unknown : second;
         }
         return verdict;
@@ -110,7 +227,7 @@ public final class CheckPipeline implements Checker {
     }
 
     /** Searches each part, in parallel where there are cores, and merges the verdicts in part order. */
-    private Verdict searchParts(List<History> parts, IsolationLevel level) {
+    private Verdict searchParts(List<History> parts, IsolationLevel level, Limits limits) {
         Verdict[] verdicts = new Verdict[parts.size()];
         // The smallest index of a part found violated so far: parts after it need not be searched,
         // parts before it must be (one of them may be violated too, and the first one is reported).
@@ -118,7 +235,7 @@ public final class CheckPipeline implements Checker {
         int threads = Math.min(parts.size(), Runtime.getRuntime().availableProcessors());
         if (threads <= 1) {
             for (int p = 0; p < parts.size(); p++) {
-                searchPart(parts, level, p, verdicts, firstViolated);
+                searchPart(parts, level, p, verdicts, firstViolated, limits);
             }
         } else {
             ForkJoinPool pool = new ForkJoinPool(threads);
@@ -126,10 +243,20 @@ public final class CheckPipeline implements Checker {
                 List<ForkJoinTask<?>> tasks = new ArrayList<>(parts.size());
                 for (int p = 0; p < parts.size(); p++) {
                     int part = p;
-                    tasks.add(pool.submit(() -> searchPart(parts, level, part, verdicts, firstViolated)));
+                    tasks.add(pool.submit(() -> searchPart(parts, level, part, verdicts, firstViolated, limits)));
                 }
+                // Every task is joined before a failure is rethrown: none is left running, holding
+                // memory, after the check returns.
+                RuntimeException failure = null;
                 for (ForkJoinTask<?> task : tasks) {
-                    task.join();
+                    try {
+                        task.join();
+                    } catch (RuntimeException e) {
+                        failure = failure == null ? e : failure;
+                    }
+                }
+                if (failure != null) {
+                    throw failure;
                 }
             } finally {
                 pool.shutdownNow();
@@ -138,12 +265,24 @@ public final class CheckPipeline implements Checker {
         return merge(parts, level, verdicts);
     }
 
+    /**
+     * Searches one part. Whatever stops it (a limit, the heap or the stack exhausted) makes its
+     * verdict {@link Verdict.Unknown} here, in its own task: every task ends normally, so none is
+     * left running, holding memory, after the check returns.
+     */
     private void searchPart(List<History> parts, IsolationLevel level, int part, Verdict[] verdicts,
-            AtomicInteger firstViolated) {
+            AtomicInteger firstViolated, Limits limits) {
         if (part > firstViolated.get()) {
             return;
         }
-        Verdict verdict = search.check(parts.get(part), level);
+        Verdict verdict;
+        try {
+            verdict = search.check(parts.get(part), level, limits);
+        } catch (LimitExceededException e) {
+            verdict = new Verdict.Unknown(level, e.getMessage());
+        } catch (OutOfMemoryError | StackOverflowError e) {
+            verdict = new Verdict.Unknown(level, exhausted(e, limits));
+        }
         verdicts[part] = verdict;
         if (verdict.isViolated()) {
             firstViolated.accumulateAndGet(part, Math::min);
@@ -152,8 +291,9 @@ public final class CheckPipeline implements Checker {
 
     /**
      * The first violated part's verdict; else the first unknown part's, naming the part; else the
-     * witnesses concatenated in part order. Parts skipped after a violation (a {@code null} verdict)
-     * come after the first violated part, so they are never looked at.
+     * witnesses concatenated in part order, with the parts' caveats. Parts skipped after a
+     * violation (a {@code null} verdict) come after the first violated part, so they are never
+     * looked at.
      */
     private static Verdict merge(List<History> parts, IsolationLevel level, Verdict[] verdicts) {
         for (Verdict verdict : verdicts) {
@@ -162,6 +302,7 @@ public final class CheckPipeline implements Checker {
             }
         }
         List<String> witness = new ArrayList<>();
+        List<String> caveats = new ArrayList<>();
         for (int p = 0; p < verdicts.length; p++) {
             if (verdicts[p] instanceof Verdict.Unknown unknown) {
                 History part = parts.get(p);
@@ -170,7 +311,8 @@ public final class CheckPipeline implements Checker {
                         + "): " + unknown.reason());
             }
             witness.addAll(((Verdict.Satisfied) verdicts[p]).witness());
+            caveats.addAll(((Verdict.Satisfied) verdicts[p]).caveats());
         }
-        return new Verdict.Satisfied(level, witness);
+        return new Verdict.Satisfied(level, witness, caveats);
     }
 }

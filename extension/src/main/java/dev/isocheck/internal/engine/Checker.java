@@ -3,6 +3,7 @@ package dev.isocheck.internal.engine;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.Verdict;
 import dev.isocheck.history.History;
+import dev.isocheck.internal.limit.Limits;
 
 /** Decides whether a history satisfies an isolation level. Implementations are named by strategy. */
 public interface Checker {
@@ -13,4 +14,16 @@ public interface Checker {
      * @return never {@code null}
      */
     Verdict check(History history, IsolationLevel level);
+
+    /**
+     * Checks {@code history} at {@code level} within {@code limits}: a checker that would go past
+     * them answers {@link Verdict.Unknown} saying which, or throws
+     * {@link dev.isocheck.internal.limit.LimitExceededException} for its caller to say so. The
+     * default ignores them (checkers whose cost is bounded otherwise: the reference checker).
+     *
+     * @return never {@code null}
+     */
+    default Verdict check(History history, IsolationLevel level, Limits limits) {
+        return check(history, level);
+    }
 }

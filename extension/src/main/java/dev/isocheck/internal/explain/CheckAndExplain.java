@@ -23,8 +23,10 @@ public final class CheckAndExplain {
     /**
      * Checks {@code history} at {@code level} with {@code checker} and explains a violation with
      * {@code explainer}. Should the explainer fail (an exception, a stack overflow, or no
-     * explanation at all), the verdict stands with an {@link Explanation.Unexplained} naming the
-     * failure: a bug in explaining must not hide a violation. A failure of the checker propagates.
+     * explanation at all, or the heap exhausted), the verdict stands with an
+     * {@link Explanation.Unexplained} naming the failure: a bug in explaining must not hide a
+     * violation. A failure of the checker propagates (the {@link dev.isocheck.internal.engine.CheckPipeline
+     * pipeline} answers {@link Verdict.Unknown} for its limits and an exhausted heap itself).
      *
      * @return never {@code null}
      */
@@ -41,6 +43,9 @@ public final class CheckAndExplain {
             explanation = Objects.requireNonNull(
                     explainer.explain(history, violated.level(), violated.anomaly().transactions()),
                     "the explainer returned null");
+        } catch (OutOfMemoryError e) {
+            explanation = new Explanation.Unexplained(violated.level(), "the explainer ran out of memory (the maximum heap"
+                    + " is " + dev.isocheck.internal.limit.Limits.bytes(Runtime.getRuntime().maxMemory()) + ")");
         } catch (RuntimeException | StackOverflowError e) {
             explanation = new Explanation.Unexplained(violated.level(), "the explainer failed: " + e.getClass().getName()
                     + (e.getMessage() == null ? "" : ": " + e.getMessage()) + " (please report)");

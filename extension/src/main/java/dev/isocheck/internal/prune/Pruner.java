@@ -1,6 +1,8 @@
 package dev.isocheck.internal.prune;
 
 import dev.isocheck.GpuMode;
+import dev.isocheck.internal.limit.LimitExceededException;
+import dev.isocheck.internal.limit.Limits;
 import dev.isocheck.spi.Dag;
 import dev.isocheck.spi.Reachability;
 import dev.isocheck.internal.graph.EdgeKind;
@@ -88,10 +90,13 @@ public final class Pruner {
     private int rounds;
     /** How each round's closure is computed: the engine {@link ReachabilityEngines} selects, unless a test says otherwise. */
     private final java.util.function.Function<Dag, Reachability> closures;
+    /** Checked between the steps of each round. */
+    private final Limits limits;
 
     private Pruner(HyperPolygraph polygraph, KeyChains chains, boolean snapshot, long parallelPairs, boolean direct,
-            java.util.function.Function<Dag, Reachability> closures) {
+            java.util.function.Function<Dag, Reachability> closures, Limits limits) {
         this.closures = closures;
+        this.limits = limits;
         this.parallelPairs = parallelPairs;
         this.direct = direct;
         this.polygraph = polygraph;
@@ -164,8 +169,24 @@ public final class Pruner {
      * @throws TooLargeException when the constraints would not fit in memory
      */
     public static PrunedPolygraph prune(HyperPolygraph polygraph, boolean snapshot, GpuMode gpu) {
+        return prune(polygraph, snapshot, gpu, Limits.none());
+    }
+
+    /**
+     * As {@link #prune(HyperPolygraph, boolean, GpuMode)}, checking {@code limits}' time between
+     * the steps of each round (its closure, its pairs, its reads).
+     *
+     * @return never {@code null}
+     * @throws TooLargeException      when the constraints would not fit in memory
+     * @throws LimitExceededException when the time limit passes
+     */
+    public static PrunedPolygraph prune(HyperPolygraph polygraph, boolean snapshot, GpuMode gpu, Limits limits) {
         Objects.requireNonNull(gpu, "gpu is null");
-        return prune(polygraph, snapshot, PARALLEL_PAIRS, false, dag -> ReachabilityEngines.closureOf(dag, gpu));
+        Objects.requireNonNull(limits, "limits is null");
+        long started = System.nanoTime();
+        KeyChains chains = KeyChains.of(polygraph);
+        return new Pruner(polygraph, chains, snapshot, PARALLEL_PAIRS, false, dag -> ReachabilityEngines.closureOf(dag, gpu),
+                limits).run(started);
     }
 
     /**
@@ -194,7 +215,7 @@ public final class Pruner {
             java.util.function.Function<Dag, Reachability> closures) {
         long started = System.nanoTime();
         KeyChains chains = KeyChains.of(polygraph);
-        return new Pruner(polygraph, chains, snapshot, parallelPairs, direct, closures).run(started);
+        return new Pruner(polygraph, chains, snapshot, parallelPairs, direct, closures, Limits.none()).run(started);
     }
 
     private PrunedPolygraph run(long started) {
@@ -202,6 +223,7 @@ public final class Pruner {
         int readsBefore = openReads();
         addCertainEdges();
         while (true) {
+            limits.checkTime();
             rounds++;
             round = new Round();
             if (round.dag == null) {
@@ -210,8 +232,10 @@ public final class Pruner {
             round.graphClosure = closures.apply(round.dag);
             round.clocks = !direct && round.graphClosure instanceof ChainReachability clocks ? clocks : null;
             round.closure = round.transactionClosure(round.graphClosure);
+            limits.checkTime();
             int before = edges.size();
             prunePairs();
+            limits.checkTime();
             // Each round, so that later rounds' read pruning skips the rows settled already (a
             // settled row stays satisfied: later rounds only add certain edges).
             settleUnreturnedRows();

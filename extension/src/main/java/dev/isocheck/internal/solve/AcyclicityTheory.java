@@ -74,10 +74,11 @@ final class AcyclicityTheory implements Constr, Propagatable, Undoable {
         this.nodes = nodes;
         this.transactionNodes = snapshot ? nodes / 2 : nodes;
         this.edgeCount = edges.size;
-        this.from = Arrays.copyOf(edges.from, edgeCount);
-        this.to = Arrays.copyOf(edges.to, edgeCount);
-        this.literalA = Arrays.copyOf(edges.a, edgeCount);
-        this.literalB = Arrays.copyOf(edges.b, edgeCount);
+        // Edges sized exactly (as of() sizes them) are taken as they are: no second copy.
+        this.from = edges.from.length == edgeCount ? edges.from : Arrays.copyOf(edges.from, edgeCount);
+        this.to = edges.to.length == edgeCount ? edges.to : Arrays.copyOf(edges.to, edgeCount);
+        this.literalA = edges.a.length == edgeCount ? edges.a : Arrays.copyOf(edges.a, edgeCount);
+        this.literalB = edges.b.length == edgeCount ? edges.b : Arrays.copyOf(edges.b, edgeCount);
         needed = new byte[edgeCount];
         trueCount = new byte[edgeCount];
         active = new boolean[edgeCount];
@@ -144,7 +145,9 @@ final class AcyclicityTheory implements Constr, Propagatable, Undoable {
      *                               that first)
      */
     static AcyclicityTheory of(ResidualEncoding encoding, int transactionNodes, boolean snapshot, int[] rank) {
-        Edges edges = new Edges();
+        int[] count = new int[1];
+        encoding.edges((u, v, kind, a, b) -> count[0] += snapshot && kind != EdgeKind.READ_WRITE ? 2 : 1);
+        Edges edges = new Edges(count[0]);
         if (snapshot) {
             encoding.edges((u, v, kind, a, b) -> {
                 if (kind == EdgeKind.READ_WRITE) {
@@ -167,7 +170,7 @@ final class AcyclicityTheory implements Constr, Propagatable, Undoable {
      * order; for tests.
      */
     static AcyclicityTheory over(int nodes, int variables, int[][] edgeList) {
-        Edges edges = new Edges();
+        Edges edges = new Edges(edgeList.length);
         for (int[] e : edgeList) {
             edges.add(e[0], e[1], e[2], e[3]);
         }
@@ -181,17 +184,26 @@ final class AcyclicityTheory implements Constr, Propagatable, Undoable {
     /** Growable parallel arrays of candidate edges. */
     private static final class Edges {
         int size;
-        int[] from = new int[1024];
-        int[] to = new int[1024];
-        int[] a = new int[1024];
-        int[] b = new int[1024];
+        int[] from;
+        int[] to;
+        int[] a;
+        int[] b;
+
+        /** Room for {@code capacity} edges: when that is all of them, no array is copied. */
+        Edges(int capacity) {
+            from = new int[capacity];
+            to = new int[capacity];
+            a = new int[capacity];
+            b = new int[capacity];
+        }
 
         void add(int u, int v, int literalA, int literalB) {
             if (size == from.length) {
-                from = Arrays.copyOf(from, size * 2);
-                to = Arrays.copyOf(to, size * 2);
-                a = Arrays.copyOf(a, size * 2);
-                b = Arrays.copyOf(b, size * 2);
+                int grown = Math.max(16, size * 2);
+                from = Arrays.copyOf(from, grown);
+                to = Arrays.copyOf(to, grown);
+                a = Arrays.copyOf(a, grown);
+                b = Arrays.copyOf(b, grown);
             }
             from[size] = u;
             to[size] = v;

@@ -3,6 +3,7 @@ package dev.isocheck.internal.solve;
 import dev.isocheck.internal.graph.EdgeKind;
 import dev.isocheck.internal.graph.HyperPolygraph;
 import dev.isocheck.internal.graph.KnownGraph;
+import dev.isocheck.internal.limit.Limits;
 import dev.isocheck.internal.prune.EdgeList;
 import dev.isocheck.internal.prune.KeyChains;
 import dev.isocheck.internal.prune.PrunedPolygraph;
@@ -66,8 +67,18 @@ final class ResidualEncoding {
     private final int[] readVariables;
     private final IntList residualObservations = new IntList(64);
     private int variables;
+    /** {@link #edgeBound()} once computed, else -1: the room {@link #collectEdges} allocates. */
+    private long edgeBound = -1;
+    /** Checked while edges are counted and listed. */
+    private final Limits limits;
 
     ResidualEncoding(PrunedPolygraph pruned) {
+        this(pruned, Limits.none());
+    }
+
+    /** The encoding of what {@code pruned} left open, checking {@code limits}' time while it lists edges. */
+    ResidualEncoding(PrunedPolygraph pruned, Limits limits) {
+        this.limits = limits;
         this.pruned = pruned;
         this.polygraph = pruned.polygraph();
         this.chains = pruned.chains();
@@ -299,10 +310,21 @@ final class ResidualEncoding {
     private DependencyGraph graphWhere(boolean snapshot, java.util.function.IntPredicate holds) {
         ensureEdges();
         int transactions = polygraph.known().nodeCount();
-        // Non-read-write edges are doubled in a snapshot graph; about half of them are.
+        // Counted first, so that the graph has room for exactly its edges: the certain graph
+        // has a small part of the encoding's, and a model's graph not all of them either.
+        long room = 0;
+        for (int e = 0; e < edgeCount; e++) {
+            if (holds.test(edgeA[e]) && holds.test(edgeB[e])) {
+                // Non-read-write edges are doubled in a snapshot graph.
+                room += snapshot && edgeKind[e] != EdgeKind.READ_WRITE.ordinal() ? 2 : 1;
+            }
+        }
+        if (room > dev.isocheck.spi.JavaArrays.MAX_LENGTH - 2L * transactions) {
+            throw new IllegalStateException("more edges than an array holds: " + room);
+        }
         DependencyGraph graph = snapshot
-                ? DependencyGraph.snapshotOf(transactions, edgeCount + edgeCount / 2)
-                : new DependencyGraph(transactions, edgeCount);
+                ? DependencyGraph.snapshotOf(transactions, (int) room)
+                : new DependencyGraph(transactions, (int) room);
         edges((from, to, kind, a, b) -> {
             if (holds.test(a) && holds.test(b)) {
                 if (snapshot) {
@@ -430,14 +452,22 @@ final class ResidualEncoding {
     /** Lists every edge once: the literals do not depend on the preferred order, only their numbers do. */
     private void collectEdges() {
         edgeCount = 0;
-        // Room for the pruned graph's edges and some per variable, so that the arrays grow rarely.
-        int room = pruned.edges().size() + 4 * variables + 1024;
+        // Room for every edge at once: no array is copied to grow (a copy holds both the old and
+        // the new array, half as much again at the peak), and none is larger than it must be.
+        long bound = edgeBound();
+        if (bound > dev.isocheck.spi.JavaArrays.MAX_LENGTH) {
+            throw new IllegalStateException("more edges than an array holds: " + bound);
+        }
+        int room = (int) Math.max(16, bound);
         edgeFrom = new int[room];
         edgeTo = new int[room];
         edgeKind = new byte[room];
         edgeA = new int[room];
         edgeB = new int[room];
         enumerateEdges((from, to, kind, a, b) -> {
+            if ((edgeCount & 0xfffff) == 0) {
+                limits.checkTime();
+            }
             if (edgeCount == edgeFrom.length) {
                 int grown = edgeCount * 2;
                 edgeFrom = java.util.Arrays.copyOf(edgeFrom, grown);
@@ -476,6 +506,49 @@ final class ResidualEncoding {
                 }
             }
         }
+    }
+
+    /**
+     * How many edges {@link #edges(EdgeSink)} will list, at most, counted without listing them:
+     * what {@link #enumerateEdges} adds, per open pair and per live candidate, less nothing (a
+     * read-write edge from a reader to itself is left out there and counted here). Linear in the
+     * open pairs and the candidates; computes the chains each read needs edges to, which listing
+     * the edges needs anyway. What {@link SatChecker} weighs against its memory budget before
+     * building anything of that size.
+     */
+    long edgeBound() {
+        if (edgeBound >= 0) {
+            return edgeBound;
+        }
+        long count = pruned.edges().size();
+        for (int p = 0; p < openKey.size(); p++) {
+            int k = openKey.get(p);
+            count += 2 + chains.readerCount(chains.tail(chains.chain(k, openFirst.get(p))))
+                    + chains.readerCount(chains.tail(chains.chain(k, openSecond.get(p))));
+        }
+        for (int at = 0; at < residualObservations.size(); at++) {
+            if ((at & 0xfff) == 0) {
+                limits.checkTime();
+            }
+            int o = residualObservations.get(at);
+            int key = polygraph.key(o);
+            for (int c = 0; c < polygraph.candidateCount(o); c++) {
+                if (!pruned.isLive(o, c)) {
+                    continue;
+                }
+                int writer = polygraph.candidate(o, c);
+                if (writer == KnownGraph.INITIAL) {
+                    count += chains.initialChain(key) >= 0 ? 1 : earliestChains(key).length;
+                    continue;
+                }
+                int slot = chains.slotOf(key, writer);
+                int chain = chains.chainOf(slot);
+                count += 1 + (chains.next(slot) >= 0 ? 1
+                        : chainPosition[chain] < 0 ? earliestChains(key).length : chainsAfter(key, chain).length);
+            }
+        }
+        edgeBound = count;
+        return count;
     }
 
     private void addOrder(EdgeSink sink, int first, int second, int literal) {

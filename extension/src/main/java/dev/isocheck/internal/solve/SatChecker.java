@@ -11,6 +11,8 @@ import dev.isocheck.internal.graph.HyperPolygraph;
 import dev.isocheck.internal.graph.KnownGraph;
 import dev.isocheck.internal.graph.ReadExplanations;
 import dev.isocheck.internal.graph.UnreturnedRows;
+import dev.isocheck.internal.limit.LimitExceededException;
+import dev.isocheck.internal.limit.Limits;
 import dev.isocheck.history.History;
 import dev.isocheck.history.OpKind;
 import dev.isocheck.history.PredicateRead;
@@ -185,20 +187,45 @@ public final class SatChecker implements Checker {
         return run(history, level).verdict();
     }
 
+    @Override
+    public Verdict check(History history, IsolationLevel level, Limits limits) {
+        return run(history, level, limits).verdict();
+    }
+
     /** Checks {@code history} at {@code level} and says what each stage cost. */
     public Report run(History history, IsolationLevel level) {
+        return run(history, level, Limits.none());
+    }
+
+    /**
+     * Checks {@code history} at {@code level} within {@code limits} and says what each stage
+     * cost. A stage that would go past a limit, or a history with more constraints than the
+     * engine holds, gives {@link Verdict.Unknown} naming the limit and the stage, unless the
+     * transactions in the order of their recorded times, or of the file, replay as a witness
+     * ({@link #recordedOrder}: a linear replay, so it is tried before giving up).
+     */
+    public Report run(History history, IsolationLevel level, Limits limits) {
         long t0 = System.nanoTime();
-        ReadExplanations explanations = ReadExplanations.of(history);
-        KnownGraph known = KnownGraph.of(history, explanations, level == IsolationLevel.STRICT_SERIALIZABLE);
-        HyperPolygraph polygraph;
+        HyperPolygraph polygraph = null;
+        Report report;
         try {
-            polygraph = HyperPolygraph.of(known, explanations);
-        } catch (UnreturnedRows.TooManyException e) {
-            return new Report(new Verdict.Unknown(level, "too many constraints for the SAT engine: " + e.getMessage()),
+            limits.enter("building the constraints");
+            ReadExplanations explanations = ReadExplanations.of(history);
+            limits.checkTime();
+            KnownGraph known = KnownGraph.of(history, explanations, level == IsolationLevel.STRICT_SERIALIZABLE);
+            limits.checkTime();
+            try {
+                polygraph = HyperPolygraph.of(known, explanations);
+            } catch (UnreturnedRows.TooManyException e) {
+                return new Report(gaveUp(history, level, "too many constraints for the SAT engine: " + e.getMessage(), null),
+                        millis(t0, System.nanoTime()), 0, 0, 0, null, 0, 0);
+            }
+            report = run(history, level, explanations, known, polygraph, t0, limits);
+        } catch (LimitExceededException e) {
+            report = new Report(gaveUp(history, level, e.getMessage(), polygraph == null ? null : polygraph.unreturnedRows()),
                     millis(t0, System.nanoTime()), 0, 0, 0, null, 0, 0);
         }
-        Report report = run(history, level, explanations, known, polygraph, t0);
-        List<UnreturnedRows.PredicateReadRef> unmodelled = polygraph.unreturnedRows().unmodelled();
+        List<UnreturnedRows.PredicateReadRef> unmodelled = polygraph == null ? List.of() : polygraph.unreturnedRows().unmodelled();
         if (report.verdict() instanceof Verdict.Satisfied satisfied && !unmodelled.isEmpty()) {
             return new Report(new Verdict.Satisfied(level, satisfied.witness(), caveats(history, unmodelled)),
                     report.buildMillis(), report.pruneMillis(), report.encodeMillis(), report.solveMillis(),
@@ -207,8 +234,76 @@ public final class SatChecker implements Checker {
         return report;
     }
 
+    /**
+     * The answer when the engine gives up for {@code reason}: "satisfied" if the committed
+     * transactions in the order of their recorded times or in the order of the file replay as a
+     * witness (a correct database's history often does: a serial run, or commits in real-time
+     * order), else {@link Verdict.Unknown} with the reason.
+     *
+     * @param unreturned the unreturned rows when they were computed (the replay is faster with
+     *                   them), else {@code null}
+     */
+    private static Verdict gaveUp(History history, IsolationLevel level, String reason, UnreturnedRows unreturned) {
+        Optional<Verdict.Satisfied> witness = recordedOrder(history, level, unreturned);
+        if (witness.isPresent()) {
+            return witness.get();
+        }
+        return new Verdict.Unknown(level, reason + "; replaying the transactions in the order of "
+                + (isTimed(history) ? "their recorded times, or of the file," : "the file") + " does not explain the history"
+                + " either");
+    }
+
+    /** Whether every committed transaction has a recorded time (an end, else a start). */
+    private static boolean isTimed(History history) {
+        for (Transaction t : history.transactions()) {
+            if (t.isCommitted() && time(t) == Transaction.NO_TIME) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The first of these orders of the committed transactions that replays as a witness at
+     * {@code level} ({@link WitnessReplay}: the same test every "satisfied" passes): by recorded
+     * end time (else start time), when every committed transaction has one, ties in file order;
+     * then the order of the file. Linear in the operations (and a sort).
+     */
+    static Optional<Verdict.Satisfied> recordedOrder(History history, IsolationLevel level, UnreturnedRows unreturned) {
+        List<Transaction> committed = new ArrayList<>(history.committedCount());
+        for (Transaction t : history.transactions()) {
+            if (t.isCommitted()) {
+                committed.add(t);
+            }
+        }
+        List<List<String>> orders = new ArrayList<>(2);
+        if (isTimed(history)) {
+            List<Transaction> byTime = new ArrayList<>(committed);
+            byTime.sort(java.util.Comparator.comparingLong(SatChecker::time).thenComparingInt(Transaction::index));
+            orders.add(byTime.stream().map(Transaction::id).toList());
+        }
+        List<String> fileOrder = committed.stream().map(Transaction::id).toList();
+        if (orders.isEmpty() || !orders.get(0).equals(fileOrder)) {
+            orders.add(fileOrder);
+        }
+        WitnessReplay replay = new WitnessReplay(history, unreturned);
+        for (List<String> order : orders) {
+            Optional<String> failure = level == IsolationLevel.SNAPSHOT_ISOLATION ? replay.snapshotFailure(order)
+                    : replay.failure(order, level == IsolationLevel.STRICT_SERIALIZABLE);
+            if (failure.isEmpty()) {
+                return Optional.of(new Verdict.Satisfied(level, order));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A transaction's end time, else its start time, else {@link Transaction#NO_TIME}. */
+    private static long time(Transaction t) {
+        return t.endTime() != Transaction.NO_TIME ? t.endTime() : t.startTime();
+    }
+
     private Report run(History history, IsolationLevel level, ReadExplanations explanations, KnownGraph known,
-            HyperPolygraph polygraph, long t0) {
+            HyperPolygraph polygraph, long t0, Limits limits) {
         boolean snapshots = level == IsolationLevel.SNAPSHOT_ISOLATION;
         long t1 = System.nanoTime();
         int unexplained = polygraph.firstUnexplained();
@@ -222,17 +317,58 @@ public final class SatChecker implements Checker {
         }
         PrunedPolygraph pruned;
         try {
-            pruned = Pruner.prune(polygraph, snapshots, gpu);
+            limits.enter("pruning");
+            pruned = Pruner.prune(polygraph, snapshots, gpu, limits);
         } catch (Pruner.TooLargeException e) {
-            return new Report(new Verdict.Unknown(level, "too many constraints for the SAT engine: " + e.getMessage()),
-                    millis(t0, t1), millis(t1, System.nanoTime()), 0, 0, null, 0, 0);
+            return new Report(gaveUp(history, level, "too many constraints for the SAT engine: " + e.getMessage(),
+                    polygraph.unreturnedRows()), millis(t0, t1), millis(t1, System.nanoTime()), 0, 0, null, 0, 0);
         }
         long t2 = System.nanoTime();
         if (pruned.isViolated()) {
             return new Report(conflict(level, known, pruned.conflicts().get(0)), millis(t0, t1), millis(t1, t2), 0, 0,
                     pruned.statistics(), 0, 0);
         }
-        ResidualEncoding encoding = new ResidualEncoding(pruned);
+        limits.enter("encoding what pruning left open");
+        // Weighed before anything of the encoding's size is built: first what its constructor
+        // holds (per open pair and per candidate), then its edges and variables, counted.
+        long candidateSum = 0;
+        for (int o = 0; o < polygraph.observationCount(); o++) {
+            candidateSum += polygraph.candidateCount(o);
+        }
+        long candidates = candidateSum;
+        long openPairs = pruned.statistics().pairsAfter();
+        long tableBytes = EncodingSize.tableBytes(openPairs, candidates);
+        ResidualEncoding encoding;
+        long edges;
+        try (Limits.Reservation tables = limits.reserve(tableBytes, () -> "the SAT encoding's tables ("
+                + count(openPairs) + " open pairs of write chains, " + count(candidates) + " candidate writes of reads)")) {
+            encoding = new ResidualEncoding(pruned, limits);
+            edges = encoding.edgeBound();
+        }
+        int variables = encoding.variableCount();
+        long edgeCount = edges;
+        // Reserved again, tables and all: a part waits for memory only while it holds none, so
+        // parts never wait for each other in a circle.
+        try (Limits.Reservation all = limits.reserve(EncodingSize.sum(tableBytes, EncodingSize.bytes(edges, variables, snapshots)),
+                () -> "the SAT encoding (" + count(edgeCount) + " edges of the dependency graph over " + count(variables)
+                        + " variables" + (snapshots ? ", for snapshot isolation" : "") + ")")) {
+            if (2 * edges + 2L * known.nodeCount() > dev.isocheck.spi.JavaArrays.MAX_LENGTH) {
+                return new Report(gaveUp(history, level, "too many constraints for the SAT engine: " + count(edges)
+                        + " edges of the dependency graph (more than an array holds)", polygraph.unreturnedRows()),
+                        millis(t0, t1), millis(t1, t2), 0, 0, pruned.statistics(), 0, 0);
+            }
+            return encodeAndSolve(history, level, known, polygraph, pruned, encoding, t0, t1, t2, limits);
+        }
+    }
+
+    /** {@code 1,234,567}: a count for messages. */
+    private static String count(long n) {
+        return String.format(java.util.Locale.ROOT, "%,d", n);
+    }
+
+    private Report encodeAndSolve(History history, IsolationLevel level, KnownGraph known, HyperPolygraph polygraph,
+            PrunedPolygraph pruned, ResidualEncoding encoding, long t0, long t1, long t2, Limits limits) {
+        boolean snapshots = level == IsolationLevel.SNAPSHOT_ISOLATION;
         DependencyGraph certain = snapshots ? encoding.snapshotGraphOf(null) : encoding.graphOf(null);
         long[] priority = timePriority(known);
         int[] preferred = snapshots ? DependencyGraph.snapshotOrder(certain.topologicalOrder(doubled(priority)))
@@ -261,8 +397,12 @@ public final class SatChecker implements Checker {
                     pruned.statistics(), 0, 0);
         }
         int[] learnt = new int[1];
+        limits.checkTime();
         Reachability certainClosure = narrowCycles ? ReachabilityEngines.closureOf(certain.dag(), gpu) : null;
-        Verdict verdict = solve(history, level, known, polygraph.unreturnedRows(), encoding, snapshots, preferred, certainClosure, learnt);
+        certain = null; // not needed any more: its memory is the solver's
+        limits.enter("solving");
+        Verdict verdict = solve(history, level, known, polygraph.unreturnedRows(), encoding, snapshots, preferred,
+                certainClosure, learnt, limits);
         return new Report(verdict, millis(t0, t1), millis(t1, t2), millis(t2, t3), millis(t3, System.nanoTime()),
                 pruned.statistics(), encoding.variableCount(), learnt[0]);
     }
@@ -272,7 +412,8 @@ public final class SatChecker implements Checker {
     }
 
     private Verdict solve(History history, IsolationLevel level, KnownGraph known, UnreturnedRows unreturned,
-            ResidualEncoding encoding, boolean snapshots, int[] preferred, Reachability closure, int[] learntOut) {
+            ResidualEncoding encoding, boolean snapshots, int[] preferred, Reachability closure, int[] learntOut,
+            Limits limits) {
         int[] rank = new int[preferred.length];
         for (int p = 0; p < preferred.length; p++) {
             rank[preferred[p]] = p;
@@ -293,7 +434,7 @@ public final class SatChecker implements Checker {
             }
             encoding.addTo(solver);
             if (closure != null) {
-                for (int[] clause : narrowCycles(encoding, closure, snapshots)) {
+                for (int[] clause : narrowCycles(encoding, closure, snapshots, limits)) {
                     solver.addClause(new VecInt(clause));
                 }
             }
@@ -302,6 +443,8 @@ public final class SatChecker implements Checker {
                 if (left <= 0) {
                     return new Verdict.Unknown(level, "the SAT engine gave up after " + budget + " (" + learnt + " cycles learnt)");
                 }
+                // Throws when the check's own time limit has passed.
+                left = Math.min(left, limits.remainingNanos());
                 solver.setTimeoutMs(Math.max(1, left / 1_000_000));
                 boolean satisfiable = solver.isSatisfiable();
                 if (theory != null) {
@@ -341,6 +484,8 @@ public final class SatChecker implements Checker {
             }
             return unsatisfiable(history, level, known, onCycles, learntOut[0]);
         } catch (TimeoutException e) {
+            // The check's time limit, if that came first (remainingNanos throws then).
+            limits.remainingNanos();
             return new Verdict.Unknown(level, "the SAT engine gave up after " + budget + " (" + learntOut[0] + " cycles learnt)");
         }
     }
@@ -357,7 +502,7 @@ public final class SatChecker implements Checker {
      * decisions of 276 thousand variables. Every clause holds in every model: forced literals
      * are true in all of them, so their edges are there, and a cycle with them is excluded.
      */
-    private List<int[]> narrowCycles(ResidualEncoding encoding, Reachability certainClosure, boolean snapshots) {
+    private List<int[]> narrowCycles(ResidualEncoding encoding, Reachability certainClosure, boolean snapshots, Limits limits) {
         List<int[]> all = new ArrayList<>(encoding.narrowCycleClauses(certainClosure, null));
         if (encoding.variableCount() < forcedPassVariables) {
             return all;
@@ -368,6 +513,7 @@ public final class SatChecker implements Checker {
         }
         int forcedBefore = 0;
         for (int pass = 0; pass < NARROW_PASSES; pass++) {
+            limits.checkTime();
             int[] forced = encoding.forcedValues(all);
             if (forced == null) {
                 break; // contradictory already: the solver finds it

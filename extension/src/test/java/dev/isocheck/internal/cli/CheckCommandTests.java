@@ -4,14 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.isocheck.CheckOptions;
+import dev.isocheck.RewrittenKeys;
+import dev.isocheck.format.JsonlHistoryWriter;
 import dev.isocheck.format.SampleHistories;
+import dev.isocheck.internal.engine.CheckPipeline;
+import dev.isocheck.internal.engine.Checker;
+import dev.isocheck.internal.solve.SatChecker;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -281,13 +290,13 @@ class CheckCommandTests {
         Path serial = file("serial.jsonl", SERIAL);
         Path reports = dir.resolve("reports");
         assertThat(check("--report", reports.toString(), lost.toString(), serial.toString())).isEqualTo(1);
-        Path page = reports.resolve(lost.normalize().toString().replaceAll("[^A-Za-z0-9._-]", "_") + ".html");
+        Path page = reports.resolve(CheckCommand.reportName(lost));
         assertThat(out()).startsWith(lost + ": VIOLATION ").contains("\n  report: " + page + "\n" + serial + ": OK\n");
         try (var pages = Files.list(reports)) {
             assertThat(pages).containsExactly(page);
         }
         assertThat(Files.readString(page)).startsWith("<!DOCTYPE html>").contains("<svg ", "G2-item (lost update) at serializable",
-                "T1 -rw x-&gt; T2").doesNotContain("<script");
+                "T1 -rw x-&gt; T2", "History: <code>" + lost + "</code>").doesNotContain("<script");
         assertThat(err()).isEmpty();
     }
 
@@ -312,5 +321,203 @@ class CheckCommandTests {
         err.reset();
         assertThat(check(lost.toString(), "--report")).isEqualTo(2);
         assertThat(err()).startsWith("isocheck: --report needs a value");
+    }
+
+    private int check(CheckOptions options, String... args) {
+        return new CheckCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), options).run(args);
+    }
+
+    private List<JsonNode> jsonLines() throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        List<JsonNode> nodes = new ArrayList<>();
+        for (String line : out().lines().toList()) {
+            nodes.add(json.readTree(line));
+        }
+        return nodes;
+    }
+
+    @Nested
+    @DisplayName("issue 14: never a lost verdict, never a silent pass")
+    class NeverALostVerdict {
+
+        /**
+         * The issue's directory: its 5,000-transaction history (here without times and out of
+         * serial order, so that no recorded order decides it) and a small one after it. Over the
+         * memory budget, the first is UNKNOWN with the reason, and the second is checked.
+         */
+        @Test
+        void aHistoryOverTheMemoryBudgetIsUnknownAndTheNextIsChecked() throws IOException {
+            Path big = dir.resolve("a-rewritten-keys.jsonl");
+            new JsonlHistoryWriter().write(RewrittenKeys.history(RewrittenKeys.TRANSACTIONS, RewrittenKeys.SESSIONS,
+                    RewrittenKeys.KEYS, RewrittenKeys.VALUES, 14, RewrittenKeys.Layout.SESSION_BY_SESSION), big);
+            Path serial = file("b-serial.jsonl", SERIAL);
+            CheckOptions small = CheckOptions.defaults().withMemoryBudget(256L << 20);
+
+            assertThat(check(small, dir.toString())).isEqualTo(2);
+
+            List<String> lines = out().lines().toList();
+            assertThat(lines).hasSize(3);
+            assertThat(lines.get(0)).startsWith(big + ": UNKNOWN the SAT encoding (")
+                    .contains("more than the memory budget of 256 MiB (as set) allows, so it was not built");
+            assertThat(lines.get(1)).isEqualTo("  not decided: whether the history is serializable (UNKNOWN is not a pass)");
+            assertThat(lines.get(2)).isEqualTo(serial + ": OK");
+            assertThat(err()).isEmpty();
+
+            out.reset();
+            assertThat(check(small, "--json", dir.toString())).isEqualTo(2);
+            List<JsonNode> json = jsonLines();
+            assertThat(json).hasSize(2);
+            assertThat(json.get(0).get("file").asText()).isEqualTo(big.toString());
+            assertThat(json.get(0).get("verdict").asText()).isEqualTo("unknown");
+            assertThat(json.get(0).get("ok").isNull()).isTrue();
+            assertThat(json.get(0).get("unknown").asText()).contains("memory budget of 256 MiB");
+            assertThat(json.get(0).get("transactions").asInt()).isEqualTo(5_000);
+            assertThat(json.get(1).get("verdict").asText()).isEqualTo("ok");
+            assertThat(json.get(1).get("ok").asBoolean()).isTrue();
+            assertThat(json.get(1).get("caveats")).isEmpty();
+        }
+
+        @Test
+        void aHistoryPastTheTimeoutIsUnknownAndTheNextIsChecked() throws IOException {
+            Path hard = dir.resolve("a-hard.jsonl");
+            new JsonlHistoryWriter().write(RewrittenKeys.history(500, RewrittenKeys.SESSIONS, RewrittenKeys.KEYS,
+                    RewrittenKeys.VALUES, 14, RewrittenKeys.Layout.SESSION_BY_SESSION), hard);
+            Path serial = file("b-serial.jsonl", SERIAL);
+
+            long started = System.nanoTime();
+            assertThat(check("--timeout", "1s", hard.toString(), serial.toString())).isEqualTo(2);
+
+            assertThat((System.nanoTime() - started) / 1_000_000_000).isLessThan(30);
+            assertThat(out()).startsWith(hard + ": UNKNOWN the time limit of 1s was exceeded while ")
+                    .contains("\n  not decided: whether the history is serializable (UNKNOWN is not a pass)\n")
+                    .endsWith(serial + ": OK\n");
+            assertThat(err()).isEmpty();
+        }
+
+        @Test
+        void aHeapExhaustedInOneHistoryIsUnknownWithoutAStackTraceAndTheNextIsChecked() throws IOException {
+            Path first = file("a-first.jsonl", LOST_UPDATE);
+            Path second = file("b-second.jsonl", SERIAL);
+            // The standard pipeline around a search that exhausts the heap on the first history.
+            Checker search = (history, level) -> {
+                if (history.sessions().size() == 1) { // the serial history, not the lost update
+                    return new SatChecker().check(history, level);
+                }
+                throw new OutOfMemoryError("Java heap space");
+            };
+            PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+            PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+
+            int status = new CheckCommand(o, e, new CheckPipeline(search)).run(new String[] {first.toString(), second.toString()});
+
+            assertThat(status).isEqualTo(2);
+            assertThat(out()).startsWith(first + ": UNKNOWN the check ran out of memory while searching for an order")
+                    .contains("(the maximum heap is ").endsWith(second + ": OK\n").doesNotContain("\tat ");
+            assertThat(err()).isEmpty();
+        }
+
+        @ParameterizedTest
+        @CsvSource(delimiter = '|', textBlock = """
+                soon   | --timeout must be a duration such as 30s, 5m, 1h30m or 500ms; got 'soon'
+                0      | --timeout must be positive; got '0'
+                0s     | --timeout must be positive; got '0s'
+                10 s   | --timeout must be a duration such as 30s, 5m, 1h30m or 500ms; got '10 s'
+                5m30   | --timeout must be a duration such as 30s, 5m, 1h30m or 500ms; got '5m30'
+                """)
+        void aBadTimeoutIsNamedWithTheUsageAndExitTwo(String value, String message) throws IOException {
+            Path serial = file("serial.jsonl", SERIAL);
+
+            assertThat(check("--timeout", value, serial.toString())).isEqualTo(2);
+
+            assertThat(out()).isEmpty();
+            assertThat(err()).startsWith("isocheck: " + message + "\n" + "usage: isocheck check ").contains("--timeout");
+        }
+
+        @ParameterizedTest
+        @CsvSource({"30s", "5m", "1h", "500ms", "1m30s", "90", "--timeout=2m"})
+        void goodTimeoutsAreTaken(String value) throws IOException {
+            Path serial = file("serial.jsonl", SERIAL);
+            String[] args = value.startsWith("--") ? new String[] {value, serial.toString()}
+                    : new String[] {"--timeout", value, serial.toString()};
+
+            assertThat(check(args)).isZero();
+            assertThat(out()).isEqualTo(serial + ": OK\n");
+        }
+
+        @Test
+        void aPassThatCheckedLessSaysWhatInTextAndJson() throws IOException {
+            Path empty = file("empty.jsonl", "");
+            Path untimed = file("untimed.jsonl", SERIAL);
+
+            assertThat(check("--level", "strict-serializable", empty.toString(), untimed.toString())).isZero();
+
+            assertThat(out()).isEqualTo(empty + ": OK (with caveats)\n"
+                    + "  not checked: the history has no committed transactions, so there was nothing to check\n"
+                    + untimed + ": OK (with caveats)\n"
+                    + "  not checked: real-time order: no transaction has a start or end time, so real-time order is"
+                    + " unknown and only serializability was checked\n");
+            out.reset();
+            assertThat(check("--json", "--level", "strict-serializable", empty.toString())).isZero();
+            JsonNode json = jsonLines().get(0);
+            assertThat(json.get("ok").asBoolean()).isTrue();
+            assertThat(json.get("caveats")).extracting(JsonNode::asText)
+                    .containsExactly("the history has no committed transactions, so there was nothing to check");
+        }
+
+        @Test
+        void inJsonEveryArgumentWithoutAHistoryHasItsOwnObjectWithError() throws IOException {
+            Path missing = dir.resolve("missing.jsonl");
+            Path serial = file("serial.jsonl", SERIAL);
+            Path notes = file("notes.txt", "not a history");
+            Path emptyDir = Files.createDirectory(dir.resolve("nothing-here"));
+
+            assertThat(check("--json", missing.toString(), serial.toString(), notes.toString(), emptyDir.toString())).isEqualTo(2);
+
+            List<JsonNode> json = jsonLines();
+            assertThat(json).extracting(j -> j.get("file").asText())
+                    .containsExactly(missing.toString(), serial.toString(), notes.toString(), emptyDir.toString());
+            assertThat(json).extracting(j -> j.get("verdict").asText()).containsExactly("error", "ok", "error", "error");
+            assertThat(json.get(0).get("ok").isNull()).isTrue();
+            assertThat(json.get(0).get("error").asText()).isEqualTo(missing + ": no such file or directory");
+            assertThat(json.get(0).get("level").asText()).isEqualTo("serializable");
+            assertThat(json.get(2).get("error").asText()).contains("unknown history format");
+            assertThat(json.get(3).get("error").asText()).contains("no histories found");
+            // The same lines on standard error as without --json.
+            assertThat(err().lines()).hasSize(3).first().isEqualTo("isocheck: " + missing + ": no such file or directory");
+        }
+
+        @Test
+        void reportsOfTwoHistoriesNeverShareAName() throws IOException {
+            Path first = Files.createDirectories(dir.resolve("a")).resolve("b_c.jsonl");
+            Path second = Files.createDirectories(dir.resolve("a_b")).resolve("c.jsonl");
+            Files.writeString(first, LOST_UPDATE);
+            Files.writeString(second, LOST_UPDATE);
+            Path reports = dir.resolve("reports");
+
+            assertThat(check("--report", reports.toString(), dir.toString())).isEqualTo(1);
+
+            Path one = reports.resolve(CheckCommand.reportName(first));
+            Path other = reports.resolve(CheckCommand.reportName(second));
+            assertThat(one).isNotEqualTo(other);
+            try (var pages = Files.list(reports)) {
+                assertThat(pages).containsExactlyInAnyOrder(one, other);
+            }
+            assertThat(Files.readString(one)).contains("History: <code>" + first + "</code>");
+            assertThat(Files.readString(other)).contains("History: <code>" + second + "</code>");
+            assertThat(out()).contains("  report: " + one + "\n").contains("  report: " + other + "\n");
+        }
+
+        @Test
+        void reportNamesEncodeThePathOneToOne() {
+            assertThat(CheckCommand.reportName(Path.of("a/b_c.jsonl"))).isEqualTo("a__b_005fc.jsonl.html");
+            assertThat(CheckCommand.reportName(Path.of("a_b/c.jsonl"))).isEqualTo("a_005fb__c.jsonl.html");
+            assertThat(CheckCommand.reportName(Path.of("/tmp/x y/é.jsonl"))).isEqualTo("__tmp__x_0020y___00e9.jsonl.html");
+            assertThat(CheckCommand.reportName(Path.of("./d/../h.jsonl"))).isEqualTo("h.jsonl.html");
+            String deep = "d/".repeat(150) + "h.jsonl";
+            String name = CheckCommand.reportName(Path.of(deep));
+            assertThat(name).hasSizeLessThanOrEqualTo(CheckCommand.MAX_REPORT_NAME).endsWith("__d__d__h.jsonl.html")
+                    .isNotEqualTo(CheckCommand.reportName(Path.of("e/" + deep)));
+        }
     }
 }
