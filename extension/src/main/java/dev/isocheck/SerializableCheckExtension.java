@@ -1,0 +1,113 @@
+package dev.isocheck;
+
+import dev.isocheck.internal.junit.Configuration;
+import dev.isocheck.internal.junit.TestCheck;
+import dev.isocheck.internal.junit.TestCheck.Outcome;
+import dev.isocheck.internal.junit.TestFiles;
+import dev.isocheck.internal.junit.TestRecording;
+import dev.isocheck.internal.junit.Undecided;
+import dev.isocheck.internal.recording.NotModelled;
+import java.lang.reflect.AnnotatedElement;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
+import org.junit.jupiter.api.extension.ExtensionContext.Store;
+import org.junit.jupiter.api.extension.MediaType;
+import org.junit.platform.commons.support.AnnotationSupport;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * The extension behind {@link SerializableCheck}: records each test method's transactions and
+ * checks them after its body. Consult the javadoc of {@link SerializableCheck} for the contract.
+ */
+class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecutionCallback {
+
+    private static final Namespace NAMESPACE = Namespace.create(SerializableCheckExtension.class);
+
+    /** The run's {@link Configuration}, in the root store: read once, shared by every test. */
+    private static final String CONFIGURATION_KEY = "configuration";
+
+    /** The test method's {@link TestRecording}, in the method's store, which closes it. */
+    private static final String RECORDING_KEY = "recording";
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        startRecordingClosedWithTheTest(context);
+    }
+
+    @Override
+    public void afterTestExecution(ExtensionContext context) {
+        checkWhatTheTestRecorded(context);
+    }
+
+    private static void startRecordingClosedWithTheTest(ExtensionContext context) {
+        // Read first, so that a configuration error fails the test before it runs.
+        configuration(context);
+        context.getStore(NAMESPACE).getOrComputeIfAbsent(RECORDING_KEY, key -> TestRecording.start(TestFiles.displayPath(context)),
+                TestRecording.class);
+    }
+
+    private static void checkWhatTheTestRecorded(ExtensionContext context) {
+        TestRecording recording = context.getStore(NAMESPACE).get(RECORDING_KEY, TestRecording.class);
+        if (recording == null) {
+            return;
+        }
+        Configuration configuration = configuration(context);
+        Outcome outcome = new TestCheck(configuration).check(recording.name(), TestFiles.baseName(context), recording.finish(),
+                levelOf(context, configuration));
+        if (outcome instanceof Outcome.Satisfied satisfied) {
+            if (!satisfied.notModelled().isEmpty()) {
+                context.publishReportEntry("isocheck.notModelled", TestCheck.notModelledEntry(satisfied.notModelled()));
+            }
+        } else if (outcome instanceof Outcome.Violated violated) {
+            publish(context, violated.reportFile(), MediaType.create("text", "html", java.nio.charset.StandardCharsets.UTF_8));
+            publish(context, violated.historyFile(), MediaType.APPLICATION_JSON_UTF_8);
+            throw new IsolationViolationError(violated.message(), violated.result(), violated.reportFile(), violated.historyFile(),
+                    violated.notModelled().stream().map(NotModelled::toString).toList());
+        } else if (outcome instanceof Outcome.Undecided undecided) {
+            publish(context, undecided.historyFile(), MediaType.APPLICATION_JSON_UTF_8);
+            if (configuration.undecided() == Undecided.ABORT) {
+                throw new TestAbortedException(undecided.message());
+            }
+            throw new org.opentest4j.AssertionFailedError(undecided.message());
+        }
+    }
+
+    private static Configuration configuration(ExtensionContext context) {
+        ExtensionContext root = context.getRoot();
+        return root.getStore(NAMESPACE).getOrComputeIfAbsent(CONFIGURATION_KEY, key -> Configuration.read(root),
+                Configuration.class);
+    }
+
+    /**
+     * The level of the nearest annotation: the method's, else its class's (or an enclosing
+     * class's). One left at its default takes the configured level.
+     */
+    private static IsolationLevel levelOf(ExtensionContext context, Configuration configuration) {
+        Optional<SerializableCheck> annotation = annotation(context.getTestMethod())
+                .or(() -> context.getTestClass().flatMap(c -> AnnotationSupport.findAnnotation(c, SerializableCheck.class,
+                        context.getEnclosingTestClasses())));
+        IsolationLevel level = annotation.map(SerializableCheck::level).orElse(IsolationLevel.SERIALIZABLE);
+        return level == IsolationLevel.SERIALIZABLE ? configuration.level() : level;
+    }
+
+    private static Optional<SerializableCheck> annotation(Optional<? extends AnnotatedElement> element) {
+        return AnnotationSupport.findAnnotation(element, SerializableCheck.class);
+    }
+
+    /**
+     * Attaches a file to the test's report where the launcher keeps them (JUnit 5.12 and later);
+     * where it cannot, the path in the message is enough.
+     */
+    private static void publish(ExtensionContext context, Path file, MediaType type) {
+        try {
+            context.publishFile(file.getFileName().toString(), type,
+                    target -> java.nio.file.Files.copy(file, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING));
+        } catch (RuntimeException | LinkageError e) {
+            // No output directory configured, or an older JUnit: the files stay in the report directory.
+        }
+    }
+}

@@ -1,0 +1,270 @@
+package dev.isocheck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import dev.isocheck.internal.cli.CheckCommand;
+import dev.isocheck.internal.recording.NotModelled;
+import dev.isocheck.internal.recording.Recording;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.reporting.ReportEntry;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Event;
+import org.opentest4j.AssertionFailedError;
+import org.opentest4j.TestAbortedException;
+
+@DisplayName("@SerializableCheck")
+class SerializableCheckTests {
+
+    @TempDir
+    Path reports;
+
+    @Test
+    void aWriteSkewFailsTheTestWithTheExplanationTheFilesAndWhatWasNotModelled() {
+        Throwable failure = onlyFailure(run(WriteSkewTestCase.class));
+
+        assertThat(failure).isInstanceOf(IsolationViolationError.class);
+        String file = "SerializableCheckTests.WriteSkewTestCase.writeSkew-" + digestIn(failure.getMessage());
+        assertThat(failure.getMessage().replace(reports.toString(), "<reports>")).isEqualTo("""
+                isocheck: the transactions of SerializableCheckTests$WriteSkewTestCase > writeSkew() violate serializable
+
+                G2-item (write skew) at serializable: a cycle of 2 transactions
+                  T1 -rw doctors/bob-> T2 -rw doctors/alice-> T1
+
+                    T1 -rw doctors/bob-> T2    T1 read doctors/bob = true, the initial value; T2 installed a later
+                                               version, doctors/bob = false, so T1 did not see T2's write
+                    T2 -rw doctors/alice-> T1  T2 read doctors/alice = true, the initial value; T1 installed a later
+                                               version, doctors/alice = false, so T2 did not see T1's write
+
+                  A serializable order would put each transaction before the next one around the cycle, and so the
+                  last before the first: no order can.
+
+                  Transactions:
+                    T1  session connection-1
+                        0  read doctors/bob = true
+                        1  write doctors/alice = false
+                    T2  session connection-2
+                        0  read doctors/alice = true
+                        1  write doctors/bob = false
+
+                Report:  <reports>/%1$s.html
+                History: <reports>/%1$s.jsonl
+                  check it again: java -jar isocheck.jar check --level serializable <reports>/%1$s.jsonl
+
+                Not modelled, so not checked:
+                  table audit_log: written through a stored procedure
+                """.formatted(file));
+        IsolationViolationError violation = (IsolationViolationError) failure;
+        assertThat(violation.level()).isEqualTo(IsolationLevel.SERIALIZABLE);
+        assertThat(violation.anomaly().type()).isNotNull();
+        assertThat(violation.explanation().transactions()).extracting(t -> t.id()).containsExactly("T1", "T2");
+        assertThat(violation.reportFile()).isEqualTo(reports.resolve(file + ".html")).isRegularFile();
+        assertThat(violation.historyFile()).isEqualTo(reports.resolve(file + ".jsonl")).isRegularFile();
+        assertThat(violation.notModelled()).containsExactly("table audit_log: written through a stored procedure");
+    }
+
+    @Test
+    void theHistoryFileChecksAgainOfflineToTheSameExplanation() throws Exception {
+        IsolationViolationError violation = (IsolationViolationError) onlyFailure(run(WriteSkewTestCase.class));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int status = new CheckCommand(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream()))
+                .run(new String[] {"--level", "serializable", violation.historyFile().toString()});
+
+        assertThat(status).isEqualTo(CheckCommand.EXIT_VIOLATION);
+        String explanation = violation.result().explanationText().orElseThrow();
+        String printed = out.toString(StandardCharsets.UTF_8);
+        // The command nests the explanation under its verdict line, so its lines wrap elsewhere.
+        assertThat(printed.replaceAll("\\s+", " ")).contains(explanation.replaceAll("\\s+", " ").strip());
+        assertThat(Files.readString(violation.reportFile(), StandardCharsets.UTF_8)).startsWith("<!DOCTYPE html>")
+                .contains("G2-item (write skew) at serializable");
+    }
+
+    @Test
+    void aMethodAnnotationOverridesItsClassSoTheWriteSkewPassesAtSnapshotIsolation() {
+        EngineExecutionResults results = run(SnapshotIsolationTestCase.class);
+
+        results.testEvents().assertStatistics(stats -> stats.started(1).succeeded(1).failed(0));
+    }
+
+    @Test
+    void theConfiguredLevelIsTheDefaultOfAnAnnotationThatNamesNone() {
+        EngineExecutionResults results = run(WriteSkewTestCase.class, Map.of("isocheck.level", "snapshot-isolation"));
+
+        results.testEvents().assertStatistics(stats -> stats.started(1).succeeded(1).failed(0));
+    }
+
+    @Test
+    void aTestThatRecordsNothingPasses() {
+        EngineExecutionResults results = run(NothingRecordedTestCase.class);
+
+        results.testEvents().assertStatistics(stats -> stats.started(1).succeeded(1));
+        assertThat(reports).isEmptyDirectory();
+    }
+
+    @Test
+    void eachTestMethodHasAHistoryOfItsOwn() {
+        // Each method records one half of the write skew, with the same ids: mixed, they would fail.
+        EngineExecutionResults results = run(TwoHalvesTestCase.class);
+
+        results.testEvents().assertStatistics(stats -> stats.started(2).succeeded(2).failed(0));
+    }
+
+    @Test
+    void whatWasNotModelledIsReportedWhenTheTestPasses() {
+        EngineExecutionResults results = run(NotModelledTestCase.class);
+
+        results.testEvents().assertStatistics(stats -> stats.succeeded(1));
+        List<Map<String, String>> entries = results.allEvents().reportingEntryPublished()
+                .map(e -> e.getRequiredPayload(ReportEntry.class).getKeyValuePairs()).toList();
+        assertThat(entries).containsExactly(Map.of("isocheck.notModelled", "table audit_log: written through a stored procedure"));
+    }
+
+    @Test
+    void anUndecidedCheckFailsTheTest() {
+        Throwable failure = onlyFailure(run(WriteSkewTestCase.class, Map.of("isocheck.timeout", "1 ns")));
+
+        assertThat(failure).isExactlyInstanceOf(AssertionFailedError.class);
+        String file = "SerializableCheckTests.WriteSkewTestCase.writeSkew-" + digestIn(failure.getMessage());
+        assertThat(failure.getMessage().replace(reports.toString(), "<reports>")).isEqualTo("""
+                isocheck could not decide whether the transactions of SerializableCheckTests$WriteSkewTestCase > writeSkew() \
+                satisfy serializable: the check did not finish within 1 ns (isocheck.timeout)
+
+                History: <reports>/%1$s.jsonl
+                  check it again: java -jar isocheck.jar check --level serializable <reports>/%1$s.jsonl
+
+                Not modelled, so not checked:
+                  table audit_log: written through a stored procedure
+                """.formatted(file));
+    }
+
+    @Test
+    void anUndecidedCheckAbortsTheTestWhenConfiguredTo() {
+        EngineExecutionResults results = run(WriteSkewTestCase.class, Map.of("isocheck.timeout", "1 ns", "isocheck.undecided", "abort"));
+
+        results.testEvents().assertStatistics(stats -> stats.aborted(1).failed(0).succeeded(0));
+        Throwable abort = results.testEvents().aborted().stream().findFirst().orElseThrow()
+                .getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow();
+        assertThat(abort).isInstanceOf(TestAbortedException.class)
+                .hasMessageStartingWith("isocheck could not decide whether the transactions of");
+    }
+
+    @Test
+    void aBadLevelFailsTheTestNamingTheKeyTheValueAndTheLevels() {
+        Throwable failure = onlyFailure(run(NothingRecordedTestCase.class, Map.of("isocheck.level", "read-committed")));
+
+        assertThat(failure).isInstanceOf(ExtensionConfigurationException.class).hasMessage("Invalid value of configuration"
+                + " parameter isocheck.level: \"read-committed\"; expected one of strict-serializable, serializable, snapshot-isolation");
+    }
+
+    @Test
+    void aBadTimeoutOrUndecidedFailsTheTest() {
+        assertThat(onlyFailure(run(NothingRecordedTestCase.class, Map.of("isocheck.timeout", "soon")))).hasMessage(
+                "Invalid value of configuration parameter isocheck.timeout: \"soon\"; expected a positive number with an optional"
+                        + " unit ns, μs, ms, s (the default), m, h or d, such as 30 s or 500 ms");
+        assertThat(onlyFailure(run(NothingRecordedTestCase.class, Map.of("isocheck.undecided", "pass")))).hasMessage(
+                "Invalid value of configuration parameter isocheck.undecided: \"pass\"; expected one of fail, abort");
+    }
+
+    @Test
+    void anUnknownIsocheckKeyFailsTheTestNamingTheKeysThereAre() {
+        // System properties are the one source whose keys the extension can list besides the properties file.
+        System.setProperty("isocheck.levle", "serializable");
+        try {
+            Throwable failure = onlyFailure(run(NothingRecordedTestCase.class));
+
+            assertThat(failure).isInstanceOf(ExtensionConfigurationException.class).hasMessage("Unknown configuration"
+                    + " parameter isocheck.levle; isocheck reads isocheck.level, isocheck.report.dir, isocheck.timeout,"
+                    + " isocheck.undecided, isocheck.gpu");
+        } finally {
+            System.clearProperty("isocheck.levle");
+        }
+    }
+
+    private EngineExecutionResults run(Class<?> testCase) {
+        return run(testCase, Map.of());
+    }
+
+    private EngineExecutionResults run(Class<?> testCase, Map<String, String> configuration) {
+        return EngineTestKit.engine("junit-jupiter").selectors(selectClass(testCase))
+                .configurationParameter("isocheck.report.dir", reports.toString())
+                .configurationParameters(configuration)
+                .execute();
+    }
+
+    private static Throwable onlyFailure(EngineExecutionResults results) {
+        List<Event> failed = results.testEvents().failed().list();
+        assertThat(failed).hasSize(1);
+        return failed.get(0).getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow();
+    }
+
+    /** The digest a file name in the message ends with (it depends on the test's unique id only). */
+    private static String digestIn(String message) {
+        return Stream.of(message.split("\n")).filter(l -> l.startsWith("History: ")).findFirst().orElseThrow()
+                .replaceAll(".*-([0-9a-f]{8})\\.jsonl$", "$1");
+    }
+
+    @SerializableCheck
+    static class WriteSkewTestCase {
+
+        @Test
+        void writeSkew() throws InterruptedException {
+            RecordedTransactions.writeSkewOnTwoThreads();
+            Recording.current().orElseThrow().notModelled(new NotModelled("table audit_log", "written through a stored procedure"));
+        }
+    }
+
+    @SerializableCheck
+    static class SnapshotIsolationTestCase {
+
+        @Test
+        @SerializableCheck(level = IsolationLevel.SNAPSHOT_ISOLATION)
+        void writeSkew() throws InterruptedException {
+            RecordedTransactions.writeSkewOnTwoThreads();
+        }
+    }
+
+    @SerializableCheck
+    static class NothingRecordedTestCase {
+
+        @Test
+        void nothing() {
+        }
+    }
+
+    @SerializableCheck
+    static class TwoHalvesTestCase {
+
+        @Test
+        void alice() {
+            RecordedTransactions.goOffCall("T1", "alice", "bob", "connection-1");
+        }
+
+        @Test
+        void bob() {
+            RecordedTransactions.goOffCall("T1", "bob", "alice", "connection-1");
+        }
+    }
+
+    static class NotModelledTestCase {
+
+        @Test
+        @SerializableCheck
+        void reads() {
+            RecordedTransactions.goOffCall("T1", "alice", "bob", "connection-1");
+            Recording.current().orElseThrow().notModelled(new NotModelled("table audit_log", "written through a stored procedure"));
+        }
+    }
+}
