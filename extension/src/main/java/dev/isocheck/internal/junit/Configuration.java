@@ -111,15 +111,6 @@ public record Configuration(IsolationLevel level, Path reportDirectory, Duration
         return defaults.withGpuMode(gpuMode).withExplainTimeLimit(explain);
     }
 
-    /**
-     * The level named {@code value}, as {@value #LEVEL} or an annotation would name it.
-     *
-     * @throws ExtensionConfigurationException naming the key, the value and the levels
-     */
-    static IsolationLevel levelOf(String key, String value) {
-        return level(value).orElseThrow(() -> invalid(key, value, LEVELS));
-    }
-
     /** The value a key sets, parsed; empty when unset. */
     private static <T> Optional<T> parameter(ExtensionContext context, String key, Function<String, Optional<T>> parser,
             String expected) {
