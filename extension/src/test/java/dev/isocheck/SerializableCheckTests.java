@@ -46,19 +46,27 @@ class SerializableCheckTests {
 
                     T1 -rw doctors/bob-> T2    T1 read doctors/bob = true, the initial value; T2 installed a later
                                                version, doctors/bob = false, so T1 did not see T2's write
+                                               T1: SELECT on_call FROM doctors WHERE name = ?  [bob]
+                                               T2: UPDATE doctors SET on_call = ? WHERE name = ?  [false, bob]
                     T2 -rw doctors/alice-> T1  T2 read doctors/alice = true, the initial value; T1 installed a later
                                                version, doctors/alice = false, so T2 did not see T1's write
+                                               T2: SELECT on_call FROM doctors WHERE name = ?  [alice]
+                                               T1: UPDATE doctors SET on_call = ? WHERE name = ?  [false, alice]
 
                   A serializable order would put each transaction before the next one around the cycle, and so the
                   last before the first: no order can.
 
                   Transactions:
-                    T1  session connection-1
-                        0  read doctors/bob = true
-                        1  write doctors/alice = false
-                    T2  session connection-2
-                        0  read doctors/alice = true
-                        1  write doctors/bob = false
+                    T1  session connection-1  thread alice
+                        SELECT on_call FROM doctors WHERE name = ?  [bob]
+                          0  read doctors/bob = true
+                        UPDATE doctors SET on_call = ? WHERE name = ?  [false, alice]
+                          1  write doctors/alice = false
+                    T2  session connection-2  thread bob
+                        SELECT on_call FROM doctors WHERE name = ?  [alice]
+                          0  read doctors/alice = true
+                        UPDATE doctors SET on_call = ? WHERE name = ?  [false, bob]
+                          1  write doctors/bob = false
 
                 Report:  <reports>/%1$s.html
                 History: <reports>/%1$s.jsonl

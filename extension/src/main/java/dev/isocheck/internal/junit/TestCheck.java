@@ -74,15 +74,20 @@ public final class TestCheck {
     }
 
     /**
-     * The result, or empty when the check ran past the timeout. The check runs on a daemon thread
-     * of its own so that a long one cannot hold the test past its budget; the engine does not stop
-     * on interruption, so that thread may run on until the check ends.
+     * The result, or empty when the check took longer than the timeout. The check runs on a daemon
+     * thread of its own so that a long one cannot hold the test past its budget; the engine does
+     * not stop on interruption, so that thread may run on until the check ends. A check that
+     * finishes late is undecided too, even when the result arrives before the wait ends, so that
+     * the outcome depends on the check's own time, not on which thread the scheduler ran first.
      */
     private Optional<CheckResult> checkWithinTimeout(History history, IsolationLevel level) {
-        CompletableFuture<CheckResult> future = new CompletableFuture<>();
+        long budget = configuration.timeout().toNanos();
+        long started = System.nanoTime();
+        CompletableFuture<Optional<CheckResult>> future = new CompletableFuture<>();
         Thread checking = new Thread(() -> {
             try {
-                future.complete(Isocheck.check(history, level, configuration.checkOptions()));
+                CheckResult result = Isocheck.check(history, level, configuration.checkOptions());
+                future.complete(System.nanoTime() - started <= budget ? Optional.of(result) : Optional.empty());
             } catch (Throwable e) {
                 future.completeExceptionally(e);
             }
@@ -90,7 +95,7 @@ public final class TestCheck {
         checking.setDaemon(true);
         checking.start();
         try {
-            return Optional.of(future.get(configuration.timeout().toNanos(), TimeUnit.NANOSECONDS));
+            return future.get(budget, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             checking.interrupt();
             return Optional.empty();
