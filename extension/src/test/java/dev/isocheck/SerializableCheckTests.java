@@ -7,6 +7,7 @@ import dev.isocheck.internal.cli.CheckCommand;
 import dev.isocheck.internal.recording.NotModelled;
 import dev.isocheck.internal.recording.Recording;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,7 +19,10 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.reporting.FileEntry;
+import org.junit.platform.engine.reporting.OutputDirectoryProvider;
 import org.junit.platform.engine.reporting.ReportEntry;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
@@ -98,6 +102,32 @@ class SerializableCheckTests {
         assertThat(printed.replaceAll("\\s+", " ")).contains(explanation.replaceAll("\\s+", " ").strip());
         assertThat(Files.readString(violation.reportFile(), StandardCharsets.UTF_8)).startsWith("<!DOCTYPE html>")
                 .contains("G2-item (write skew) at serializable");
+    }
+
+    @Test
+    void theReportAndTheHistoryArePublishedAsFilesOfTheTest(@TempDir Path published) {
+        EngineExecutionResults results = EngineTestKit.engine("junit-jupiter").selectors(selectClass(WriteSkewTestCase.class))
+                .configurationParameter("isocheck.report.dir", reports.toString())
+                .outputDirectoryProvider(new OutputDirectoryProvider() {
+                    @Override
+                    public Path getRootDirectory() {
+                        return published;
+                    }
+
+                    @Override
+                    public Path createOutputDirectory(TestDescriptor test) throws IOException {
+                        return Files.createDirectories(published.resolve(Integer.toHexString(test.getUniqueId().hashCode())));
+                    }
+                })
+                .execute();
+
+        List<FileEntry> files = results.allEvents().fileEntryPublished().map(e -> e.getRequiredPayload(FileEntry.class)).toList();
+        assertThat(files).extracting(f -> f.getPath().getFileName().toString().replaceAll("-[0-9a-f]{8}\\.", "."))
+                .containsExactly("SerializableCheckTests.WriteSkewTestCase.writeSkew.html",
+                        "SerializableCheckTests.WriteSkewTestCase.writeSkew.jsonl");
+        assertThat(files).extracting(f -> f.getMediaType().orElseThrow())
+                .containsExactly("text/html; charset=UTF-8", "application/json; charset=UTF-8");
+        assertThat(files).allSatisfy(f -> assertThat(f.getPath()).isRegularFile().startsWith(published));
     }
 
     @Test
