@@ -14,6 +14,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -161,6 +165,27 @@ class SerializableCheckTests {
     }
 
     @Test
+    void threadsOfAnExecutorTheTestCreatesRecordIntoItsHistory() {
+        Throwable failure = onlyFailure(run(ExecutorTestCase.class));
+
+        assertThat(failure).isInstanceOf(IsolationViolationError.class);
+        assertThat(((IsolationViolationError) failure).explanation().transactions())
+                .extracting(t -> t.thread().orElseThrow()).containsExactly("executor-1", "executor-2");
+    }
+
+    @Test
+    void testsRunningInParallelKeepTheirHistoriesApart() {
+        // Both methods are in progress at once (a barrier holds each until the other has started).
+        EngineExecutionResults results = run(ParallelHalvesTestCase.class, Map.of(
+                "junit.jupiter.execution.parallel.enabled", "true",
+                "junit.jupiter.execution.parallel.mode.default", "concurrent",
+                "junit.jupiter.execution.parallel.config.strategy", "fixed",
+                "junit.jupiter.execution.parallel.config.fixed.parallelism", "2"));
+
+        results.testEvents().assertStatistics(stats -> stats.started(2).succeeded(2).failed(0));
+    }
+
+    @Test
     void whatWasNotModelledIsReportedWhenTheTestPasses() {
         EngineExecutionResults results = run(NotModelledTestCase.class);
 
@@ -293,6 +318,42 @@ class SerializableCheckTests {
         @Test
         void bob() {
             RecordedTransactions.goOffCall("T1", "bob", "alice", "connection-1");
+        }
+    }
+
+    @SerializableCheck
+    static class ExecutorTestCase {
+
+        @Test
+        void writeSkewOnExecutors() throws Exception {
+            ExecutorService first = Executors.newSingleThreadExecutor(r -> new Thread(r, "executor-1"));
+            ExecutorService second = Executors.newSingleThreadExecutor(r -> new Thread(r, "executor-2"));
+            try {
+                first.submit(() -> RecordedTransactions.goOffCall("T1", "alice", "bob", "connection-1")).get();
+                second.submit(() -> RecordedTransactions.goOffCall("T2", "bob", "alice", "connection-2")).get();
+            } finally {
+                first.shutdownNow();
+                second.shutdownNow();
+            }
+        }
+    }
+
+    @SerializableCheck
+    static class ParallelHalvesTestCase {
+
+        static final CyclicBarrier BOTH_STARTED = new CyclicBarrier(2);
+
+        @Test
+        void alice() throws Exception {
+            BOTH_STARTED.await(10, TimeUnit.SECONDS);
+            // Mixed into one history, the two halves would be a write skew.
+            RecordedTransactions.goOffCall("T1", "alice", "bob", "connection-1");
+        }
+
+        @Test
+        void bob() throws Exception {
+            BOTH_STARTED.await(10, TimeUnit.SECONDS);
+            RecordedTransactions.goOffCall("T2", "bob", "alice", "connection-2");
         }
     }
 
