@@ -8,15 +8,18 @@ import dev.isocheck.internal.junit.TestRecording;
 import dev.isocheck.internal.junit.Undecided;
 import dev.isocheck.internal.recording.NotModelled;
 import java.lang.reflect.AnnotatedElement;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
-import org.junit.jupiter.api.extension.ExtensionContext.Store;
 import org.junit.jupiter.api.extension.MediaType;
 import org.junit.platform.commons.support.AnnotationSupport;
+import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -63,7 +66,7 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
                 context.publishReportEntry("isocheck.notModelled", TestCheck.notModelledEntry(satisfied.notModelled()));
             }
         } else if (outcome instanceof Outcome.Violated violated) {
-            publish(context, violated.reportFile(), MediaType.create("text", "html", java.nio.charset.StandardCharsets.UTF_8));
+            publish(context, violated.reportFile(), MediaType.create("text", "html", StandardCharsets.UTF_8));
             publish(context, violated.historyFile(), MediaType.APPLICATION_JSON_UTF_8);
             throw new IsolationViolationError(violated.message(), violated.result(), violated.reportFile(), violated.historyFile(),
                     violated.notModelled().stream().map(NotModelled::toString).toList());
@@ -72,7 +75,7 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
             if (configuration.undecided() == Undecided.ABORT) {
                 throw new TestAbortedException(undecided.message());
             }
-            throw new org.opentest4j.AssertionFailedError(undecided.message());
+            throw new AssertionFailedError(undecided.message());
         }
     }
 
@@ -105,7 +108,7 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
     private static void publish(ExtensionContext context, Path file, MediaType type) {
         try {
             context.publishFile(file.getFileName().toString(), type,
-                    target -> java.nio.file.Files.copy(file, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING));
+                    target -> Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING));
         } catch (RuntimeException | LinkageError e) {
             // No output directory configured, or an older JUnit: the files stay in the report directory.
         }

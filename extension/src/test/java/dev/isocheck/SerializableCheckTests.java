@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
@@ -186,6 +187,24 @@ class SerializableCheckTests {
     }
 
     @Test
+    void whatBeforeEachMethodsDoIsRecordedWithTheTest() {
+        Throwable failure = onlyFailure(run(BeforeEachTestCase.class));
+
+        assertThat(failure).isInstanceOf(IsolationViolationError.class);
+        assertThat(((IsolationViolationError) failure).explanation().transactions()).extracting(t -> t.id())
+                .containsExactly("T1", "T2");
+    }
+
+    @Test
+    void aTestThatNeverGetsCheckedLeavesNoRecordingInProgress() {
+        EngineExecutionResults results = run(FailingBeforeEachTestCase.class);
+
+        assertThat(onlyFailure(results)).hasMessage("the database is not there");
+        // An unfinished recording would be "the only one in progress" and catch this thread's work.
+        assertThat(Recording.current()).isEmpty();
+    }
+
+    @Test
     void whatWasNotModelledIsReportedWhenTheTestPasses() {
         EngineExecutionResults results = run(NotModelledTestCase.class);
 
@@ -318,6 +337,34 @@ class SerializableCheckTests {
         @Test
         void bob() {
             RecordedTransactions.goOffCall("T1", "bob", "alice", "connection-1");
+        }
+    }
+
+    @SerializableCheck
+    static class BeforeEachTestCase {
+
+        @BeforeEach
+        void aliceGoesOffCall() {
+            RecordedTransactions.goOffCall("T1", "alice", "bob", "connection-1");
+        }
+
+        @Test
+        void bobGoesOffCall() {
+            RecordedTransactions.goOffCall("T2", "bob", "alice", "connection-2");
+        }
+    }
+
+    @SerializableCheck
+    static class FailingBeforeEachTestCase {
+
+        @BeforeEach
+        void connect() {
+            RecordedTransactions.goOffCall("T1", "alice", "bob", "connection-1");
+            throw new IllegalStateException("the database is not there");
+        }
+
+        @Test
+        void neverRuns() {
         }
     }
 
