@@ -268,7 +268,7 @@ class SerializableCheckTests {
             Throwable failure = onlyFailure(run(NothingRecordedTestCase.class));
 
             assertThat(failure).isInstanceOf(ExtensionConfigurationException.class).hasMessage("Unknown configuration"
-                    + " parameter isocheck.levle; isocheck reads isocheck.level, isocheck.report.dir, isocheck.timeout,"
+                    + " parameter isocheck.levle (set to \"serializable\"); isocheck reads isocheck.level, isocheck.report.dir, isocheck.timeout,"
                     + " isocheck.undecided, isocheck.gpu");
         } finally {
             System.clearProperty("isocheck.levle");

@@ -16,7 +16,6 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -91,8 +90,8 @@ public record Configuration(IsolationLevel level, Path reportDirectory, Duration
      *                                         an unknown key or a bad value
      */
     public static Configuration read(ExtensionContext context) {
-        rejectUnknownKeys(keysIn(System.getProperties()));
-        rejectUnknownKeys(keysOfPropertiesFiles());
+        rejectUnknownKeys(System.getProperties());
+        rejectUnknownKeys(propertiesFiles());
         return new Configuration(
                 parameter(context, LEVEL, Configuration::level, LEVELS).orElse(IsolationLevel.SERIALIZABLE),
                 parameter(context, REPORT_DIR, Configuration::directory, "a directory path").orElse(DEFAULT_REPORT_DIRECTORY),
@@ -123,38 +122,38 @@ public record Configuration(IsolationLevel level, Path reportDirectory, Duration
                 + "\"; expected " + expected);
     }
 
-    private static void rejectUnknownKeys(Set<String> keys) {
-        for (String key : keys) {
+    private static void rejectUnknownKeys(Properties properties) {
+        // Sorted, so that of several mistakes the same one is named every run.
+        for (String key : new TreeSet<>(properties.stringPropertyNames())) {
             if (key.startsWith("isocheck.") && !KEYS.contains(key)) {
-                throw new ExtensionConfigurationException("Unknown configuration parameter " + key + "; isocheck reads "
-                        + String.join(", ", KEYS));
+                throw new ExtensionConfigurationException("Unknown configuration parameter " + key + " (set to \""
+                        + properties.getProperty(key) + "\"); isocheck reads " + String.join(", ", KEYS));
             }
         }
     }
 
-    private static Set<String> keysIn(Properties properties) {
-        return new TreeSet<>(properties.stringPropertyNames());
-    }
-
-    /** The keys of every {@code junit-platform.properties} on the class path (JUnit reads the first; a typo in any is worth a failure). */
-    private static Set<String> keysOfPropertiesFiles() {
+    /**
+     * Every {@code junit-platform.properties} on the class path in one (JUnit reads the first; a
+     * typo in any is worth a failure).
+     */
+    private static Properties propertiesFiles() {
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         if (loader == null) {
             loader = Configuration.class.getClassLoader();
         }
-        Set<String> keys = new TreeSet<>();
+        Properties all = new Properties();
         try {
             for (URL url : Collections.list(loader.getResources("junit-platform.properties"))) {
                 Properties properties = new Properties();
                 try (InputStream in = url.openStream()) {
                     properties.load(in);
                 }
-                keys.addAll(properties.stringPropertyNames());
+                properties.forEach(all::putIfAbsent);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read junit-platform.properties", e);
         }
-        return keys;
+        return all;
     }
 
     private static final String LEVELS = "one of "
