@@ -9,6 +9,8 @@ import dev.isocheck.internal.recording.Recording;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -272,6 +274,21 @@ class SerializableCheckTests {
                     + " isocheck.undecided, isocheck.gpu");
         } finally {
             System.clearProperty("isocheck.levle");
+        }
+    }
+
+    @Test
+    void anUnknownIsocheckKeyInJunitPlatformPropertiesFailsTheTest(@TempDir Path classes) throws Exception {
+        Files.writeString(classes.resolve("junit-platform.properties"), "isocheck.report.directory = build/isocheck\n");
+        ClassLoader original = Thread.currentThread().getContextClassLoader();
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, original)) {
+            Thread.currentThread().setContextClassLoader(loader);
+            Throwable failure = onlyFailure(run(NothingRecordedTestCase.class));
+
+            assertThat(failure).isInstanceOf(ExtensionConfigurationException.class).hasMessageStartingWith("Unknown configuration"
+                    + " parameter isocheck.report.directory (set to \"build/isocheck\"); isocheck reads isocheck.level,");
+        } finally {
+            Thread.currentThread().setContextClassLoader(original);
         }
     }
 
