@@ -62,21 +62,35 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
         Outcome outcome = new TestCheck(configuration).check(recording.name(), TestFiles.baseName(context), recording.finish(),
                 levelOf(context, configuration));
         if (outcome instanceof Outcome.Satisfied satisfied) {
-            if (!satisfied.notModelled().isEmpty()) {
-                context.publishReportEntry("isocheck.notModelled", TestCheck.notModelledEntry(satisfied.notModelled()));
-            }
+            reportWhatWasNotModelled(context, satisfied);
         } else if (outcome instanceof Outcome.Violated violated) {
-            publish(context, violated.reportFile(), MediaType.create("text", "html", StandardCharsets.UTF_8));
-            publish(context, violated.historyFile(), MediaType.APPLICATION_JSON_UTF_8);
-            throw new IsolationViolationError(violated.message(), violated.result(), violated.reportFile(), violated.historyFile(),
-                    violated.notModelled().stream().map(NotModelled::toString).toList());
+            failWithTheExplanation(context, violated);
         } else if (outcome instanceof Outcome.Undecided undecided) {
-            publish(context, undecided.historyFile(), MediaType.APPLICATION_JSON_UTF_8);
-            if (configuration.undecided() == Undecided.ABORT) {
-                throw new TestAbortedException(undecided.message());
-            }
-            throw new AssertionFailedError(undecided.message());
+            failOrAbortAsConfigured(context, undecided, configuration.undecided());
         }
+    }
+
+    /** A pass covers only what was modelled: say what was not, where build reports show it. */
+    private static void reportWhatWasNotModelled(ExtensionContext context, Outcome.Satisfied satisfied) {
+        if (!satisfied.notModelled().isEmpty()) {
+            context.publishReportEntry("isocheck.notModelled", TestCheck.notModelledEntry(satisfied.notModelled()));
+        }
+    }
+
+    private static void failWithTheExplanation(ExtensionContext context, Outcome.Violated violated) {
+        publish(context, violated.reportFile(), MediaType.create("text", "html", StandardCharsets.UTF_8));
+        publish(context, violated.historyFile(), MediaType.APPLICATION_JSON_UTF_8);
+        throw new IsolationViolationError(violated.message(), violated.result(), violated.reportFile(), violated.historyFile(),
+                violated.notModelled().stream().map(NotModelled::toString).toList());
+    }
+
+    /** An undecided check has shown nothing: never a pass. */
+    private static void failOrAbortAsConfigured(ExtensionContext context, Outcome.Undecided undecided, Undecided configured) {
+        publish(context, undecided.historyFile(), MediaType.APPLICATION_JSON_UTF_8);
+        if (configured == Undecided.ABORT) {
+            throw new TestAbortedException(undecided.message());
+        }
+        throw new AssertionFailedError(undecided.message());
     }
 
     private static Configuration configuration(ExtensionContext context) {
