@@ -2,7 +2,9 @@
  * The public API of isocheck: {@link dev.isocheck.Isocheck} checks a
  * {@link dev.isocheck.history.History} of transactions at an {@link dev.isocheck.IsolationLevel}
  * and answers a {@link dev.isocheck.CheckResult}, the {@link dev.isocheck.Verdict} with the
- * {@link dev.isocheck.explain.Explanation} of a violation.
+ * {@link dev.isocheck.explain.Explanation} of a violation. In JUnit Jupiter tests,
+ * {@link dev.isocheck.SerializableCheck @SerializableCheck} records each test's transactions and
+ * checks them after the test, failing it with an {@link dev.isocheck.IsolationViolationError}.
  *
  * <p>What is supported is marked with apiguardian's {@code @API}, as in JUnit 5: {@code STABLE}
  * types keep their contract across minor versions, {@code EXPERIMENTAL} ones may still change, and

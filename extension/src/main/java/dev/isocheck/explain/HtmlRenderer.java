@@ -11,7 +11,8 @@ import org.apiguardian.api.API;
  * Renders an {@link Explanation} as a self-contained HTML page: the cycle of each case drawn as
  * inline SVG (transactions on a circle, dependencies as arrows coloured by type and labelled with
  * type and key), the justification of every edge, and the transactions with their sessions, times
- * and operations. The page loads nothing: no scripts, no style sheets, no fonts, no images from
+ * and operations (for a recorded history also their threads, and the SQL statements behind the
+ * operations and the edges). The page loads nothing: no scripts, no style sheets, no fonts, no images from
  * anywhere, so it opens offline and from a CI artifact alike.
  */
 @API(status = EXPERIMENTAL, since = "0.1")
@@ -73,7 +74,11 @@ public final class HtmlRenderer {
             out.append("<ol class=\"edges\">\n");
             for (Dependency edge : cycle.edges()) {
                 out.append("<li><code style=\"color:").append(DotRenderer.color(edge.type())).append("\">")
-                        .append(escape(edge.arrow())).append("</code> ").append(escape(edge.reason())).append("</li>\n");
+                        .append(escape(edge.arrow())).append("</code> ").append(escape(edge.reason()));
+                for (String statement : Wording.edgeStatements(edge, cycles.transactions())) {
+                    out.append("<div class=\"sql\"><code>").append(escape(statement)).append("</code></div>");
+                }
+                out.append("</li>\n");
             }
             out.append("</ol>\n</section>\n");
         }
@@ -185,6 +190,7 @@ public final class HtmlRenderer {
             if (t.id().equals(id)) {
                 List<String> lines = new ArrayList<>(List.of(id));
                 t.session().ifPresent(session -> lines.add("session " + session));
+                Wording.thread(t).ifPresent(lines::add);
                 if (!t.times().isEmpty()) {
                     lines.add("time " + t.times());
                 }
@@ -198,15 +204,29 @@ public final class HtmlRenderer {
         if (transactions.isEmpty()) {
             return;
         }
-        out.append("<h2>Transactions</h2>\n<table>\n<tr><th>transaction</th><th>session</th><th>time</th><th>operations</th></tr>\n");
+        // The thread column only for recorded histories, so that other reports stay as they were.
+        boolean threads = transactions.stream().anyMatch(t -> t.thread().isPresent());
+        out.append("<h2>Transactions</h2>\n<table>\n<tr><th>transaction</th><th>session</th>")
+                .append(threads ? "<th>thread</th>" : "").append("<th>time</th><th>operations</th></tr>\n");
         for (TransactionSummary t : transactions) {
             out.append("<tr><td><strong>").append(escape(t.id())).append("</strong>").append(t.committed() ? "" : " (aborted)")
-                    .append("</td><td>").append(escape(t.session().orElse(""))).append("</td><td>").append(escape(t.times()))
-                    .append("</td><td><ol start=\"0\">");
-            for (OperationRef op : t.operations()) {
-                out.append("<li><code>").append(escape(op.text())).append("</code></li>");
+                    .append("</td><td>").append(escape(t.session().orElse(""))).append("</td><td>");
+            if (threads) {
+                out.append(escape(t.thread().orElse(""))).append("</td><td>");
             }
-            out.append("</ol></td></tr>\n");
+            out.append(escape(t.times())).append("</td><td>");
+            for (Wording.StatementGroup group : Wording.groups(t)) {
+                group.statement().ifPresent(statement -> out.append("<div class=\"sql\"><code>")
+                        .append(escape(Wording.statement(statement))).append("</code></div>"));
+                if (!group.operations().isEmpty()) {
+                    out.append("<ol start=\"").append(group.operations().get(0).index()).append("\">");
+                    for (OperationRef op : group.operations()) {
+                        out.append("<li><code>").append(escape(op.text())).append("</code></li>");
+                    }
+                    out.append("</ol>");
+                }
+            }
+            out.append("</td></tr>\n");
         }
         out.append("</table>\n");
     }
@@ -248,6 +268,7 @@ public final class HtmlRenderer {
             table { border-collapse: collapse; margin-top: 0.5em; }
             th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; vertical-align: top; text-align: left; }
             td ol { margin: 0; padding-left: 2.2em; }
+            .sql code { color: #1a4d80; }
             .footer { color: #666; font-size: 0.85em; margin-top: 2em; }
             """;
 }

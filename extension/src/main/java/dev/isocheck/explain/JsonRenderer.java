@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.isocheck.history.SqlStatement;
 import java.util.Locale;
 import org.apiguardian.api.API;
 
@@ -26,11 +27,14 @@ import org.apiguardian.api.API;
  *       {@code explanation};</li>
  *   <li>for unexplained: {@code reason};</li>
  *   <li>{@code transactions}: each {@code id}, {@code session} (or {@code null}), {@code committed}, {@code start} and
- *       {@code end} (or {@code null}) and {@code operations}.</li>
+ *       {@code end} (or {@code null}) and {@code operations}; for a recorded transaction also
+ *       {@code thread} and {@code statements} (each {@code sql}, {@code parameters} and
+ *       {@code name} when it has one), each left out when not recorded.</li>
  * </ul>
  *
  * <p>An operation is {@code transaction}, {@code index} (from 0), {@code row} (of a predicate read,
- * or {@code null}), {@code kind}, {@code key} and {@code value} (or {@code null}), and {@code text}.
+ * or {@code null}), {@code kind}, {@code key} and {@code value} (or {@code null}), {@code text},
+ * and {@code statement}, the index of its statement in its transaction's {@code statements}, when known.
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class JsonRenderer {
@@ -106,6 +110,18 @@ public final class JsonRenderer {
             } else {
                 one.putNull("end");
             }
+            // Provenance only when recorded, so that other explanations' JSON stays as it was.
+            t.thread().ifPresent(thread -> one.put("thread", thread));
+            if (!t.statements().isEmpty()) {
+                ArrayNode statements = one.putArray("statements");
+                for (SqlStatement statement : t.statements()) {
+                    ObjectNode s = statements.addObject();
+                    s.put("sql", statement.sql());
+                    ArrayNode parameters = s.putArray("parameters");
+                    statement.parameters().forEach(parameters::add);
+                    statement.name().ifPresent(name -> s.put("name", name));
+                }
+            }
             ArrayNode operations = one.putArray("operations");
             t.operations().forEach(op -> operations.add(operation(op)));
         }
@@ -178,6 +194,7 @@ public final class JsonRenderer {
             node.putNull("value");
         }
         node.put("text", op.text());
+        op.statement().ifPresent(statement -> node.put("statement", statement));
         return node;
     }
 }

@@ -6,6 +6,7 @@ import dev.isocheck.history.OpKind;
 import dev.isocheck.history.Value;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.apiguardian.api.API;
 
 /**
@@ -20,10 +21,12 @@ import org.apiguardian.api.API;
  *                    read as a whole)
  * @param value       the value read or written, or none for a predicate read as a whole
  * @param text        the operation in words, e.g. {@code read x = 0}
+ * @param statement   the index of the statement that did it among its transaction's
+ *                    {@link TransactionSummary#statements()}, if known
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public record OperationRef(String transaction, int index, int row, OpKind kind, Optional<String> key,
-        Optional<Value> value, String text) {
+        Optional<Value> value, String text, OptionalInt statement) {
 
     /** Validates. */
     public OperationRef {
@@ -32,6 +35,13 @@ public record OperationRef(String transaction, int index, int row, OpKind kind, 
         Objects.requireNonNull(key, "key is null");
         Objects.requireNonNull(value, "value is null");
         Objects.requireNonNull(text, "text is null");
+        Objects.requireNonNull(statement, "statement is null");
+    }
+
+    /** An operation whose statement is not known. */
+    public OperationRef(String transaction, int index, int row, OpKind kind, Optional<String> key, Optional<Value> value,
+            String text) {
+        this(transaction, index, row, kind, key, value, text, OptionalInt.empty());
     }
 
     @Override

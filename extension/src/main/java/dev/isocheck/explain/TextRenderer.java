@@ -10,7 +10,9 @@ import org.apiguardian.api.API;
  * Renders an {@link Explanation} as plain text for consoles and IDE test output: no colour, lines
  * of at most {@link #WIDTH} characters, and always the same text for the same explanation (cases,
  * edges and transactions in their stored order). Each transaction is listed with its session, its
- * times and its numbered operations, so the report stands on its own.
+ * times and its numbered operations, so the report stands on its own; a recorded transaction also
+ * with its thread, and its operations under the SQL statements (with their parameters) that did
+ * them, each edge followed by the statements behind it.
  *
  * <pre>
  * G2-item (write skew) at serializable: a cycle of 2 transactions
@@ -68,7 +70,7 @@ public final class TextRenderer {
             AnomalyCycle cycle = cycles.cases().get(0).cycle();
             put(cycle.arrows(), "  ", "    ", lines);
             lines.add("");
-            edges(cycle, "    ", lines);
+            edges(cycle, cycles.transactions(), "    ", lines);
         } else {
             put(Wording.casesIntro(cycles), "  ", "  ", lines);
             for (int i = 0; i < cycles.cases().size(); i++) {
@@ -76,7 +78,7 @@ public final class TextRenderer {
                 lines.add("");
                 put(Wording.caseTitle(cycles, i), "  ", "    ", lines);
                 put(Wording.name(cycle) + ": " + cycle.arrows(), "    ", "      ", lines);
-                edges(cycle, "      ", lines);
+                edges(cycle, cycles.transactions(), "      ", lines);
             }
         }
         lines.add("");
@@ -84,19 +86,28 @@ public final class TextRenderer {
         transactions(cycles.transactions(), lines);
     }
 
-    /** Each edge: its arrow, then its reason, aligned after the longest arrow. */
-    private void edges(AnomalyCycle cycle, String margin, List<String> lines) {
+    /**
+     * Each edge: its arrow, then its reason, aligned after the longest arrow, then the statements
+     * behind its operations when they were recorded.
+     */
+    private void edges(AnomalyCycle cycle, List<TransactionSummary> transactions, String margin, List<String> lines) {
         int width = cycle.edges().stream().mapToInt(e -> e.arrow().length()).max().orElse(0);
         // Arrows with long keys would leave no room for the reason: fall back to a line of their own.
         boolean aligned = width <= 40;
         for (Dependency edge : cycle.edges()) {
             String arrow = edge.arrow();
+            String under;
             if (aligned) {
                 String first = margin + arrow + " ".repeat(width - arrow.length() + 2);
-                put(edge.reason(), first, " ".repeat(first.length()), lines);
+                under = " ".repeat(first.length());
+                put(edge.reason(), first, under, lines);
             } else {
-                put(arrow, margin, margin + "  ", lines);
-                put(edge.reason(), margin + "  ", margin + "  ", lines);
+                under = margin + "  ";
+                put(arrow, margin, under, lines);
+                put(edge.reason(), under, under, lines);
+            }
+            for (String statement : Wording.edgeStatements(edge, transactions)) {
+                put(statement, under, under + "    ", lines);
             }
         }
     }
@@ -125,6 +136,7 @@ public final class TextRenderer {
         for (TransactionSummary t : transactions) {
             StringBuilder head = new StringBuilder(t.id());
             t.session().ifPresent(session -> head.append("  session ").append(session));
+            Wording.thread(t).ifPresent(thread -> head.append("  ").append(thread));
             if (!t.times().isEmpty()) {
                 head.append("  time ").append(t.times());
             }
@@ -133,10 +145,15 @@ public final class TextRenderer {
             }
             put(head.toString(), "    ", "      ", lines);
             int digits = Integer.toString(Math.max(0, t.operations().size() - 1)).length();
-            for (OperationRef op : t.operations()) {
-                String number = String.format("%" + digits + "d", op.index());
-                String first = "        " + number + "  ";
-                put(op.text(), first, " ".repeat(first.length()), lines);
+            for (Wording.StatementGroup group : Wording.groups(t)) {
+                // Operations sit under the statement that did them, two columns further in.
+                String margin = group.statement().isPresent() ? "          " : "        ";
+                group.statement().ifPresent(statement -> put(Wording.statement(statement), "        ", "            ", lines));
+                for (OperationRef op : group.operations()) {
+                    String number = String.format("%" + digits + "d", op.index());
+                    String first = margin + number + "  ";
+                    put(op.text(), first, " ".repeat(first.length()), lines);
+                }
             }
         }
     }

@@ -1,9 +1,12 @@
 package dev.isocheck.explain;
 
 import dev.isocheck.IsolationLevel;
+import dev.isocheck.history.SqlStatement;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The sentences every renderer shares, so that the text report, the HTML page and the DOT labels
@@ -86,5 +89,88 @@ final class Wording {
                     + " other somewhere (two transactions each missing the other's write, as in write skew); this one"
                     + " has none adjacent, so no commit order with snapshots explains it.";
         };
+    }
+
+    /** A statement as reports show it: {@code DoctorDao.goOffCall: UPDATE doctors SET on_call = ? WHERE name = ?  [false, alice]}. */
+    static String statement(SqlStatement statement) {
+        return statement.name().map(n -> n + ": ").orElse("") + statement;
+    }
+
+    /**
+     * A transaction's operations under the statements that did them, in program order: a new
+     * group wherever the statement changes, statements that did no operation where they were
+     * sent. A transaction without statements is one group without a statement, as reports listed
+     * operations before statements were recorded.
+     */
+    static List<StatementGroup> groups(TransactionSummary t) {
+        List<StatementGroup> groups = new ArrayList<>();
+        List<SqlStatement> statements = t.statements();
+        if (statements.isEmpty()) {
+            groups.add(new StatementGroup(Optional.empty(), t.operations()));
+            return groups;
+        }
+        boolean[] shown = new boolean[statements.size()];
+        List<OperationRef> current = null;
+        int currentStatement = -2;
+        for (OperationRef op : t.operations()) {
+            int s = op.statement().orElse(-1);
+            if (current == null || s != currentStatement) {
+                // Statements sent before this one that did nothing come first, where they were sent.
+                for (int k = 0; k < s; k++) {
+                    if (!shown[k]) {
+                        shown[k] = true;
+                        groups.add(new StatementGroup(Optional.of(statements.get(k)), List.of()));
+                    }
+                }
+                current = new ArrayList<>();
+                groups.add(new StatementGroup(s < 0 ? Optional.empty() : Optional.of(statements.get(s)), current));
+                if (s >= 0) {
+                    shown[s] = true;
+                }
+                currentStatement = s;
+            }
+            current.add(op);
+        }
+        for (int k = 0; k < statements.size(); k++) {
+            if (!shown[k]) {
+                groups.add(new StatementGroup(Optional.of(statements.get(k)), List.of()));
+            }
+        }
+        return groups;
+    }
+
+    /**
+     * The statements behind an edge's operations, each once, with the transaction that sent it:
+     * {@code T1: SELECT on_call FROM doctors WHERE name = ?  [bob]}.
+     */
+    static List<String> edgeStatements(Dependency edge, List<TransactionSummary> transactions) {
+        Set<String> lines = new LinkedHashSet<>();
+        for (List<OperationRef> ops : List.of(edge.fromOperations(), edge.toOperations())) {
+            for (OperationRef op : ops) {
+                if (op.statement().isEmpty()) {
+                    continue;
+                }
+                for (TransactionSummary t : transactions) {
+                    if (t.id().equals(op.transaction()) && op.statement().getAsInt() < t.statements().size()) {
+                        lines.add(t.id() + ": " + statement(t.statements().get(op.statement().getAsInt())));
+                    }
+                }
+            }
+        }
+        return List.copyOf(lines);
+    }
+
+    /** The thread and connection of a recorded transaction, as the transactions' heading shows them. */
+    static Optional<String> thread(TransactionSummary t) {
+        return t.thread().map(thread -> "thread " + thread);
+    }
+
+    /**
+     * Operations done by one statement, or by none.
+     *
+     * @param statement  the statement, or empty for operations without one
+     * @param operations the operations, in program order; empty for a statement that did none
+     */
+    record StatementGroup(Optional<SqlStatement> statement, List<OperationRef> operations) {
     }
 }

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.isocheck.history.History;
 import dev.isocheck.history.HistoryBuilder;
 import dev.isocheck.history.HistoryBuilder.TransactionBuilder;
+import dev.isocheck.history.SqlStatement;
 import dev.isocheck.history.UnknownInitialValues;
 import dev.isocheck.history.Value;
 import java.io.ByteArrayOutputStream;
@@ -29,6 +30,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
@@ -42,12 +44,15 @@ import org.apiguardian.api.API;
  *       integer id and a string id with the same digits are the same id), a missing {@code ops},
  *       an unknown {@code op}, a read or write without {@code key} or {@code value}, a predicate
  *       row outside its table, returned twice or with a {@code null} value (an absent row),
- *       an {@code unknown} other than {@code "unwritten"} or {@code "any"},
+ *       an {@code unknown} other than {@code "unwritten"} or {@code "any"}, a statement without
+ *       {@code sql} or with a parameter that is not a string, an operation's {@code statement}
+ *       that is not the index of one of its transaction's statements,
  *       fields of the wrong type, {@code end} before
  *       {@code start};</li>
  *   <li>accepted: unknown fields (the format may grow), {@code null} for an optional field
  *       ({@code session}, {@code status}, {@code start}, {@code end}, {@code complete},
- *       {@code unknown}), as
+ *       {@code unknown}, {@code thread}, {@code statements}, {@code parameters}, {@code name},
+ *       {@code statement}), as
  *       serialisers of optional values write it, an integer {@code session} (taken as its
  *       decimal text), a UTF-8 byte order mark, CRLF line ends, and comment lines
  *       ({@code //}) and blank lines, with leading white space.</li>
@@ -219,6 +224,11 @@ public final class JsonlHistoryReader implements HistoryReader {
             if (end != null) {
                 t.end(end);
             }
+            String thread = optionalString(node, "thread");
+            if (thread != null) {
+                t.thread(thread);
+            }
+            int statements = statements(t, node.get("statements"));
             JsonNode ops = node.get("ops");
             if (ops == null) {
                 throw error("transaction " + quote(idText) + " has no \"ops\" (write [] for none)");
@@ -227,8 +237,68 @@ public final class JsonlHistoryReader implements HistoryReader {
                 throw error("\"ops\" must be an array, not " + kind(ops));
             }
             for (int i = 0; i < ops.size(); i++) {
-                op(t, ops.get(i), "ops[" + i + "]: ");
+                String at = "ops[" + i + "]: ";
+                if (ops.get(i).isObject()) {
+                    t.fromStatement(statementOf(ops.get(i), statements, at));
+                }
+                op(t, ops.get(i), at);
             }
+        }
+
+        /** Adds the transaction's {@code statements}, if any; returns how many. */
+        private int statements(TransactionBuilder t, JsonNode statements) throws HistoryFormatException {
+            if (statements == null || statements.isNull()) {
+                return 0;
+            }
+            if (!statements.isArray()) {
+                throw error("\"statements\" must be an array of {\"sql\", \"parameters\", \"name\"} objects, not "
+                        + kind(statements));
+            }
+            for (int i = 0; i < statements.size(); i++) {
+                JsonNode statement = statements.get(i);
+                String at = "statements[" + i + "]: ";
+                if (!statement.isObject()) {
+                    throw error(at + "expected a {\"sql\", \"parameters\", \"name\"} object, found " + kind(statement));
+                }
+                String sql = string(statement, "sql", at + "statement");
+                List<String> parameters = new ArrayList<>();
+                JsonNode given = statement.get("parameters");
+                if (given != null && !given.isNull()) {
+                    if (!given.isArray()) {
+                        throw error(at + "\"parameters\" must be an array of strings, not " + kind(given));
+                    }
+                    for (int p = 0; p < given.size(); p++) {
+                        if (!given.get(p).isTextual()) {
+                            throw error(at + "parameters[" + p + "] must be a string (the parameter as text), not "
+                                    + kind(given.get(p)));
+                        }
+                        parameters.add(given.get(p).textValue());
+                    }
+                }
+                String name;
+                try {
+                    name = optionalString(statement, "name");
+                } catch (HistoryFormatException e) {
+                    throw error(at + e.problem());
+                }
+                t.statement(new SqlStatement(sql, parameters, Optional.ofNullable(name)));
+            }
+            // The operations say which statement did them, not the order statements were added in.
+            t.fromStatement(-1);
+            return statements.size();
+        }
+
+        /** The index of the statement an operation names, or {@code -1} when it names none. */
+        private int statementOf(JsonNode op, int statements, String at) throws HistoryFormatException {
+            JsonNode v = op.get("statement");
+            if (v == null || v.isNull()) {
+                return -1;
+            }
+            if (!v.isIntegralNumber() || !v.canConvertToInt() || v.intValue() < 0 || v.intValue() >= statements) {
+                throw error(at + "\"statement\" must be the index of one of the transaction's " + statements
+                        + " statements" + (statements == 0 ? "" : " (0 to " + (statements - 1) + ")") + ", not " + kind(v));
+            }
+            return v.intValue();
         }
 
         private void op(TransactionBuilder t, JsonNode op, String at) throws HistoryFormatException {

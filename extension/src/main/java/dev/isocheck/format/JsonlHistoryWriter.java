@@ -11,6 +11,7 @@ import dev.isocheck.history.KeyTable;
 import dev.isocheck.history.OpKind;
 import dev.isocheck.history.PredicateRead;
 import dev.isocheck.history.Session;
+import dev.isocheck.history.SqlStatement;
 import dev.isocheck.history.Transaction;
 import dev.isocheck.history.UnknownInitialValues;
 import dev.isocheck.history.Value;
@@ -36,7 +37,8 @@ import org.apiguardian.api.API;
  * absent in a complete state; {@code unknown} only when it is not the default), then
  * one line per transaction in history order. Integer ids stay integers; implicit sessions are
  * left out; {@code status} is written only for aborted transactions; {@code start} and
- * {@code end} only when recorded. Object fields are written sorted, lines end with {@code \n}.
+ * {@code end} only when recorded; {@code thread}, {@code statements} and an operation's
+ * {@code statement} only when recorded (a recorded history's provenance). Object fields are written sorted, lines end with {@code \n}.
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class JsonlHistoryWriter {
@@ -133,6 +135,26 @@ public final class JsonlHistoryWriter {
         if (t.end().isPresent()) {
             g.writeNumberField("end", t.endTime());
         }
+        if (t.thread().isPresent()) {
+            g.writeStringField("thread", t.thread().get());
+        }
+        if (!t.statements().isEmpty()) {
+            g.writeArrayFieldStart("statements");
+            for (SqlStatement statement : t.statements()) {
+                g.writeStartObject();
+                g.writeStringField("sql", statement.sql());
+                g.writeArrayFieldStart("parameters");
+                for (String parameter : statement.parameters()) {
+                    g.writeString(parameter);
+                }
+                g.writeEndArray();
+                if (statement.name().isPresent()) {
+                    g.writeStringField("name", statement.name().get());
+                }
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        }
         g.writeArrayFieldStart("ops");
         for (int i = 0; i < t.size(); i++) {
             g.writeStartObject();
@@ -159,6 +181,9 @@ public final class JsonlHistoryWriter {
                     }
                     g.writeEndArray();
                 }
+            }
+            if (t.statementOf(i).isPresent()) {
+                g.writeNumberField("statement", t.statementOf(i).getAsInt());
             }
             g.writeEndObject();
         }

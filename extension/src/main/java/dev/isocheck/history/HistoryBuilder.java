@@ -176,6 +176,7 @@ public final class HistoryBuilder {
         private String thread;
         private final List<SqlStatement> statements = new ArrayList<>(0);
         private int[] opStatements = new int[0];
+        private int currentStatement = -1;
 
         private TransactionBuilder(String id, boolean numericId) {
             this.id = id;
@@ -266,6 +267,25 @@ public final class HistoryBuilder {
                 opStatements = new int[Math.max(kinds.length, 4)];
                 Arrays.fill(opStatements, -1);
             }
+            currentStatement = statements.size() - 1;
+            return this;
+        }
+
+        /**
+         * Says that the operations added after this, until the next call or {@link #statement},
+         * were done by the statement at {@code index} among those added so far, or by none for
+         * {@code -1}. For readers of files that give each operation's statement by index; a
+         * recorder adds each statement before its operations instead.
+         *
+         * @throws IndexOutOfBoundsException if {@code index} is neither {@code -1} nor the index of
+         *                                   a statement added already
+         */
+        public TransactionBuilder fromStatement(int index) {
+            checkOpen();
+            if (index != -1) {
+                Objects.checkIndex(index, statements.size());
+            }
+            currentStatement = index;
             return this;
         }
 
@@ -325,7 +345,7 @@ public final class HistoryBuilder {
                     opStatements = Arrays.copyOf(opStatements, Math.max(kinds.length, old * 2));
                     Arrays.fill(opStatements, old, opStatements.length, -1);
                 }
-                opStatements[size] = statements.size() - 1;
+                opStatements[size] = currentStatement;
             }
             kinds[size] = (byte) kind.ordinal();
             opKeys[size] = key;

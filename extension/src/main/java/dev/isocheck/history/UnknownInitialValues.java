@@ -1,5 +1,7 @@
 package dev.isocheck.history;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Locale;
 import java.util.Optional;
 import org.apiguardian.api.API;
@@ -15,7 +17,7 @@ import org.apiguardian.api.API;
  * set again; a status that cycles), so it cannot promise that: it declares {@link #ANY}.
  * In a complete initial state no key is unknown, and this setting changes nothing.
  */
-@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+@API(status = EXPERIMENTAL, since = "0.1")
 public enum UnknownInitialValues {
 
     /**

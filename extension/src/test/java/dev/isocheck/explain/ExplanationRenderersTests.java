@@ -10,7 +10,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.history.History;
 import dev.isocheck.history.HistoryBuilder;
+import dev.isocheck.history.SqlStatement;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -55,6 +57,89 @@ class ExplanationRenderersTests {
                         1  read y = 0
                         2  write x = 1
                 """);
+    }
+
+    /**
+     * Write skew as a recorder sees it: threads, connections, statements with parameters (one
+     * named, one that did nothing, an operation with none).
+     */
+    private static Explanation recordedWriteSkew() {
+        HistoryBuilder b = History.builder().initialValue("doctors/alice", true).initialValue("doctors/bob", true);
+        b.transaction("T1").session("connection-1").thread("pool-1-thread-1")
+                .statement(SqlStatement.of("BEGIN", List.of()))
+                .statement(SqlStatement.of("SELECT on_call FROM doctors WHERE name = ?", List.of("bob")))
+                .read("doctors/bob", true)
+                .statement(new SqlStatement("UPDATE doctors SET on_call = ? WHERE name = ?", List.of("false", "alice"),
+                        Optional.of("DoctorDao.goOffCall")))
+                .write("doctors/alice", false)
+                .fromStatement(-1).read("doctors/alice", false);
+        b.transaction("T2").session("connection-2").thread("pool-1-thread-2")
+                .statement(SqlStatement.of("SELECT on_call FROM doctors WHERE name = ?", List.of("alice")))
+                .read("doctors/alice", true)
+                .statement(new SqlStatement("UPDATE doctors SET on_call = ? WHERE name = ?", List.of("false", "bob"),
+                        Optional.of("DoctorDao.goOffCall")))
+                .write("doctors/bob", false);
+        return EXPLAINER.explain(b.build(), IsolationLevel.SERIALIZABLE);
+    }
+
+    @Test
+    void textOfARecordedHistoryShowsThreadsConnectionsAndTheSqlBehindEachOperationAndEdge() {
+        assertThat(new TextRenderer().render(recordedWriteSkew())).isEqualTo("""
+                G2-item (write skew) at serializable: a cycle of 2 transactions
+                  T1 -rw doctors/bob-> T2 -rw doctors/alice-> T1
+
+                    T1 -rw doctors/bob-> T2    T1 read doctors/bob = true, the initial value; T2 installed a later
+                                               version, doctors/bob = false, so T1 did not see T2's write
+                                               T1: SELECT on_call FROM doctors WHERE name = ?  [bob]
+                                               T2: DoctorDao.goOffCall: UPDATE doctors SET on_call = ? WHERE name =
+                                                   ?  [false, bob]
+                    T2 -rw doctors/alice-> T1  T2 read doctors/alice = true, the initial value; T1 installed a later
+                                               version, doctors/alice = false, so T2 did not see T1's write
+                                               T2: SELECT on_call FROM doctors WHERE name = ?  [alice]
+                                               T1: DoctorDao.goOffCall: UPDATE doctors SET on_call = ? WHERE name =
+                                                   ?  [false, alice]
+
+                  A serializable order would put each transaction before the next one around the cycle, and so the
+                  last before the first: no order can.
+
+                  Transactions:
+                    T1  session connection-1  thread pool-1-thread-1
+                        BEGIN
+                        SELECT on_call FROM doctors WHERE name = ?  [bob]
+                          0  read doctors/bob = true
+                        DoctorDao.goOffCall: UPDATE doctors SET on_call = ? WHERE name = ?  [false, alice]
+                          1  write doctors/alice = false
+                        2  read doctors/alice = false
+                    T2  session connection-2  thread pool-1-thread-2
+                        SELECT on_call FROM doctors WHERE name = ?  [alice]
+                          0  read doctors/alice = true
+                        DoctorDao.goOffCall: UPDATE doctors SET on_call = ? WHERE name = ?  [false, bob]
+                          1  write doctors/bob = false
+                """);
+    }
+
+    @Test
+    void jsonAndHtmlOfARecordedHistoryCarryThreadsAndStatements() throws Exception {
+        JsonNode json = new ObjectMapper().readTree(new JsonRenderer().render(recordedWriteSkew()));
+        JsonNode t1 = json.get("transactions").get(0);
+        assertThat(t1.get("thread").asText()).isEqualTo("pool-1-thread-1");
+        assertThat(t1.get("statements").toString()).isEqualTo("[{\"sql\":\"BEGIN\",\"parameters\":[]},"
+                + "{\"sql\":\"SELECT on_call FROM doctors WHERE name = ?\",\"parameters\":[\"bob\"]},"
+                + "{\"sql\":\"UPDATE doctors SET on_call = ? WHERE name = ?\",\"parameters\":[\"false\",\"alice\"],"
+                + "\"name\":\"DoctorDao.goOffCall\"}]");
+        assertThat(t1.get("operations").get(0).get("statement").asInt()).isEqualTo(1);
+        assertThat(t1.get("operations").get(2).has("statement")).isFalse();
+        assertThat(json.get("edges").get(0).get("fromOperations").get(0).get("statement").asInt()).isEqualTo(1);
+        JsonNode plain = new ObjectMapper().readTree(new JsonRenderer().render(writeSkew())).get("transactions").get(0);
+        assertThat(plain.has("thread")).isFalse();
+        assertThat(plain.has("statements")).isFalse();
+
+        String html = new HtmlRenderer().render(recordedWriteSkew());
+        assertThat(html).contains("<th>thread</th>", "<td>pool-1-thread-1</td>",
+                "<div class=\"sql\"><code>DoctorDao.goOffCall: UPDATE doctors SET on_call = ? WHERE name = ?  [false, alice]</code></div>",
+                "<div class=\"sql\"><code>T1: SELECT on_call FROM doctors WHERE name = ?  [bob]</code></div>",
+                ">thread pool-1-thread-1</text>");
+        assertThat(new HtmlRenderer().render(writeSkew())).doesNotContain("<th>thread</th>", "class=\"sql\"");
     }
 
     @Test

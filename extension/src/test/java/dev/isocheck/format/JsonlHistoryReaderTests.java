@@ -8,6 +8,7 @@ import dev.isocheck.history.InitialState;
 import dev.isocheck.history.OpKind;
 import dev.isocheck.history.PredicateRead;
 import dev.isocheck.history.Session;
+import dev.isocheck.history.SqlStatement;
 import dev.isocheck.history.Status;
 import dev.isocheck.history.Transaction;
 import dev.isocheck.history.Value;
@@ -19,6 +20,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -193,6 +196,53 @@ class JsonlHistoryReaderTests {
                         + " (for Array starting at column 18)");
         assertThat(error("{\"id\": 1, \"id\": 2, \"ops\": []}").getMessage())
                 .startsWith(f + ":1: bad JSON at column ").contains("Duplicate field 'id'");
+    }
+
+    @Test
+    void provenanceReadsAsTheThreadTheStatementsAndEachOperationsStatement() throws Exception {
+        History h = read("{\"id\": \"T1\", \"session\": \"connection-3\", \"thread\": \"worker-1\", \"statements\": ["
+                + "{\"sql\": \"SELECT on_call FROM doctors WHERE name = ?\", \"parameters\": [\"bob\"]},"
+                + " {\"sql\": \"UPDATE doctors SET on_call = FALSE WHERE name = ?\", \"parameters\": [\"alice\"],"
+                + " \"name\": \"DoctorDao.goOffCall\"}, {\"sql\": \"COMMIT\"}],"
+                + " \"ops\": [{\"op\": \"read\", \"key\": \"doctors/bob\", \"value\": true, \"statement\": 0},"
+                + " {\"op\": \"read\", \"key\": \"x\", \"value\": 1},"
+                + " {\"op\": \"write\", \"key\": \"doctors/alice\", \"value\": false, \"statement\": 1},"
+                + " {\"op\": \"read\", \"key\": \"doctors/bob\", \"value\": true, \"statement\": 0}]}\n"
+                + "{\"id\": \"T2\", \"thread\": null, \"statements\": null, \"ops\": [{\"op\": \"read\", \"key\": \"x\","
+                + " \"value\": 1, \"statement\": null}]}");
+        Transaction t1 = h.transaction(0);
+        assertThat(t1.thread()).contains("worker-1");
+        assertThat(t1.statements()).containsExactly(
+                SqlStatement.of("SELECT on_call FROM doctors WHERE name = ?", List.of("bob")),
+                new SqlStatement("UPDATE doctors SET on_call = FALSE WHERE name = ?", List.of("alice"), Optional.of("DoctorDao.goOffCall")),
+                SqlStatement.of("COMMIT", List.of()));
+        assertThat(IntStream.range(0, t1.size()).mapToObj(i -> t1.statementOf(i).isPresent() ? t1.statementOf(i).getAsInt() : -1))
+                .containsExactly(0, -1, 1, 0);
+        Transaction t2 = h.transaction(1);
+        assertThat(t2.thread()).isEmpty();
+        assertThat(t2.statements()).isEmpty();
+        assertThat(t2.statementOf(0)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+        // content | line | problem (exactly)
+        "{\"id\": 1, \"thread\": 7, \"ops\": []} | 1 | \"thread\" must be a string, not a number (7)",
+        "{\"id\": 1, \"statements\": {}, \"ops\": []} | 1 | \"statements\" must be an array of {\"sql\", \"parameters\", \"name\"} objects, not an object",
+        "{\"id\": 1, \"statements\": [\"SELECT 1\"], \"ops\": []} | 1 | statements[0]: expected a {\"sql\", \"parameters\", \"name\"} object, found a string (\"SELECT 1\")",
+        "{\"id\": 1, \"statements\": [{\"parameters\": []}], \"ops\": []} | 1 | statements[0]: statement has no \"sql\"",
+        "{\"id\": 1, \"statements\": [{\"sql\": 1}], \"ops\": []} | 1 | statements[0]: statement: \"sql\" must be a string, not a number (1)",
+        "{\"id\": 1, \"statements\": [{\"sql\": \"?\", \"parameters\": \"a\"}], \"ops\": []} | 1 | statements[0]: \"parameters\" must be an array of strings, not a string (\"a\")",
+        "{\"id\": 1, \"statements\": [{\"sql\": \"?\", \"parameters\": [\"a\", 2]}], \"ops\": []} | 1 | statements[0]: parameters[1] must be a string (the parameter as text), not a number (2)",
+        "{\"id\": 1, \"statements\": [{\"sql\": \"?\", \"name\": true}], \"ops\": []} | 1 | statements[0]: \"name\" must be a string, not a boolean (true)",
+        "{\"id\": 1, \"statements\": [{\"sql\": \"?\"}], \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": 1, \"statement\": 1}]} | 1 | ops[0]: \"statement\" must be the index of one of the transaction's 1 statements (0 to 0), not a number (1)",
+        "{\"id\": 1, \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": 1, \"statement\": 0}]} | 1 | ops[0]: \"statement\" must be the index of one of the transaction's 0 statements, not a number (0)",
+        "{\"id\": 1, \"statements\": [{\"sql\": \"?\"}], \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": 1, \"statement\": \"0\"}]} | 1 | ops[0]: \"statement\" must be the index of one of the transaction's 1 statements (0 to 0), not a string (\"0\")",
+    })
+    void badProvenanceNamesTheLineAndTheField(String content, String line, String problem) throws IOException {
+        HistoryFormatException e = error(content);
+        assertThat(e.place()).isEqualTo(line);
+        assertThat(e.problem()).isEqualTo(problem);
     }
 
     @ParameterizedTest

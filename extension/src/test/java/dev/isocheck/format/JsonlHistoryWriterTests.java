@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isocheck.history.History;
 import dev.isocheck.history.HistoryBuilder;
+import dev.isocheck.history.SqlStatement;
+import dev.isocheck.history.Transaction;
+import dev.isocheck.history.UnknownInitialValues;
 import java.io.ByteArrayOutputStream;
 import java.io.StringWriter;
 import java.math.BigDecimal;
@@ -16,6 +19,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -95,6 +99,39 @@ class JsonlHistoryWriterTests {
 
         // Not complete: the absent "gone" must be listed, or it would read back as unknown.
         assertThat(text(everything(false))).startsWith("{\"init\":{\"x\":0,\"accounts/1\":{\"balance\":100,\"id\":1},\"gone\":null}}\n");
+    }
+
+    @Test
+    void provenanceRoundTripsAndIsWrittenOnlyWhenRecorded() throws Exception {
+        HistoryBuilder b = History.builder().unknownInitialValues(UnknownInitialValues.ANY);
+        b.transaction("T1").session("connection-3").thread("worker-1").read("x", 0)
+                .statement(SqlStatement.of("SELECT on_call FROM doctors WHERE name = ?", List.of("bob")))
+                .read("doctors/bob", true)
+                .statement(new SqlStatement("UPDATE doctors SET on_call = ? WHERE name = ?", List.of("false", "alice"),
+                        Optional.of("DoctorDao.goOffCall")))
+                .write("doctors/alice", false)
+                .statement(SqlStatement.of("COMMIT", List.of()));
+        b.transaction("T2").thread("worker-2").read("x", 0);
+        b.transaction("T3").read("x", 0);
+        History h = b.build();
+
+        String text = text(h);
+        assertThat(text.split("\n")[1]).isEqualTo("{\"id\":\"T1\",\"session\":\"connection-3\",\"thread\":\"worker-1\","
+                + "\"statements\":[{\"sql\":\"SELECT on_call FROM doctors WHERE name = ?\",\"parameters\":[\"bob\"]},"
+                + "{\"sql\":\"UPDATE doctors SET on_call = ? WHERE name = ?\",\"parameters\":[\"false\",\"alice\"],"
+                + "\"name\":\"DoctorDao.goOffCall\"},{\"sql\":\"COMMIT\",\"parameters\":[]}],"
+                + "\"ops\":[{\"op\":\"read\",\"key\":\"x\",\"value\":0},"
+                + "{\"op\":\"read\",\"key\":\"doctors/bob\",\"value\":true,\"statement\":0},"
+                + "{\"op\":\"write\",\"key\":\"doctors/alice\",\"value\":false,\"statement\":1}]}");
+        assertThat(text.split("\n")[2]).isEqualTo("{\"id\":\"T2\",\"thread\":\"worker-2\",\"ops\":[{\"op\":\"read\",\"key\":\"x\",\"value\":0}]}");
+        assertThat(text.split("\n")[3]).isEqualTo("{\"id\":\"T3\",\"ops\":[{\"op\":\"read\",\"key\":\"x\",\"value\":0}]}");
+        roundTrips(h);
+        Transaction back = reread(text).transaction(0);
+        assertThat(back.thread()).contains("worker-1");
+        assertThat(back.statements()).isEqualTo(h.transaction(0).statements());
+        assertThat(back.statementOf(0)).isEmpty();
+        assertThat(back.statementOf(1)).hasValue(0);
+        assertThat(back.statementOf(2)).hasValue(1);
     }
 
     @Test

@@ -40,7 +40,7 @@ final class Narration {
             String key = history.keys().name(t.key(op));
             Value value = history.values().get(t.value(op));
             String text = (kind == OpKind.READ ? "read " : "write ") + key + " = " + value;
-            return new OperationRef(t.id(), op, -1, kind, Optional.of(key), Optional.of(value), text);
+            return new OperationRef(t.id(), op, -1, kind, Optional.of(key), Optional.of(value), text, t.statementOf(op));
         }
         PredicateRead read = t.predicate(op);
         String query = "read " + read.table() + " where " + read.where();
@@ -48,12 +48,12 @@ final class Narration {
             List<String> rows = new ArrayList<>();
             read.rows().forEach(r -> rows.add(r.getKey() + " = " + r.getValue()));
             String text = query + (rows.isEmpty() ? ": no row" : ": " + String.join(", ", rows));
-            return new OperationRef(t.id(), op, -1, kind, Optional.empty(), Optional.empty(), text);
+            return new OperationRef(t.id(), op, -1, kind, Optional.empty(), Optional.empty(), text, t.statementOf(op));
         }
         String key = history.keys().name(read.rowKey(row));
         Value value = history.values().get(read.rowValue(row));
         return new OperationRef(t.id(), op, row, kind, Optional.of(key), Optional.of(value),
-                query + " returned " + key + " = " + value);
+                query + " returned " + key + " = " + value, t.statementOf(op));
     }
 
     /** The predicate read at {@code op} of {@code t}, as not returning {@code key}. */
@@ -61,10 +61,10 @@ final class Narration {
         PredicateRead read = t.predicate(op);
         String name = history.keys().name(key);
         return new OperationRef(t.id(), op, -1, OpKind.PREDICATE, Optional.of(name), Optional.empty(),
-                "read " + read.table() + " where " + read.where() + " did not return " + name);
+                "read " + read.table() + " where " + read.where() + " did not return " + name, t.statementOf(op));
     }
 
-    /** A transaction with its session, times and operations. */
+    /** A transaction with its session, times and operations, and its thread and statements when recorded. */
     static TransactionSummary summary(History history, Transaction t) {
         List<OperationRef> operations = new ArrayList<>(t.size());
         for (int op = 0; op < t.size(); op++) {
@@ -72,7 +72,7 @@ final class Narration {
         }
         Session session = history.sessionOf(t);
         return new TransactionSummary(t.id(), session.isImplicit() ? Optional.empty() : Optional.of(session.name()),
-                t.isCommitted(), t.start(), t.end(), operations);
+                t.isCommitted(), t.start(), t.end(), operations, t.thread(), t.statements());
     }
 
     /** The summaries of the transactions with these ids, in history order. */

@@ -1,0 +1,89 @@
+package dev.isocheck;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.apiguardian.api.API;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Checks that the transactions a test runs through recorded connections are serializable (or
+ * satisfy another {@link #level() level}): after the test method, the history its connections
+ * recorded is checked, and the test fails with an {@link IsolationViolationError} that explains
+ * the anomaly when the database allowed one.
+ *
+ * <pre>{@code
+ * @SerializableCheck
+ * class TransferTests {
+ *
+ *     DataSource dataSource = Isocheck.record(pooledDataSource());
+ *
+ *     @Test
+ *     void concurrentTransfersKeepTheTotal() throws Exception {
+ *         Thread a = new Thread(() -> transfer(dataSource, "alice", "bob", 10));
+ *         Thread b = new Thread(() -> transfer(dataSource, "bob", "alice", 20));
+ *         a.start(); b.start();
+ *         a.join(); b.join();
+ *     }
+ *
+ *     @Test
+ *     @SerializableCheck(level = IsolationLevel.SNAPSHOT_ISOLATION)
+ *     void reportsRunAtSnapshotIsolation() { ... }
+ * }
+ * }</pre>
+ *
+ * <p><strong>What is recorded.</strong> Each test method has a history of its own, started before
+ * its {@code @BeforeEach} methods (so their work and the connections field initialisers open are
+ * recorded too) and checked after the method's body, before its {@code @AfterEach} methods. Its
+ * connections record into it from the test's thread and from every thread the test starts,
+ * directly or through an executor it creates; histories of tests running in parallel never mix.
+ * A thread that existed before the test (a pool shared across tests, such as a connection pool's
+ * housekeeping or a shared executor) records into the test only when that test is the only one
+ * running; with several tests running at once, its transactions are not recorded at all.
+ *
+ * <p><strong>Defaults and configuration.</strong> The {@link #level() level} defaults to
+ * {@link IsolationLevel#SERIALIZABLE}, or to the configuration parameter {@code isocheck.level}
+ * when set; an annotation on a method overrides one on its class. Configuration parameters
+ * (in {@code junit-platform.properties}, as system properties, or given to the launcher):
+ * <ul>
+ *   <li>{@code isocheck.level}: the default level, {@code serializable},
+ *       {@code strict-serializable} or {@code snapshot-isolation};</li>
+ *   <li>{@code isocheck.report.dir}: where report and history files go; defaults to
+ *       {@code target/isocheck};</li>
+ *   <li>{@code isocheck.timeout}: how long a test's check may take, such as {@code 30 s} or
+ *       {@code 500 ms}; defaults to {@code 60 s};</li>
+ *   <li>{@code isocheck.undecided}: {@code fail} (the default) fails a test whose check cannot
+ *       decide, {@code abort} aborts it; it never passes;</li>
+ *   <li>{@code isocheck.gpu}: {@code auto} (the default), {@code on} or {@code off}.</li>
+ * </ul>
+ * Any other {@code isocheck.*} key, or a value not listed, fails the test with an
+ * {@link org.junit.jupiter.api.extension.ExtensionConfigurationException} naming it.
+ *
+ * <p><strong>Limits.</strong> Only connections of a {@code DataSource} wrapped by
+ * {@code Isocheck.record} are recorded. A history records what the test's transactions read and
+ * wrote, not the rows they found already there: initial values are unknown, so some anomalies
+ * over rows the test never wrote cannot be shown. What the recording saw but could not model is
+ * listed in the failure message and, for a passing test, published as a report entry. The check
+ * runs after the body, not during it; a test that hangs is never checked.
+ */
+@Target({ElementType.TYPE, ElementType.METHOD})
+@Retention(RetentionPolicy.RUNTIME)
+@Inherited
+@Documented
+@ExtendWith(SerializableCheckExtension.class)
+@API(status = EXPERIMENTAL, since = "0.1")
+public @interface SerializableCheck {
+
+    /**
+     * The level the test's transactions must satisfy. Defaults to
+     * {@link IsolationLevel#SERIALIZABLE}, or to the configuration parameter
+     * {@code isocheck.level} when set (so left at its default, the annotation takes the run's
+     * level; written out as {@code SERIALIZABLE} it does the same).
+     */
+    IsolationLevel level() default IsolationLevel.SERIALIZABLE;
+}

@@ -1,0 +1,130 @@
+package dev.isocheck;
+
+import dev.isocheck.internal.junit.Configuration;
+import dev.isocheck.internal.junit.TestCheck;
+import dev.isocheck.internal.junit.TestCheck.Outcome;
+import dev.isocheck.internal.junit.TestFiles;
+import dev.isocheck.internal.junit.TestRecording;
+import dev.isocheck.internal.junit.Undecided;
+import dev.isocheck.internal.recording.NotModelled;
+import java.lang.reflect.AnnotatedElement;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Optional;
+import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
+import org.junit.jupiter.api.extension.MediaType;
+import org.junit.platform.commons.support.AnnotationSupport;
+import org.opentest4j.AssertionFailedError;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * The extension behind {@link SerializableCheck}: records each test method's transactions and
+ * checks them after its body. Consult the javadoc of {@link SerializableCheck} for the contract.
+ */
+class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecutionCallback {
+
+    private static final Namespace NAMESPACE = Namespace.create(SerializableCheckExtension.class);
+
+    /** The run's {@link Configuration}, in the root store: read once, shared by every test. */
+    private static final String CONFIGURATION_KEY = "configuration";
+
+    /** The test method's {@link TestRecording}, in the method's store, which closes it. */
+    private static final String RECORDING_KEY = "recording";
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        startRecordingClosedWithTheTest(context);
+    }
+
+    @Override
+    public void afterTestExecution(ExtensionContext context) {
+        checkWhatTheTestRecorded(context);
+    }
+
+    private static void startRecordingClosedWithTheTest(ExtensionContext context) {
+        // Read first, so that a configuration error fails the test before it runs.
+        configuration(context);
+        context.getStore(NAMESPACE).getOrComputeIfAbsent(RECORDING_KEY, key -> TestRecording.start(TestFiles.displayPath(context)),
+                TestRecording.class);
+    }
+
+    private static void checkWhatTheTestRecorded(ExtensionContext context) {
+        TestRecording recording = context.getStore(NAMESPACE).get(RECORDING_KEY, TestRecording.class);
+        if (recording == null) {
+            return;
+        }
+        Configuration configuration = configuration(context);
+        Outcome outcome = new TestCheck(configuration).check(recording.name(), TestFiles.baseName(context), recording.finish(),
+                levelOf(context, configuration));
+        if (outcome instanceof Outcome.Satisfied satisfied) {
+            reportWhatWasNotModelled(context, satisfied);
+        } else if (outcome instanceof Outcome.Violated violated) {
+            failWithTheExplanation(context, violated);
+        } else if (outcome instanceof Outcome.Undecided undecided) {
+            failOrAbortAsConfigured(context, undecided, configuration.undecided());
+        }
+    }
+
+    /** A pass covers only what was modelled: say what was not, where build reports show it. */
+    private static void reportWhatWasNotModelled(ExtensionContext context, Outcome.Satisfied satisfied) {
+        if (!satisfied.notModelled().isEmpty()) {
+            context.publishReportEntry("isocheck.notModelled", TestCheck.notModelledEntry(satisfied.notModelled()));
+        }
+    }
+
+    private static void failWithTheExplanation(ExtensionContext context, Outcome.Violated violated) {
+        publish(context, violated.reportFile(), MediaType.create("text", "html", StandardCharsets.UTF_8));
+        publish(context, violated.historyFile(), MediaType.APPLICATION_JSON_UTF_8);
+        throw new IsolationViolationError(violated.message(), violated.result(), violated.reportFile(), violated.historyFile(),
+                violated.notModelled().stream().map(NotModelled::toString).toList());
+    }
+
+    /** An undecided check has shown nothing: never a pass. */
+    private static void failOrAbortAsConfigured(ExtensionContext context, Outcome.Undecided undecided, Undecided configured) {
+        publish(context, undecided.historyFile(), MediaType.APPLICATION_JSON_UTF_8);
+        if (configured == Undecided.ABORT) {
+            throw new TestAbortedException(undecided.message());
+        }
+        throw new AssertionFailedError(undecided.message());
+    }
+
+    private static Configuration configuration(ExtensionContext context) {
+        ExtensionContext root = context.getRoot();
+        return root.getStore(NAMESPACE).getOrComputeIfAbsent(CONFIGURATION_KEY, key -> Configuration.read(root),
+                Configuration.class);
+    }
+
+    /**
+     * The level of the nearest annotation: the method's, else its class's (or an enclosing
+     * class's). One left at its default takes the configured level.
+     */
+    private static IsolationLevel levelOf(ExtensionContext context, Configuration configuration) {
+        Optional<SerializableCheck> annotation = annotation(context.getTestMethod())
+                .or(() -> context.getTestClass().flatMap(c -> AnnotationSupport.findAnnotation(c, SerializableCheck.class,
+                        context.getEnclosingTestClasses())));
+        IsolationLevel level = annotation.map(SerializableCheck::level).orElse(IsolationLevel.SERIALIZABLE);
+        return level == IsolationLevel.SERIALIZABLE ? configuration.level() : level;
+    }
+
+    private static Optional<SerializableCheck> annotation(Optional<? extends AnnotatedElement> element) {
+        return AnnotationSupport.findAnnotation(element, SerializableCheck.class);
+    }
+
+    /**
+     * Attaches a file to the test's report where the launcher keeps them (JUnit 5.12 and later);
+     * where it cannot, the path in the message is enough.
+     */
+    private static void publish(ExtensionContext context, Path file, MediaType type) {
+        try {
+            context.publishFile(file.getFileName().toString(), type,
+                    target -> Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING));
+        } catch (RuntimeException | LinkageError e) {
+            // No output directory configured, or an older JUnit: the files stay in the report directory.
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package dev.isocheck.internal.junit;
+
+import dev.isocheck.internal.recording.RecordedHistory;
+import dev.isocheck.internal.recording.Recording;
+import java.util.Objects;
+
+/**
+ * The recording of one test method, bound to the thread that runs it from before its
+ * {@code @BeforeEach} methods until its body has run. Kept in the test's extension store as an
+ * {@link AutoCloseable}, so that JUnit ends it even when the test never gets to be checked (a
+ * failing {@code @BeforeEach}, an abort): an unfinished recording would otherwise stay "in
+ * progress" and catch other tests' unbound connections.
+ */
+public final class TestRecording implements AutoCloseable {
+
+    private final Recording recording;
+    private final Recording.Binding binding;
+    private RecordedHistory recorded;
+
+    private TestRecording(Recording recording) {
+        this.recording = recording;
+        this.binding = recording.bind();
+    }
+
+    /** Starts recording the test called {@code name} and binds the calling thread (and the threads it starts) to it. */
+    public static TestRecording start(String name) {
+        return new TestRecording(new Recording(Objects.requireNonNull(name, "name is null")));
+    }
+
+    /** The test's name, as the recording has it. */
+    public String name() {
+        return recording.name();
+    }
+
+    /**
+     * Stops recording and unbinds the calling thread (the test's); called again, returns the same
+     * history.
+     */
+    public synchronized RecordedHistory finish() {
+        if (recorded == null) {
+            binding.close();
+            recorded = recording.finish();
+        }
+        return recorded;
+    }
+
+    /** Finishes the recording if the check never did; what it recorded is dropped. */
+    @Override
+    public void close() {
+        finish();
+    }
+}

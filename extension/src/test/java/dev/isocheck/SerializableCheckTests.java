@@ -1,0 +1,433 @@
+package dev.isocheck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import dev.isocheck.internal.cli.CheckCommand;
+import dev.isocheck.internal.recording.NotModelled;
+import dev.isocheck.internal.recording.Recording;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.engine.TestDescriptor;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.reporting.FileEntry;
+import org.junit.platform.engine.reporting.OutputDirectoryProvider;
+import org.junit.platform.engine.reporting.ReportEntry;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Event;
+import org.opentest4j.AssertionFailedError;
+import org.opentest4j.TestAbortedException;
+
+@DisplayName("@SerializableCheck")
+class SerializableCheckTests {
+
+    @TempDir
+    Path reports;
+
+    @Test
+    void aWriteSkewFailsTheTestWithTheExplanationTheFilesAndWhatWasNotModelled() {
+        Throwable failure = onlyFailure(run(WriteSkewTestCase.class));
+
+        assertThat(failure).isInstanceOf(IsolationViolationError.class);
+        String file = "SerializableCheckTests.WriteSkewTestCase.writeSkew-" + digestIn(failure.getMessage());
+        assertThat(failure.getMessage().replace(reports.toString(), "<reports>")).isEqualTo("""
+                isocheck: the transactions of SerializableCheckTests$WriteSkewTestCase > writeSkew() violate serializable
+
+                G2-item (write skew) at serializable: a cycle of 2 transactions
+                  T1 -rw doctors/bob-> T2 -rw doctors/alice-> T1
+
+                    T1 -rw doctors/bob-> T2    T1 read doctors/bob = true, the initial value; T2 installed a later
+                                               version, doctors/bob = false, so T1 did not see T2's write
+                                               T1: SELECT on_call FROM doctors WHERE name = ?  [bob]
+                                               T2: UPDATE doctors SET on_call = ? WHERE name = ?  [false, bob]
+                    T2 -rw doctors/alice-> T1  T2 read doctors/alice = true, the initial value; T1 installed a later
+                                               version, doctors/alice = false, so T2 did not see T1's write
+                                               T2: SELECT on_call FROM doctors WHERE name = ?  [alice]
+                                               T1: UPDATE doctors SET on_call = ? WHERE name = ?  [false, alice]
+
+                  A serializable order would put each transaction before the next one around the cycle, and so the
+                  last before the first: no order can.
+
+                  Transactions:
+                    T1  session connection-1  thread alice
+                        SELECT on_call FROM doctors WHERE name = ?  [bob]
+                          0  read doctors/bob = true
+                        UPDATE doctors SET on_call = ? WHERE name = ?  [false, alice]
+                          1  write doctors/alice = false
+                    T2  session connection-2  thread bob
+                        SELECT on_call FROM doctors WHERE name = ?  [alice]
+                          0  read doctors/alice = true
+                        UPDATE doctors SET on_call = ? WHERE name = ?  [false, bob]
+                          1  write doctors/bob = false
+
+                Report:  <reports>/%1$s.html
+                History: <reports>/%1$s.jsonl
+                  check it again: java -jar isocheck.jar check --level serializable <reports>/%1$s.jsonl
+
+                Not modelled, so not checked:
+                  table audit_log: written through a stored procedure
+                """.formatted(file));
+        IsolationViolationError violation = (IsolationViolationError) failure;
+        assertThat(violation.level()).isEqualTo(IsolationLevel.SERIALIZABLE);
+        assertThat(violation.anomaly().type()).isNotNull();
+        assertThat(violation.explanation().transactions()).extracting(t -> t.id()).containsExactly("T1", "T2");
+        assertThat(violation.reportFile()).isEqualTo(reports.resolve(file + ".html")).isRegularFile();
+        assertThat(violation.historyFile()).isEqualTo(reports.resolve(file + ".jsonl")).isRegularFile();
+        assertThat(violation.notModelled()).containsExactly("table audit_log: written through a stored procedure");
+    }
+
+    @Test
+    void theHistoryFileChecksAgainOfflineToTheSameExplanation() throws Exception {
+        IsolationViolationError violation = (IsolationViolationError) onlyFailure(run(WriteSkewTestCase.class));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int status = new CheckCommand(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream()))
+                .run(new String[] {"--level", "serializable", violation.historyFile().toString()});
+
+        assertThat(status).isEqualTo(CheckCommand.EXIT_VIOLATION);
+        String explanation = violation.result().explanationText().orElseThrow();
+        String printed = out.toString(StandardCharsets.UTF_8);
+        // The command nests the explanation under its verdict line, so its lines wrap elsewhere.
+        assertThat(printed.replaceAll("\\s+", " ")).contains(explanation.replaceAll("\\s+", " ").strip());
+        assertThat(Files.readString(violation.reportFile(), StandardCharsets.UTF_8)).startsWith("<!DOCTYPE html>")
+                .contains("G2-item (write skew) at serializable");
+    }
+
+    @Test
+    void theReportAndTheHistoryArePublishedAsFilesOfTheTest(@TempDir Path published) {
+        EngineExecutionResults results = EngineTestKit.engine("junit-jupiter").selectors(selectClass(WriteSkewTestCase.class))
+                .configurationParameter("isocheck.report.dir", reports.toString())
+                .outputDirectoryProvider(new OutputDirectoryProvider() {
+                    @Override
+                    public Path getRootDirectory() {
+                        return published;
+                    }
+
+                    @Override
+                    public Path createOutputDirectory(TestDescriptor test) throws IOException {
+                        return Files.createDirectories(published.resolve(Integer.toHexString(test.getUniqueId().hashCode())));
+                    }
+                })
+                .execute();
+
+        List<FileEntry> files = results.allEvents().fileEntryPublished().map(e -> e.getRequiredPayload(FileEntry.class)).toList();
+        assertThat(files).extracting(f -> f.getPath().getFileName().toString().replaceAll("-[0-9a-f]{8}\\.", "."))
+                .containsExactly("SerializableCheckTests.WriteSkewTestCase.writeSkew.html",
+                        "SerializableCheckTests.WriteSkewTestCase.writeSkew.jsonl");
+        assertThat(files).extracting(f -> f.getMediaType().orElseThrow())
+                .containsExactly("text/html; charset=UTF-8", "application/json; charset=UTF-8");
+        assertThat(files).allSatisfy(f -> assertThat(f.getPath()).isRegularFile().startsWith(published));
+    }
+
+    @Test
+    void aMethodAnnotationOverridesItsClassSoTheWriteSkewPassesAtSnapshotIsolation() {
+        EngineExecutionResults results = run(SnapshotIsolationTestCase.class);
+
+        results.testEvents().assertStatistics(stats -> stats.started(1).succeeded(1).failed(0));
+    }
+
+    @Test
+    void theConfiguredLevelIsTheDefaultOfAnAnnotationThatNamesNone() {
+        EngineExecutionResults results = run(WriteSkewTestCase.class, Map.of("isocheck.level", "snapshot-isolation"));
+
+        results.testEvents().assertStatistics(stats -> stats.started(1).succeeded(1).failed(0));
+    }
+
+    @Test
+    void aTestThatRecordsNothingPasses() {
+        EngineExecutionResults results = run(NothingRecordedTestCase.class);
+
+        results.testEvents().assertStatistics(stats -> stats.started(1).succeeded(1));
+        assertThat(reports).isEmptyDirectory();
+    }
+
+    @Test
+    void eachTestMethodHasAHistoryOfItsOwn() {
+        // Each method records one half of the write skew, with the same ids: mixed, they would fail.
+        EngineExecutionResults results = run(TwoHalvesTestCase.class);
+
+        results.testEvents().assertStatistics(stats -> stats.started(2).succeeded(2).failed(0));
+    }
+
+    @Test
+    void threadsOfAnExecutorTheTestCreatesRecordIntoItsHistory() {
+        Throwable failure = onlyFailure(run(ExecutorTestCase.class));
+
+        assertThat(failure).isInstanceOf(IsolationViolationError.class);
+        assertThat(((IsolationViolationError) failure).explanation().transactions())
+                .extracting(t -> t.thread().orElseThrow()).containsExactly("executor-1", "executor-2");
+    }
+
+    @Test
+    void testsRunningInParallelKeepTheirHistoriesApart() {
+        // Both methods are in progress at once (a barrier holds each until the other has started).
+        EngineExecutionResults results = run(ParallelHalvesTestCase.class, Map.of(
+                "junit.jupiter.execution.parallel.enabled", "true",
+                "junit.jupiter.execution.parallel.mode.default", "concurrent",
+                "junit.jupiter.execution.parallel.config.strategy", "fixed",
+                "junit.jupiter.execution.parallel.config.fixed.parallelism", "2"));
+
+        results.testEvents().assertStatistics(stats -> stats.started(2).succeeded(2).failed(0));
+    }
+
+    @Test
+    void whatBeforeEachMethodsDoIsRecordedWithTheTest() {
+        Throwable failure = onlyFailure(run(BeforeEachTestCase.class));
+
+        assertThat(failure).isInstanceOf(IsolationViolationError.class);
+        assertThat(((IsolationViolationError) failure).explanation().transactions()).extracting(t -> t.id())
+                .containsExactly("T1", "T2");
+    }
+
+    @Test
+    void aTestThatNeverGetsCheckedLeavesNoRecordingInProgress() {
+        EngineExecutionResults results = run(FailingBeforeEachTestCase.class);
+
+        assertThat(onlyFailure(results)).hasMessage("the database is not there");
+        // An unfinished recording would be "the only one in progress" and catch this thread's work.
+        assertThat(Recording.current()).isEmpty();
+    }
+
+    @Test
+    void whatWasNotModelledIsReportedWhenTheTestPasses() {
+        EngineExecutionResults results = run(NotModelledTestCase.class);
+
+        results.testEvents().assertStatistics(stats -> stats.succeeded(1));
+        List<Map<String, String>> entries = results.allEvents().reportingEntryPublished()
+                .map(e -> e.getRequiredPayload(ReportEntry.class).getKeyValuePairs()).toList();
+        assertThat(entries).containsExactly(Map.of("isocheck.notModelled", "table audit_log: written through a stored procedure"));
+    }
+
+    @Test
+    void anUndecidedCheckFailsTheTest() {
+        Throwable failure = onlyFailure(run(WriteSkewTestCase.class, Map.of("isocheck.timeout", "1 ns")));
+
+        assertThat(failure).isExactlyInstanceOf(AssertionFailedError.class);
+        String file = "SerializableCheckTests.WriteSkewTestCase.writeSkew-" + digestIn(failure.getMessage());
+        assertThat(failure.getMessage().replace(reports.toString(), "<reports>")).isEqualTo("""
+                isocheck could not decide whether the transactions of SerializableCheckTests$WriteSkewTestCase > writeSkew() \
+                satisfy serializable: the check did not finish within 1 ns (isocheck.timeout)
+
+                History: <reports>/%1$s.jsonl
+                  check it again: java -jar isocheck.jar check --level serializable <reports>/%1$s.jsonl
+
+                Not modelled, so not checked:
+                  table audit_log: written through a stored procedure
+                """.formatted(file));
+    }
+
+    @Test
+    void anUndecidedCheckAbortsTheTestWhenConfiguredTo() {
+        EngineExecutionResults results = run(WriteSkewTestCase.class, Map.of("isocheck.timeout", "1 ns", "isocheck.undecided", "abort"));
+
+        results.testEvents().assertStatistics(stats -> stats.aborted(1).failed(0).succeeded(0));
+        Throwable abort = results.testEvents().aborted().stream().findFirst().orElseThrow()
+                .getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow();
+        assertThat(abort).isInstanceOf(TestAbortedException.class)
+                .hasMessageStartingWith("isocheck could not decide whether the transactions of");
+    }
+
+    @Test
+    void aBadLevelFailsTheTestNamingTheKeyTheValueAndTheLevels() {
+        Throwable failure = onlyFailure(run(NothingRecordedTestCase.class, Map.of("isocheck.level", "read-committed")));
+
+        assertThat(failure).isInstanceOf(ExtensionConfigurationException.class).hasMessage("Invalid value of configuration"
+                + " parameter isocheck.level: \"read-committed\"; expected one of strict-serializable, serializable, snapshot-isolation");
+    }
+
+    @Test
+    void aBadTimeoutOrUndecidedFailsTheTest() {
+        assertThat(onlyFailure(run(NothingRecordedTestCase.class, Map.of("isocheck.timeout", "soon")))).hasMessage(
+                "Invalid value of configuration parameter isocheck.timeout: \"soon\"; expected a positive number with an optional"
+                        + " unit ns, μs, ms, s (the default), m, h or d, such as 30 s or 500 ms");
+        assertThat(onlyFailure(run(NothingRecordedTestCase.class, Map.of("isocheck.undecided", "pass")))).hasMessage(
+                "Invalid value of configuration parameter isocheck.undecided: \"pass\"; expected one of fail, abort");
+    }
+
+    @Test
+    void anUnknownIsocheckKeyFailsTheTestNamingTheKeysThereAre() {
+        // System properties are the one source whose keys the extension can list besides the properties file.
+        System.setProperty("isocheck.levle", "serializable");
+        try {
+            Throwable failure = onlyFailure(run(NothingRecordedTestCase.class));
+
+            assertThat(failure).isInstanceOf(ExtensionConfigurationException.class).hasMessage("Unknown configuration"
+                    + " parameter isocheck.levle (set to \"serializable\"); isocheck reads isocheck.level, isocheck.report.dir, isocheck.timeout,"
+                    + " isocheck.undecided, isocheck.gpu");
+        } finally {
+            System.clearProperty("isocheck.levle");
+        }
+    }
+
+    @Test
+    void anUnknownIsocheckKeyInJunitPlatformPropertiesFailsTheTest(@TempDir Path classes) throws Exception {
+        Files.writeString(classes.resolve("junit-platform.properties"), "isocheck.report.directory = build/isocheck\n");
+        ClassLoader original = Thread.currentThread().getContextClassLoader();
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, original)) {
+            Thread.currentThread().setContextClassLoader(loader);
+            Throwable failure = onlyFailure(run(NothingRecordedTestCase.class));
+
+            assertThat(failure).isInstanceOf(ExtensionConfigurationException.class).hasMessageStartingWith("Unknown configuration"
+                    + " parameter isocheck.report.directory (set to \"build/isocheck\"); isocheck reads isocheck.level,");
+        } finally {
+            Thread.currentThread().setContextClassLoader(original);
+        }
+    }
+
+    private EngineExecutionResults run(Class<?> testCase) {
+        return run(testCase, Map.of());
+    }
+
+    private EngineExecutionResults run(Class<?> testCase, Map<String, String> configuration) {
+        return EngineTestKit.engine("junit-jupiter").selectors(selectClass(testCase))
+                .configurationParameter("isocheck.report.dir", reports.toString())
+                .configurationParameters(configuration)
+                .execute();
+    }
+
+    private static Throwable onlyFailure(EngineExecutionResults results) {
+        List<Event> failed = results.testEvents().failed().list();
+        assertThat(failed).hasSize(1);
+        return failed.get(0).getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow();
+    }
+
+    /** The digest a file name in the message ends with (it depends on the test's unique id only). */
+    private static String digestIn(String message) {
+        return Stream.of(message.split("\n")).filter(l -> l.startsWith("History: ")).findFirst().orElseThrow()
+                .replaceAll(".*-([0-9a-f]{8})\\.jsonl$", "$1");
+    }
+
+    @SerializableCheck
+    static class WriteSkewTestCase {
+
+        @Test
+        void writeSkew() throws InterruptedException {
+            RecordedTransactions.writeSkewOnTwoThreads();
+            Recording.current().orElseThrow().notModelled(new NotModelled("table audit_log", "written through a stored procedure"));
+        }
+    }
+
+    @SerializableCheck
+    static class SnapshotIsolationTestCase {
+
+        @Test
+        @SerializableCheck(level = IsolationLevel.SNAPSHOT_ISOLATION)
+        void writeSkew() throws InterruptedException {
+            RecordedTransactions.writeSkewOnTwoThreads();
+        }
+    }
+
+    @SerializableCheck
+    static class NothingRecordedTestCase {
+
+        @Test
+        void nothing() {
+        }
+    }
+
+    @SerializableCheck
+    static class TwoHalvesTestCase {
+
+        @Test
+        void alice() {
+            RecordedTransactions.goOffCall("T1", "alice", "bob", "connection-1");
+        }
+
+        @Test
+        void bob() {
+            RecordedTransactions.goOffCall("T1", "bob", "alice", "connection-1");
+        }
+    }
+
+    @SerializableCheck
+    static class BeforeEachTestCase {
+
+        @BeforeEach
+        void aliceGoesOffCall() {
+            RecordedTransactions.goOffCall("T1", "alice", "bob", "connection-1");
+        }
+
+        @Test
+        void bobGoesOffCall() {
+            RecordedTransactions.goOffCall("T2", "bob", "alice", "connection-2");
+        }
+    }
+
+    @SerializableCheck
+    static class FailingBeforeEachTestCase {
+
+        @BeforeEach
+        void connect() {
+            RecordedTransactions.goOffCall("T1", "alice", "bob", "connection-1");
+            throw new IllegalStateException("the database is not there");
+        }
+
+        @Test
+        void neverRuns() {
+        }
+    }
+
+    @SerializableCheck
+    static class ExecutorTestCase {
+
+        @Test
+        void writeSkewOnExecutors() throws Exception {
+            ExecutorService first = Executors.newSingleThreadExecutor(r -> new Thread(r, "executor-1"));
+            ExecutorService second = Executors.newSingleThreadExecutor(r -> new Thread(r, "executor-2"));
+            try {
+                first.submit(() -> RecordedTransactions.goOffCall("T1", "alice", "bob", "connection-1")).get();
+                second.submit(() -> RecordedTransactions.goOffCall("T2", "bob", "alice", "connection-2")).get();
+            } finally {
+                first.shutdownNow();
+                second.shutdownNow();
+            }
+        }
+    }
+
+    @SerializableCheck
+    static class ParallelHalvesTestCase {
+
+        static final CyclicBarrier BOTH_STARTED = new CyclicBarrier(2);
+
+        @Test
+        void alice() throws Exception {
+            BOTH_STARTED.await(10, TimeUnit.SECONDS);
+            // Mixed into one history, the two halves would be a write skew.
+            RecordedTransactions.goOffCall("T1", "alice", "bob", "connection-1");
+        }
+
+        @Test
+        void bob() throws Exception {
+            BOTH_STARTED.await(10, TimeUnit.SECONDS);
+            RecordedTransactions.goOffCall("T2", "bob", "alice", "connection-2");
+        }
+    }
+
+    static class NotModelledTestCase {
+
+        @Test
+        @SerializableCheck
+        void reads() {
+            RecordedTransactions.goOffCall("T1", "alice", "bob", "connection-1");
+            Recording.current().orElseThrow().notModelled(new NotModelled("table audit_log", "written through a stored procedure"));
+        }
+    }
+}
