@@ -1,7 +1,10 @@
 package dev.isocheck.history;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Locale;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * What the initial value of a key may be when the initial state does not list it and is not
@@ -14,6 +17,7 @@ import java.util.Optional;
  * set again; a status that cycles), so it cannot promise that: it declares {@link #ANY}.
  * In a complete initial state no key is unknown, and this setting changes nothing.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public enum UnknownInitialValues {
 
     /**
