@@ -1,0 +1,239 @@
+package dev.isocheck.internal.recording.sql;
+
+import dev.isocheck.internal.recording.sql.AnalysedStatement.NoRowsKnown;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Opaque;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Operand;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Query;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Write;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.WriteKind;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.JdbcParameter;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.StringValue;
+import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
+import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.create.index.CreateIndex;
+import net.sf.jsqlparser.statement.create.table.CreateTable;
+import net.sf.jsqlparser.statement.delete.Delete;
+import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.select.AllColumns;
+import net.sf.jsqlparser.statement.select.AllTableColumns;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SelectItem;
+import net.sf.jsqlparser.statement.update.Update;
+
+/**
+ * Classifies SQL text with JSqlParser, once per distinct text. The rule everywhere: when in doubt,
+ * a read is not recorded (the check gets weaker) and a write leaves its table, or every table, out
+ * of the check (weaker again); nothing is ever guessed, since a guess can raise a false alarm.
+ */
+public final class SqlAnalyzer {
+
+    private static final int CACHE_LIMIT = 10_000;
+    private static final Map<String, AnalysedStatement> CACHE = new ConcurrentHashMap<>();
+
+    private SqlAnalyzer() {
+    }
+
+    /** Analyses {@code sql}; never throws. */
+    public static AnalysedStatement analyse(String sql) {
+        AnalysedStatement cached = CACHE.get(sql);
+        if (cached != null) {
+            return cached;
+        }
+        AnalysedStatement analysed = parse(sql);
+        if (CACHE.size() >= CACHE_LIMIT) {
+            CACHE.clear();
+        }
+        CACHE.put(sql, analysed);
+        return analysed;
+    }
+
+    /** A table's name as keys use it: unquoted, lower case, with its schema when one is given. */
+    public static String tableName(Table table) {
+        String name = table.getUnquotedName().toLowerCase(Locale.ROOT);
+        String schema = table.getUnquotedSchemaName();
+        return schema == null ? name : schema.toLowerCase(Locale.ROOT) + "." + name;
+    }
+
+    /** A column's name as rows use it: unquoted, lower case. */
+    public static String columnName(String label) {
+        String name = label.length() > 1 && label.startsWith("\"") && label.endsWith("\"")
+                ? label.substring(1, label.length() - 1) : label;
+        return name.toLowerCase(Locale.ROOT);
+    }
+
+    private static AnalysedStatement parse(String sql) {
+        Statement statement;
+        try {
+            statement = CCJSqlParserUtil.parse(sql);
+        } catch (JSQLParserException | RuntimeException e) {
+            return unparsed(sql);
+        }
+        if (statement instanceof PlainSelect select) {
+            return query(select);
+        }
+        if (statement instanceof Select select) {
+            return withoutWrites(select)
+                    ? new NoRowsKnown("a SELECT other than one over a single table")
+                    : new Opaque(Optional.empty(), "a SELECT with a data-modifying WITH");
+        }
+        if (statement instanceof Insert insert) {
+            return write(WriteKind.INSERT, insert.getTable(), insert.getReturningClause() == null
+                    && insert.getWithItemsList() == null && insert.getDuplicateUpdateSets() == null);
+        }
+        if (statement instanceof Update update) {
+            return write(WriteKind.UPDATE, update.getTable(), update.getReturningClause() == null
+                    && update.getWithItemsList() == null && update.getFromItem() == null
+                    && empty(update.getJoins()) && empty(update.getStartJoins()));
+        }
+        if (statement instanceof Delete delete) {
+            return write(WriteKind.DELETE, delete.getTable(), delete.getReturningClause() == null
+                    && delete.getWithItemsList() == null && empty(delete.getJoins())
+                    && empty(delete.getUsingList()) && (delete.getTables() == null || delete.getTables().isEmpty()));
+        }
+        if (statement instanceof CreateTable || statement instanceof CreateIndex) {
+            // A new table has no rows; an index changes no row.
+            return new NoRowsKnown("DDL that changes no row");
+        }
+        if (statement instanceof net.sf.jsqlparser.statement.SetStatement
+                || statement instanceof net.sf.jsqlparser.statement.ShowStatement) {
+            return new NoRowsKnown("a setting");
+        }
+        Optional<Table> changed = changedTable(statement);
+        if (changed.isPresent()) {
+            return new Opaque(Optional.of(tableName(changed.get())), "a " + statement.getClass().getSimpleName().toUpperCase(Locale.ROOT)
+                    + " changes rows the recorder does not see");
+        }
+        return new Opaque(Optional.empty(), "a statement the recorder does not analyse ("
+                + statement.getClass().getSimpleName() + ") may change any table");
+    }
+
+    /** The one table a MERGE, UPSERT, TRUNCATE, ALTER or DROP TABLE changes. */
+    private static Optional<Table> changedTable(Statement statement) {
+        if (statement instanceof net.sf.jsqlparser.statement.merge.Merge merge) {
+            return Optional.ofNullable(merge.getTable());
+        }
+        if (statement instanceof net.sf.jsqlparser.statement.upsert.Upsert upsert) {
+            return Optional.ofNullable(upsert.getTable());
+        }
+        if (statement instanceof net.sf.jsqlparser.statement.truncate.Truncate truncate) {
+            return Optional.ofNullable(truncate.getTable());
+        }
+        if (statement instanceof net.sf.jsqlparser.statement.alter.Alter alter) {
+            return Optional.ofNullable(alter.getTable());
+        }
+        if (statement instanceof net.sf.jsqlparser.statement.drop.Drop drop && "TABLE".equalsIgnoreCase(drop.getType())) {
+            return Optional.ofNullable(drop.getName());
+        }
+        return Optional.empty();
+    }
+
+    private static AnalysedStatement unparsed(String sql) {
+        String first = sql.strip().split("\\s+", 2)[0].toUpperCase(Locale.ROOT);
+        if (first.equals("SELECT") || first.equals("VALUES") || first.equals("SHOW")) {
+            return new NoRowsKnown("a query the SQL parser does not understand");
+        }
+        return new Opaque(Optional.empty(), "a statement the SQL parser does not understand may change any table");
+    }
+
+    private static boolean withoutWrites(Select select) {
+        return select.getWithItemsList() == null || select.getWithItemsList().stream()
+                .allMatch(w -> w.getInsert() == null && w.getUpdate() == null && w.getDelete() == null);
+    }
+
+    private static AnalysedStatement write(WriteKind kind, Table table, boolean plain) {
+        String name = tableName(table);
+        return plain ? new Write(kind, name)
+                : new Opaque(Optional.of(name), "a " + kind + " with RETURNING, WITH, joins or ON DUPLICATE KEY");
+    }
+
+    private static AnalysedStatement query(PlainSelect select) {
+        if (!(select.getFromItem() instanceof Table table)
+                || !empty(select.getJoins()) || select.getGroupBy() != null || select.getHaving() != null
+                || select.getWithItemsList() != null || select.getIntoTables() != null
+                || select.getOracleHierarchical() != null || select.getWindowDefinitions() != null) {
+            return withoutWrites(select) ? new NoRowsKnown("not a SELECT over a single table")
+                    : new Opaque(Optional.empty(), "a SELECT with a data-modifying WITH");
+        }
+        List<String> columns = new ArrayList<>();
+        boolean star = false;
+        for (SelectItem<?> item : select.getSelectItems()) {
+            Expression e = item.getExpression();
+            if (e instanceof AllColumns || e instanceof AllTableColumns) {
+                star = true;
+            } else if (e instanceof Column column) {
+                columns.add(columnName(column.getColumnName()));
+            } else {
+                return new NoRowsKnown("a projection with expressions");
+            }
+        }
+        if (star && !columns.isEmpty()) {
+            return new NoRowsKnown("a projection mixing * and columns");
+        }
+        Map<String, Operand> equalities = new LinkedHashMap<>();
+        boolean onlyEqualities = select.getWhere() != null && conjuncts(select.getWhere(), equalities);
+        boolean limited = select.getLimit() != null || select.getOffset() != null || select.getFetch() != null
+                || select.getTop() != null || select.getFirst() != null || select.getSkip() != null
+                || select.getLimitBy() != null;
+        equalities.values().removeIf(java.util.Objects::isNull);
+        return new Query(tableName(table), star ? null : List.copyOf(columns), Map.copyOf(equalities),
+                onlyEqualities, select.getWhere(), limited);
+    }
+
+    /** Collects {@code column = value} conjuncts; returns whether the whole clause is made of them. */
+    private static boolean conjuncts(Expression where, Map<String, Operand> into) {
+        if (where instanceof AndExpression and) {
+            boolean left = conjuncts(and.getLeftExpression(), into);
+            return conjuncts(and.getRightExpression(), into) && left;
+        }
+        if (where instanceof EqualsTo eq) {
+            Optional<Map.Entry<String, Operand>> found = equality(eq.getLeftExpression(), eq.getRightExpression())
+                    .or(() -> equality(eq.getRightExpression(), eq.getLeftExpression()));
+            if (found.isPresent()) {
+                if (into.containsKey(found.get().getKey())) {
+                    // id = 1 AND id = 2: two values for one column; keep neither as "the" value.
+                    into.put(found.get().getKey(), null);
+                    return false;
+                }
+                into.put(found.get().getKey(), found.get().getValue());
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Optional<Map.Entry<String, Operand>> equality(Expression left, Expression right) {
+        if (!(left instanceof Column column)) {
+            return Optional.empty();
+        }
+        Operand operand;
+        if (right instanceof JdbcParameter p && p.getIndex() != null && !p.isUseFixedIndex()) {
+            operand = new Operand.Parameter(p.getIndex());
+        } else if (right instanceof LongValue v) {
+            operand = new Operand.Literal(v.getValue());
+        } else if (right instanceof StringValue v) {
+            operand = new Operand.Literal(v.getValue().replace("''", "'"));
+        } else {
+            return Optional.empty();
+        }
+        return Optional.of(Map.entry(columnName(column.getColumnName()), operand));
+    }
+
+    private static boolean empty(List<?> list) {
+        return list == null || list.isEmpty();
+    }
+}
