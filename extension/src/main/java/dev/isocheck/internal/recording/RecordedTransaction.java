@@ -42,24 +42,24 @@ public final class RecordedTransaction {
         this.start = start;
         this.end = end;
         this.committed = outcome == Outcome.COMMITTED;
+        if (outcome == Outcome.UNKNOWN) {
+            // It may have committed or not: its writes are not guessed either way.
+            for (Observation o : observations) {
+                if (o instanceof RowsWritten w) {
+                    leftOut.add(new LeftOut(Optional.of(w.table()), "COMMIT",
+                            "the commit's outcome is unknown (the connection failed before it was acknowledged)"));
+                }
+            }
+        }
         for (Observation o : observations) {
             if (o instanceof StatementSent s) {
                 ops.add(new Op.Statement(s.statement()));
             } else if (o instanceof RowsRead r) {
                 primaryKeys.keyOf(r.table()).ifPresent(key -> read(r, key));
-            } else if (o instanceof RowsWritten w) {
+            } else if (o instanceof RowsWritten w && outcome != Outcome.UNKNOWN) {
                 written(w, primaryKeys.keyOf(w.table()));
             } else if (o instanceof LeftOut l) {
                 leftOut.add(l);
-            }
-        }
-        if (outcome == Outcome.UNKNOWN) {
-            // It may have committed or not: its writes are not guessed either way.
-            for (Op op : ops) {
-                if (op instanceof Op.Write w) {
-                    leftOut.add(new LeftOut(Optional.of(w.table()), "COMMIT",
-                            "the commit's outcome is unknown (the connection failed before it was acknowledged)"));
-                }
             }
         }
     }

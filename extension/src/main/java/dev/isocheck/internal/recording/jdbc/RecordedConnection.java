@@ -140,7 +140,7 @@ final class RecordedConnection implements InvocationHandler {
 
     /** Adds {@code observation} to {@code to}, if it is the transaction still in progress here. */
     synchronized void observe(TransactionLog to, Observation observation) {
-        if (to != null && to == log) {
+        if (to != null && observation != null && to == log) {
             to.add(observation);
         }
     }
