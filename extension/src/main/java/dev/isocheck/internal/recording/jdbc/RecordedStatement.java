@@ -260,10 +260,11 @@ final class RecordedStatement implements InvocationHandler {
                 : new LeftOut(Optional.of(write.table()), sql, "a column of a row written has a type the recorder cannot compare"));
         connection.afterExecute(null, false);
         long count = rows.size();
+        // Drivers keep the count for getUpdateCount after executeUpdate too.
+        lastWasRewritten = true;
+        rewrittenCount = count;
         switch (name) {
             case "execute":
-                lastWasRewritten = true;
-                rewrittenCount = count;
                 return false;
             case "executeLargeUpdate":
                 return count;

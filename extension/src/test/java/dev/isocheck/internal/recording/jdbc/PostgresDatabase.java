@@ -31,6 +31,11 @@ final class PostgresDatabase implements TestDatabase {
         return instance;
     }
 
+    /** Another database of the same server. */
+    DataSource database(String name) {
+        return server.getDatabase("postgres", name);
+    }
+
     @Override
     public DataSource dataSource() {
         return server.getPostgresDatabase();
