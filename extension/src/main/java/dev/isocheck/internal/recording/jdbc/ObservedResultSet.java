@@ -35,6 +35,8 @@ final class ObservedResultSet implements InvocationHandler {
     private RowReader reader;
     private boolean scrolled;
     private boolean done;
+    /** Whether reading a row failed: the result is no longer observed. */
+    private boolean broken;
 
     private ObservedResultSet(ResultSet real, Statement statement, RecordedConnection connection, TransactionLog log,
                               RowsRead read, AnalysedStatement analysed, List<Object> parameters) {
@@ -84,26 +86,34 @@ final class ObservedResultSet implements InvocationHandler {
     }
 
     private boolean moved(boolean onRow, boolean forward) throws SQLException {
-        if (read == null || log == null || done) {
+        if (read == null || log == null || done || broken) {
             if (!onRow && forward) {
                 finished();
             }
             return onRow;
         }
-        if (onRow) {
-            if (reader == null) {
-                reader = new RowReader(real, ((Query) analysed).columns());
-            }
-            var row = reader.row();
-            synchronized (connection) {
-                read.add(row);
-            }
-        } else if (forward) {
-            if (!scrolled) {
+
+        try {
+            if (onRow) {
+                if (reader == null) {
+                    reader = new RowReader(real, ((Query) analysed).columns());
+                }
+                var row = reader.row();
                 synchronized (connection) {
-                    read.exhausted(predicate());
+                    read.add(row);
+                }
+            } else if (forward && !scrolled) {
+                String predicate = predicate();
+                synchronized (connection) {
+                    read.exhausted(predicate);
                 }
             }
+        } catch (SQLException | RuntimeException e) {
+            // The recorder could not read the row: it stops observing this result (fewer reads,
+            // never a wrong one) and the application carries on as without it.
+            broken = true;
+        }
+        if (!onRow && forward) {
             finished();
         }
         return onRow;

@@ -244,12 +244,24 @@ final class RecordedStatement implements InvocationHandler {
         statement(log, sql);
         List<Map<String, Object>> rows = new ArrayList<>();
         boolean complete = true;
+        long count = 0;
         try (ResultSet rs = send.call()) {
-            RowReader reader = new RowReader(rs, null);
+            RowReader reader = null;
             while (rs.next()) {
-                Map<String, Object> row = reader.row();
-                complete &= reader.complete();
-                rows.add(row);
+                count++;
+                if (!complete) {
+                    continue;
+                }
+                try {
+                    if (reader == null) {
+                        reader = new RowReader(rs, null);
+                    }
+                    rows.add(reader.row());
+                    complete = !reader.ambiguous();
+                } catch (SQLException | RuntimeException e) {
+                    // The write happened; only the recorder failed to read it back.
+                    complete = false;
+                }
             }
         } catch (SQLException e) {
             connection.afterExecute(e, false);
@@ -257,9 +269,8 @@ final class RecordedStatement implements InvocationHandler {
         }
         connection.observe(log, complete
                 ? new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE)
-                : new LeftOut(Optional.of(write.table()), sql, "a column of a row written has a type the recorder cannot compare"));
+                : new LeftOut(Optional.of(write.table()), sql, "the recorder could not read back a row written, or its columns have ambiguous names"));
         connection.afterExecute(null, false);
-        long count = rows.size();
         // Drivers keep the count for getUpdateCount after executeUpdate too.
         lastWasRewritten = true;
         rewrittenCount = count;

@@ -19,7 +19,7 @@ final class RowReader {
     private final ResultSet rs;
     private final String[] names;
     private final int[] types;
-    private boolean complete;
+    private boolean ambiguous;
 
     /**
      * @param columns the table column of each result column ({@code null} entries for others), or
@@ -38,28 +38,35 @@ final class RowReader {
         }
     }
 
-    /** The current row; columns without a comparable value are left out (see {@link #complete()}). */
+    /**
+     * The current row. A column without a comparable value is left out: it is left out of every
+     * read and every write of the row alike, and a read may see a subset of a row's fields, so the
+     * check stays sound. Two result columns of one name make the row {@linkplain #ambiguous() ambiguous}.
+     */
     Map<String, Object> row() throws SQLException {
         Map<String, Object> row = new LinkedHashMap<>();
-        complete = true;
+        ambiguous = false;
         for (int i = 0; i < names.length; i++) {
             if (names[i] == null) {
                 continue;
             }
             Object value = ColumnValues.toJson(rs.getObject(i + 1));
-            if (value == ColumnValues.UNSUPPORTED || row.containsKey(names[i])) {
-                complete = false;
-                row.remove(names[i]);
-                continue;
+            if (row.containsKey(names[i])) {
+                // "Foo" and "foo" fold to one name: which is which is not known.
+                ambiguous = true;
             }
             row.put(names[i], value);
+        }
+        row.values().removeIf(v -> v == ColumnValues.UNSUPPORTED);
+        if (ambiguous) {
+            row.clear();
         }
         return row;
     }
 
-    /** Whether the last {@link #row()} had every column. */
-    boolean complete() {
-        return complete;
+    /** Whether the last {@link #row()} had two columns of one name, and so is empty. */
+    boolean ambiguous() {
+        return ambiguous;
     }
 
     /**
