@@ -87,9 +87,11 @@ public sealed interface Observation {
     /**
      * The full rows a statement wrote, new rows for INSERT and UPDATE, old rows for DELETE.
      *
-     * @param deleted whether the rows were deleted
+     * @param deleted  whether the rows were deleted
+     * @param assigned the columns the statement sets explicitly (an UPDATE's SET list)
      */
-    record RowsWritten(String table, List<Map<String, Object>> rows, boolean deleted) implements Observation {
+    record RowsWritten(String table, List<Map<String, Object>> rows, boolean deleted, java.util.Set<String> assigned)
+            implements Observation {
     }
 
     /**

@@ -57,7 +57,7 @@ public final class RecordedTransaction {
             } else if (o instanceof RowsRead r) {
                 primaryKeys.keyOf(r.table()).ifPresent(key -> read(r, key));
             } else if (o instanceof RowsWritten w && outcome != Outcome.UNKNOWN) {
-                written(w, primaryKeys.keyOf(w.table()));
+                written(w, primaryKeys.keyOf(w.table()), primaryKeys);
             } else if (o instanceof LeftOut l) {
                 leftOut.add(l);
             }
@@ -86,7 +86,26 @@ public final class RecordedTransaction {
         }
     }
 
-    private void written(RowsWritten write, Optional<List<String>> keyColumns) {
+    private void written(RowsWritten write, Optional<List<String>> keyColumns, PrimaryKeyLookup tables) {
+        if (!committed) {
+            // Rolled back, with whatever it changed unseen: only the rows it can key are kept, for
+            // the aborted reads of others.
+            keyColumns.ifPresent(columns -> {
+                if (columns.stream().noneMatch(write.assigned()::contains)) {
+                    for (Map<String, Object> row : write.rows()) {
+                        key(write.table(), columns, row).ifPresent(k -> ops.add(new Op.Write(write.table(), k, write.deleted() ? null : row)));
+                    }
+                }
+            });
+            return;
+        }
+        tables.changedAlongWith(write.table()).forEach((table, why) -> leftOut.add(new LeftOut(
+                table.equals(EVERY_TABLE) ? Optional.empty() : Optional.of(table), lastStatement(), why)));
+        if (keyColumns.isPresent() && keyColumns.get().stream().anyMatch(write.assigned()::contains)) {
+            leftOut.add(new LeftOut(Optional.of(write.table()), lastStatement(),
+                    "an UPDATE that sets a primary key column moves rows, and the old keys' removal is not seen"));
+            return;
+        }
         List<Op> writes = new ArrayList<>();
         for (Map<String, Object> row : write.rows()) {
             Optional<String> key = keyColumns.flatMap(columns -> key(write.table(), columns, row));

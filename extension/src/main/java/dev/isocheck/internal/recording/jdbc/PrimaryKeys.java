@@ -23,11 +23,18 @@ import java.util.concurrent.ConcurrentHashMap;
 final class PrimaryKeys implements PrimaryKeyLookup {
 
     private final Map<String, Optional<List<String>>> cache = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, String>> sideEffects = new ConcurrentHashMap<>();
 
     @Override
     public Optional<List<String>> keyOf(String table) {
         Optional<List<String>> key = cache.get(table);
         return key == null ? Optional.empty() : key;
+    }
+
+    @Override
+    public Map<String, String> changedAlongWith(String table) {
+        // Not looked up yet (the connection broke first): assume the worst.
+        return sideEffects.getOrDefault(table, Map.of("*", "the table's triggers and cascading foreign keys could not be looked up"));
     }
 
     /** Whether every table in {@code tables} is in the cache. */
@@ -46,6 +53,11 @@ final class PrimaryKeys implements PrimaryKeyLookup {
                 continue;
             }
             try {
+                Map<String, String> effects = new TreeMap<>(cascades(connection.getMetaData(), table));
+                if (hasTriggers(connection, table)) {
+                    effects.put("*", "the table has triggers, which may write any table unseen");
+                }
+                sideEffects.put(table, Map.copyOf(effects));
                 cache.put(table, find(connection.getMetaData(), table));
             } catch (SQLException | RuntimeException e) {
                 // The connection may be broken; try again next time rather than caching a failure.
@@ -54,13 +66,58 @@ final class PrimaryKeys implements PrimaryKeyLookup {
         }
     }
 
-    private static Optional<List<String>> find(DatabaseMetaData metaData, String table) throws SQLException {
+    /**
+     * The child tables of {@code table}'s foreign keys whose rows a write to it changes: ON DELETE
+     * or ON UPDATE CASCADE, SET NULL or SET DEFAULT.
+     */
+    private static Map<String, String> cascades(DatabaseMetaData metaData, String table) throws SQLException {
+        Map<String, String> children = new TreeMap<>();
+        for (String[] spelling : spellings(table)) {
+            try (ResultSet keys = metaData.getExportedKeys(null, spelling[0], spelling[1])) {
+                while (keys.next()) {
+                    if (changesChildren(keys.getShort("UPDATE_RULE")) || changesChildren(keys.getShort("DELETE_RULE"))) {
+                        String child = keys.getString("FKTABLE_NAME").toLowerCase(Locale.ROOT);
+                        String schema = keys.getString("FKTABLE_SCHEM");
+                        String why = "a cascading foreign key from " + table + " changes its rows unseen";
+                        children.put(child, why);
+                        if (schema != null) {
+                            children.put(schema.toLowerCase(Locale.ROOT) + "." + child, why);
+                        }
+                    }
+                }
+            }
+        }
+        return children;
+    }
+
+    private static boolean changesChildren(short rule) {
+        return rule == DatabaseMetaData.importedKeyCascade || rule == DatabaseMetaData.importedKeySetNull
+                || rule == DatabaseMetaData.importedKeySetDefault;
+    }
+
+    /** Whether the table has triggers, from the standard information schema (PostgreSQL, H2, HSQLDB). */
+    private static boolean hasTriggers(Connection connection, String table) throws SQLException {
+        String name = table.substring(table.indexOf('.') + 1);
+        try (var statement = connection.prepareStatement(
+                "SELECT COUNT(*) FROM information_schema.triggers WHERE LOWER(event_object_table) = ?")) {
+            statement.setString(1, name);
+            try (ResultSet rs = statement.executeQuery()) {
+                return rs.next() && rs.getLong(1) > 0;
+            }
+        }
+    }
+
+    private static String[][] spellings(String table) {
         int dot = table.indexOf('.');
         String schema = dot < 0 ? null : table.substring(0, dot);
         String name = dot < 0 ? table : table.substring(dot + 1);
+        return new String[][] {{schema, name},
+                {schema == null ? null : schema.toUpperCase(Locale.ROOT), name.toUpperCase(Locale.ROOT)}};
+    }
+
+    private static Optional<List<String>> find(DatabaseMetaData metaData, String table) throws SQLException {
         // Databases fold unquoted names their own way: H2 and HSQLDB to upper case, PostgreSQL to lower.
-        for (String[] spelling : new String[][] {{schema, name},
-                {schema == null ? null : schema.toUpperCase(Locale.ROOT), name.toUpperCase(Locale.ROOT)}}) {
+        for (String[] spelling : spellings(table)) {
             TreeMap<Short, String> columns = new TreeMap<>();
             List<String> schemas = new ArrayList<>();
             try (ResultSet keys = metaData.getPrimaryKeys(null, spelling[0], spelling[1])) {

@@ -268,7 +268,7 @@ final class RecordedStatement implements InvocationHandler {
             throw e;
         }
         connection.observe(log, complete
-                ? new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE)
+                ? new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE, write.assigned())
                 : new LeftOut(Optional.of(write.table()), sql, "the recorder could not read back a row written, or its columns have ambiguous names"));
         connection.afterExecute(null, false);
         // Drivers keep the count for getUpdateCount after executeUpdate too.

@@ -30,8 +30,14 @@ public sealed interface AnalysedStatement {
                  Expression where, boolean limited) implements AnalysedStatement {
     }
 
-    /** An INSERT, UPDATE or DELETE of one table that a dialect may rewrite to return its rows. */
-    record Write(WriteKind kind, String table) implements AnalysedStatement {
+    /**
+     * An INSERT, UPDATE or DELETE of one table that a dialect may rewrite to return its rows.
+     *
+     * @param assigned the columns an UPDATE (or an INSERT's ON CONFLICT DO UPDATE) sets: when one
+     *                 is a key column, the row moves to another key and the old key's removal is
+     *                 not seen
+     */
+    record Write(WriteKind kind, String table, java.util.Set<String> assigned) implements AnalysedStatement {
     }
 
     /** A statement that reads nothing the recorder can key and writes no rows: weaker, never wrong. */

@@ -7,6 +7,8 @@ import dev.isocheck.internal.recording.sql.AnalysedStatement.Query;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.Write;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.WriteKind;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -34,6 +36,7 @@ import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
 import net.sf.jsqlparser.statement.update.Update;
+import net.sf.jsqlparser.statement.update.UpdateSet;
 
 /**
  * Classifies SQL text with JSqlParser, once per distinct text. The rule everywhere: when in doubt,
@@ -93,17 +96,18 @@ public final class SqlAnalyzer {
         }
         if (statement instanceof Insert insert) {
             return write(WriteKind.INSERT, insert.getTable(), insert.getReturningClause() == null
-                    && insert.getWithItemsList() == null && insert.getDuplicateUpdateSets() == null);
+                    && insert.getWithItemsList() == null && insert.getDuplicateUpdateSets() == null,
+                    insert.getConflictAction() == null ? null : insert.getConflictAction().getUpdateSets());
         }
         if (statement instanceof Update update) {
             return write(WriteKind.UPDATE, update.getTable(), update.getReturningClause() == null
                     && update.getWithItemsList() == null && update.getFromItem() == null
-                    && empty(update.getJoins()) && empty(update.getStartJoins()));
+                    && empty(update.getJoins()) && empty(update.getStartJoins()), update.getUpdateSets());
         }
         if (statement instanceof Delete delete) {
             return write(WriteKind.DELETE, delete.getTable(), delete.getReturningClause() == null
                     && delete.getWithItemsList() == null && empty(delete.getJoins())
-                    && empty(delete.getUsingList()) && (delete.getTables() == null || delete.getTables().isEmpty()));
+                    && empty(delete.getUsingList()) && (delete.getTables() == null || delete.getTables().isEmpty()), null);
         }
         if (statement instanceof CreateTable || statement instanceof CreateIndex) {
             // A new table has no rows; an index changes no row.
@@ -155,9 +159,15 @@ public final class SqlAnalyzer {
                 .allMatch(w -> w.getInsert() == null && w.getUpdate() == null && w.getDelete() == null);
     }
 
-    private static AnalysedStatement write(WriteKind kind, Table table, boolean plain) {
+    private static AnalysedStatement write(WriteKind kind, Table table, boolean plain, List<UpdateSet> sets) {
         String name = tableName(table);
-        return plain ? new Write(kind, name)
+        Set<String> assigned = new HashSet<>();
+        if (sets != null) {
+            for (UpdateSet set : sets) {
+                set.getColumns().forEach(c -> assigned.add(columnName(c.getColumnName())));
+            }
+        }
+        return plain ? new Write(kind, name, Set.copyOf(assigned))
                 : new Opaque(Optional.of(name), "a " + kind + " with RETURNING, WITH, joins or ON DUPLICATE KEY");
     }
 

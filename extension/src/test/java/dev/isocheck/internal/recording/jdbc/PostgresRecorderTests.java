@@ -74,4 +74,20 @@ class PostgresRecorderTests extends RecorderScenarios {
             assertThat(n.reason()).contains("unknown");
         });
     }
+
+    @Test
+    void aTableWithTriggersLeavesEveryTableOut() throws Exception {
+        database().run("CREATE OR REPLACE FUNCTION count_notes() RETURNS trigger AS $$ BEGIN UPDATE counters SET n = n + 1 WHERE id = 1; RETURN NEW; END $$ LANGUAGE plpgsql",
+                "CREATE TRIGGER notes_counted AFTER INSERT ON notes FOR EACH ROW EXECUTE FUNCTION count_notes()");
+        RecordedHistory recorded = RecordedRun.record("trigger", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                s.executeUpdate("INSERT INTO notes VALUES (1, 'counted')");
+            }
+        });
+
+        assertThat(recorded.notModelled()).singleElement().satisfies(n -> {
+            assertThat(n.subject()).startsWith("every table");
+            assertThat(n.reason()).contains("triggers");
+        });
+    }
 }

@@ -29,6 +29,7 @@ class RecordedOperationsTests {
     @BeforeEach
     void tables() throws SQLException {
         try (Connection c = h2.getConnection(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS cards");
             s.execute("DROP TABLE IF EXISTS accounts");
             s.execute("DROP TABLE IF EXISTS logbook");
             s.execute("CREATE TABLE accounts (id INT PRIMARY KEY, owner VARCHAR(20), balance INT NOT NULL, doc CLOB)");
@@ -194,5 +195,25 @@ class RecordedOperationsTests {
         }
         Recording later = new Recording("later");
         assertThat(later.finish().history().transactions()).isEmpty();
+    }
+
+    @Test
+    void writesWithUnseenEffectsLeaveTheTablesTheyChangeOut() throws Exception {
+        try (Connection c = h2.getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE cards (id INT PRIMARY KEY, account INT REFERENCES accounts (id) ON DELETE CASCADE)");
+            s.execute("INSERT INTO cards VALUES (7, 2)");
+        }
+        RecordedHistory recorded = RecordedRun.record("unseen effects", h2, ds -> {
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                query(c, "SELECT * FROM cards WHERE id = 7", 10);
+                // Moves the row to another key: the removal of accounts/1 is not seen.
+                s.executeUpdate("UPDATE accounts SET id = 10 WHERE id = 1");
+                // Deletes the card through the cascade.
+                s.executeUpdate("DELETE FROM accounts WHERE id = 2");
+            }
+        });
+
+        assertThat(recorded.notModelled()).extracting(n -> n.subject().split(" ")[1]).containsExactlyInAnyOrder("accounts", "cards", "public.cards");
+        assertThat(ops(recorded)).containsExactly("t1: ", "t2: ", "t3: ");
     }
 }
