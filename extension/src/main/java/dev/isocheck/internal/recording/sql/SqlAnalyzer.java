@@ -57,7 +57,13 @@ public final class SqlAnalyzer {
         if (cached != null) {
             return cached;
         }
-        AnalysedStatement analysed = parse(sql);
+        AnalysedStatement analysed;
+        try {
+            analysed = parse(sql);
+        } catch (RuntimeException e) {
+            // A parser's surprise must not reach the application; what was not understood may write anything.
+            analysed = new Opaque(Optional.empty(), "the recorder failed to analyse the statement: " + e);
+        }
         if (CACHE.size() >= CACHE_LIMIT) {
             CACHE.clear();
         }
@@ -82,7 +88,14 @@ public final class SqlAnalyzer {
     private static AnalysedStatement parse(String sql) {
         Statement statement;
         try {
-            statement = CCJSqlParserUtil.parse(sql);
+            // parse() stops after the first statement; a second one would slip past the analysis
+            // and, rewritten, change meaning.
+            List<Statement> statements = CCJSqlParserUtil.parseStatements(sql);
+            if (statements.size() != 1) {
+                return statements.isEmpty() ? new NoRowsKnown("no statement")
+                        : new Opaque(Optional.empty(), "several statements in one may change any table");
+            }
+            statement = statements.get(0);
         } catch (JSQLParserException | RuntimeException e) {
             return unparsed(sql);
         }
@@ -156,7 +169,7 @@ public final class SqlAnalyzer {
 
     private static boolean withoutWrites(Select select) {
         return select.getWithItemsList() == null || select.getWithItemsList().stream()
-                .allMatch(w -> w.getInsert() == null && w.getUpdate() == null && w.getDelete() == null);
+                .allMatch(w -> w.getParenthesedStatement() instanceof net.sf.jsqlparser.statement.select.ParenthesedSelect);
     }
 
     private static AnalysedStatement write(WriteKind kind, Table table, boolean plain, List<UpdateSet> sets) {
