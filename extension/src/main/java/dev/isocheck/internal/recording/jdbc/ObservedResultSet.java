@@ -32,6 +32,8 @@ final class ObservedResultSet implements InvocationHandler {
     private final RowsRead read;
     private final AnalysedStatement analysed;
     private final List<Object> parameters;
+    /** Whether {@code setMaxRows} may have cut the result short: then it is not every row the WHERE selects. */
+    private final boolean capped;
     private RowReader reader;
     private boolean scrolled;
     private boolean done;
@@ -39,7 +41,8 @@ final class ObservedResultSet implements InvocationHandler {
     private boolean broken;
 
     private ObservedResultSet(ResultSet real, Statement statement, RecordedConnection connection, TransactionLog log,
-                              RowsRead read, AnalysedStatement analysed, List<Object> parameters) {
+                              RowsRead read, AnalysedStatement analysed, List<Object> parameters, boolean capped) {
+        this.capped = capped;
         this.real = real;
         this.statement = statement;
         this.connection = connection;
@@ -50,9 +53,9 @@ final class ObservedResultSet implements InvocationHandler {
     }
 
     static ResultSet wrap(ResultSet real, Statement statement, RecordedConnection connection, TransactionLog log,
-                          RowsRead read, AnalysedStatement analysed, List<Object> parameters) {
+                          RowsRead read, AnalysedStatement analysed, List<Object> parameters, boolean capped) {
         return Proxies.create(ResultSet.class,
-                new ObservedResultSet(real, statement, connection, log, read, analysed, parameters));
+                new ObservedResultSet(real, statement, connection, log, read, analysed, parameters, capped));
     }
 
     @Override
@@ -102,7 +105,7 @@ final class ObservedResultSet implements InvocationHandler {
                 synchronized (connection) {
                     read.add(row);
                 }
-            } else if (forward && !scrolled) {
+            } else if (forward && !scrolled && !capped) {
                 String predicate = predicate();
                 synchronized (connection) {
                     read.exhausted(predicate);

@@ -188,7 +188,14 @@ final class RecordedStatement implements InvocationHandler {
         if (rewritten && !name.equals("executeQuery")) {
             return executeRewritten(name, (Write) analysed, () -> ((PreparedStatement) real).executeQuery(), preparedSql);
         }
-        Statement target = rewritten ? original() : real;
+        Statement target = real;
+        if (rewritten) {
+            // executeQuery on a write: the original statement answers it, with the same parameters.
+            target = original();
+            for (Map.Entry<Integer, Object[]> call : parameterCalls.entrySet()) {
+                Proxies.call(target, parameterMethods.get(call.getKey()), call.getValue());
+            }
+        }
         return execute(analysed, preparedSql, target, method, args);
     }
 
@@ -245,6 +252,7 @@ final class RecordedStatement implements InvocationHandler {
         List<Map<String, Object>> rows = new ArrayList<>();
         boolean complete = true;
         long count = 0;
+        int maxRows = uncapped();
         try (ResultSet rs = send.call()) {
             RowReader reader = null;
             while (rs.next()) {
@@ -266,6 +274,8 @@ final class RecordedStatement implements InvocationHandler {
         } catch (SQLException e) {
             connection.afterExecute(e, false);
             throw e;
+        } finally {
+            recap(maxRows);
         }
         connection.observe(log, complete
                 ? new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE, write.assigned())
@@ -281,6 +291,24 @@ final class RecordedStatement implements InvocationHandler {
                 return count;
             default:
                 return (int) count;
+        }
+    }
+
+    /**
+     * Lifts the application's {@code setMaxRows} for a rewritten write, whose rows are its update
+     * count and must all come back; returns the cap to restore.
+     */
+    private int uncapped() throws SQLException {
+        int maxRows = real.getMaxRows();
+        if (maxRows > 0) {
+            real.setMaxRows(0);
+        }
+        return maxRows;
+    }
+
+    private void recap(int maxRows) throws SQLException {
+        if (maxRows > 0) {
+            real.setMaxRows(maxRows);
         }
     }
 
@@ -385,7 +413,13 @@ final class RecordedStatement implements InvocationHandler {
                 bound.add(parameters.get(i));
             }
         }
-        return ObservedResultSet.wrap(rs, proxy, connection, log, read, analysed, bound);
+        boolean capped;
+        try {
+            capped = real.getMaxRows() > 0;
+        } catch (SQLException | RuntimeException e) {
+            capped = true;
+        }
+        return ObservedResultSet.wrap(rs, proxy, connection, log, read, analysed, bound, capped);
     }
 
     private PreparedStatement original() throws Throwable {

@@ -119,6 +119,8 @@ final class InvisibilityWorkload {
             }
             case 3 -> {
                 try (Statement s = c.createStatement()) {
+                    // A cap on rows must not cut the update count.
+                    s.setMaxRows(1);
                     boolean result = s.execute("UPDATE items SET name = 'bulk' WHERE id BETWEEN " + base + " AND " + (base + 9));
                     seen.add("execute " + result + " " + s.getUpdateCount() + " " + s.getResultSet() + " " + s.getMoreResults()
                             + " " + s.getUpdateCount());
@@ -132,6 +134,8 @@ final class InvisibilityWorkload {
             }
             case 5 -> {
                 try (PreparedStatement s = c.prepareStatement("SELECT * FROM items WHERE id >= ? AND id < ? ORDER BY id")) {
+                    // Sometimes capped: the rows read are then not every row the WHERE selects.
+                    s.setMaxRows(id % 3);
                     s.setInt(1, base);
                     s.setInt(2, base + 1000);
                     try (ResultSet rs = s.executeQuery()) {
