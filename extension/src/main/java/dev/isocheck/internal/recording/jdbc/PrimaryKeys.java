@@ -54,7 +54,10 @@ final class PrimaryKeys implements PrimaryKeyLookup {
             }
             try {
                 Map<String, String> effects = new TreeMap<>(cascades(connection.getMetaData(), table));
-                if (hasTriggers(connection, table)) {
+                if (!isBaseTable(connection.getMetaData(), table)) {
+                    effects.put("*", "a write through a view, or to something that is not a single base table,"
+                            + " changes rows of tables it does not name");
+                } else if (hasTriggers(connection, table)) {
                     effects.put("*", "the table has triggers, which may write any table unseen");
                 }
                 sideEffects.put(table, Map.copyOf(effects));
@@ -93,6 +96,23 @@ final class PrimaryKeys implements PrimaryKeyLookup {
     private static boolean changesChildren(short rule) {
         return rule == DatabaseMetaData.importedKeyCascade || rule == DatabaseMetaData.importedKeySetNull
                 || rule == DatabaseMetaData.importedKeySetDefault;
+    }
+
+    /**
+     * Whether the name is one base table: a view or an unknown object may stand for other tables.
+     * PostgreSQL says {@code TABLE} or {@code PARTITIONED TABLE}, H2 {@code BASE TABLE}.
+     */
+    private static boolean isBaseTable(DatabaseMetaData metaData, String table) throws SQLException {
+        List<String> types = new ArrayList<>();
+        for (String[] spelling : spellings(table)) {
+            try (ResultSet tables = metaData.getTables(null, spelling[0], spelling[1], null)) {
+                while (tables.next()) {
+                    types.add(String.valueOf(tables.getString("TABLE_TYPE")).toUpperCase(Locale.ROOT));
+                }
+            }
+        }
+        return types.size() == 1 && (types.get(0).equals("TABLE") || types.get(0).equals("BASE TABLE")
+                || types.get(0).equals("PARTITIONED TABLE"));
     }
 
     /** Whether the table has triggers, from the standard information schema (PostgreSQL, H2, HSQLDB). */

@@ -90,4 +90,23 @@ class PostgresRecorderTests extends RecorderScenarios {
             assertThat(n.reason()).contains("triggers");
         });
     }
+
+    @Test
+    void aWriteThroughAViewLeavesEveryTableOut() throws Exception {
+        database().run("CREATE OR REPLACE VIEW on_duty AS SELECT * FROM doctors WHERE on_call");
+        try {
+            RecordedHistory recorded = RecordedRun.record("view", database().dataSource(), ds -> {
+                try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                    assertThat(s.executeUpdate("UPDATE on_duty SET on_call = FALSE WHERE id = 2")).isEqualTo(1);
+                }
+            });
+
+            assertThat(recorded.notModelled()).anySatisfy(n -> {
+                assertThat(n.subject()).startsWith("every table");
+                assertThat(n.reason()).contains("view");
+            });
+        } finally {
+            database().run("DROP VIEW on_duty");
+        }
+    }
 }
