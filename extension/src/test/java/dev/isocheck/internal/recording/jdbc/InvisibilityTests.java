@@ -25,6 +25,20 @@ class InvisibilityTests {
     }
 
     @Test
+    void hsqldbSeesNoDifference() throws Exception {
+        // No rewriting dialect: every write is sent unchanged, and leaves its table out.
+        compare(hsqldb("invisible-plain"), hsqldb("invisible-recorded"), false);
+    }
+
+    static DataSource hsqldb(String name) {
+        org.hsqldb.jdbc.JDBCDataSource ds = new org.hsqldb.jdbc.JDBCDataSource();
+        ds.setUrl("jdbc:hsqldb:mem:" + name + ";hsqldb.tx=mvcc");
+        ds.setUser("SA");
+        ds.setPassword("");
+        return ds;
+    }
+
+    @Test
     void postgresSeesNoDifference() throws Throwable {
         DataSource server = PostgresDatabase.get().dataSource();
         try (Connection c = server.getConnection(); Statement s = c.createStatement()) {
@@ -37,6 +51,7 @@ class InvisibilityTests {
     }
 
     private static void compare(DataSource plain, DataSource recorded, boolean postgres) throws Exception {
+        boolean rewrites = !recorded.getClass().getName().contains("hsqldb");
         InvisibilityWorkload.schema(plain, postgres);
         InvisibilityWorkload.schema(recorded, postgres);
 
@@ -50,6 +65,9 @@ class InvisibilityTests {
         assertThat(expected.stream().flatMap(List::stream)).anyMatch(s -> s.startsWith("exception"))
                 .anyMatch(s -> s.startsWith("keys true 1")).anyMatch(s -> s.startsWith("row "));
         assertThat(history.notModelled()).extracting(n -> n.subject().split(" ")[1]).containsExactlyInAnyOrder("items", "events");
+        if (!rewrites) {
+            return;
+        }
 
         // Without the unseen writes nothing is left out, and the concurrent history passes the check.
         InvisibilityWorkload.schema(recorded, postgres);
