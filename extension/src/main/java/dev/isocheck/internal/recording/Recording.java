@@ -29,6 +29,7 @@ public final class Recording {
     private final String name;
     private final List<RecordedTransaction> transactions = new ArrayList<>();
     private final List<NotModelled> notModelled = new ArrayList<>();
+    private final List<NotModelled> failures = new ArrayList<>();
     private boolean finished;
 
     /** A recording in progress, named after its test (for messages). */
@@ -73,6 +74,13 @@ public final class Recording {
         }
     }
 
+    /** Leaves every table out: the recorder failed, and what it kept cannot be trusted to be complete. */
+    public synchronized void failed(String reason) {
+        if (!finished) {
+            failures.add(new NotModelled("every table", reason));
+        }
+    }
+
     /** Notes something left out of the check. */
     public synchronized void notModelled(NotModelled what) {
         if (!finished) {
@@ -104,6 +112,9 @@ public final class Recording {
                         (l.table().isPresent() ? "table " + table : "every table") + " (statement: " + l.statement() + ")",
                         l.reason()));
             }
+        }
+        if (!failures.isEmpty()) {
+            leftOut.putIfAbsent(RecordedTransaction.EVERY_TABLE, failures.get(0));
         }
         HistoryBuilder builder = History.builder().unknownInitialValues(UnknownInitialValues.ANY);
         for (int i = 0; i < transactions.size(); i++) {

@@ -48,7 +48,8 @@ final class Proxies {
                 break;
             case "toString":
                 if (method.getParameterCount() == 0) {
-                    return "recorded " + target;
+                    // The driver's text: applications log it, some parse it.
+                    return String.valueOf(target);
                 }
                 break;
             case "unwrap":

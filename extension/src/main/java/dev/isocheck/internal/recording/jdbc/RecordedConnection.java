@@ -41,6 +41,11 @@ final class RecordedConnection implements InvocationHandler {
     private TransactionLog log;
     /** Where the transaction was doomed (the database will roll it back whatever the application does); -1 when not. */
     private int doomedAt = -1;
+    /**
+     * Whether DDL may have committed part of the transaction implicitly: a rollback then undoes only
+     * what came after, and which part that was is not known.
+     */
+    private boolean partlyCommitted;
 
     private RecordedConnection(Connection real, Dialect dialect, PrimaryKeys primaryKeys) throws SQLException {
         this.real = real;
@@ -109,6 +114,7 @@ final class RecordedConnection implements InvocationHandler {
         if (!open) {
             open = true;
             doomedAt = -1;
+            partlyCommitted = false;
             long start = System.nanoTime();
             Optional<Recording> recording = Recording.current();
             log = recording.map(r -> new TransactionLog(r, session, Thread.currentThread().getName(), start)).orElse(null);
@@ -135,6 +141,13 @@ final class RecordedConnection implements InvocationHandler {
     synchronized void resultDone(TransactionLog of) {
         if (autoCommit && open && log == of) {
             end(Outcome.COMMITTED, true);
+        }
+    }
+
+    /** Called before DDL on a database that commits the transaction in progress before DDL. */
+    synchronized void implicitCommit() {
+        if (!autoCommit) {
+            partlyCommitted = true;
         }
     }
 
@@ -255,10 +268,18 @@ final class RecordedConnection implements InvocationHandler {
         if (doomedAt >= 0 && outcome == Outcome.COMMITTED) {
             outcome = Outcome.ABORTED;
         }
+        if (partlyCommitted && outcome == Outcome.ABORTED) {
+            outcome = Outcome.UNKNOWN;
+        }
         if (mayQuery && !primaryKeys.knows(ended.tables())) {
             lookUpKeys(ended);
         }
-        ended.finish(end, outcome, primaryKeys);
+        try {
+            ended.finish(end, outcome, primaryKeys);
+        } catch (RuntimeException e) {
+            // A recorder failure must not reach the application; the check must not trust a partial history.
+            ended.recording().failed("the recorder failed on a transaction of " + session + ": " + e);
+        }
     }
 
     private void lookUpKeys(TransactionLog ended) {

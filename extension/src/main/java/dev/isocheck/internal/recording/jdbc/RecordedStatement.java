@@ -214,6 +214,9 @@ final class RecordedStatement implements InvocationHandler {
     /** Sends a statement unchanged; records its reads, or its table as left out when it writes. */
     private Object execute(AnalysedStatement analysed, String sql, Statement target, Method method, Object[] args) throws Throwable {
         TransactionLog log = connection.beforeExecute();
+        if (!connection.dialect().transactionalDdl() && SqlAnalyzer.commitsImplicitly(sql)) {
+            connection.implicitCommit();
+        }
         statement(log, sql);
         RowsRead read = rowsRead(analysed);
         leaveOut(log, analysed, sql);
@@ -314,6 +317,9 @@ final class RecordedStatement implements InvocationHandler {
 
     private Object executeBatch(Method method, Object[] args) throws Throwable {
         TransactionLog log = connection.beforeExecute();
+        if (!connection.dialect().transactionalDdl() && batchSql.stream().anyMatch(SqlAnalyzer::commitsImplicitly)) {
+            connection.implicitCommit();
+        }
         for (String sql : batchSql) {
             statement(log, sql);
             AnalysedStatement analysed = SqlAnalyzer.analyse(sql);

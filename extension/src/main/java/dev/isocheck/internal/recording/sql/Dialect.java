@@ -49,6 +49,11 @@ public enum Dialect {
         return this == POSTGRESQL;
     }
 
+    /** Whether DDL runs inside the transaction (PostgreSQL) rather than after an implicit commit. */
+    public boolean transactionalDdl() {
+        return this == POSTGRESQL;
+    }
+
     /** The dialect of a database, from {@code DatabaseMetaData.getDatabaseProductName()}. */
     public static Dialect of(String productName) {
         String name = productName == null ? "" : productName.toLowerCase(Locale.ROOT);

@@ -71,6 +71,18 @@ public final class SqlAnalyzer {
         return analysed;
     }
 
+    /**
+     * Whether {@code sql} is DDL or another statement that databases without transactional DDL
+     * (H2, HSQLDB, MySQL) run after an implicit commit of the transaction in progress.
+     */
+    public static boolean commitsImplicitly(String sql) {
+        String first = sql.strip().split("\\s+", 2)[0].toUpperCase(Locale.ROOT);
+        return switch (first) {
+            case "CREATE", "ALTER", "DROP", "TRUNCATE", "GRANT", "REVOKE", "COMMENT", "ANALYZE", "RENAME" -> true;
+            default -> false;
+        };
+    }
+
     /** A table's name as keys use it: unquoted, lower case, with its schema when one is given. */
     public static String tableName(Table table) {
         String name = table.getUnquotedName().toLowerCase(Locale.ROOT);
