@@ -131,6 +131,40 @@ abstract class RecorderScenarios {
     }
 
     @Test
+    void anIncrementThatWaitsForALockIsFine() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("blocked increment", database().dataSource(), ds -> {
+            java.util.concurrent.ExecutorService second = java.util.concurrent.Executors.newSingleThreadExecutor();
+            try (Connection a = open(ds, Connection.TRANSACTION_READ_COMMITTED);
+                 Connection b = open(ds, Connection.TRANSACTION_READ_COMMITTED)) {
+                assertThat(counter(a)).isZero();
+                try (Statement s = a.createStatement()) {
+                    s.executeUpdate("UPDATE counters SET n = n + 1 WHERE id = 1");
+                }
+                // b's update waits for a's row lock, on a thread of its own (which inherits the recording).
+                java.util.concurrent.Future<Integer> blocked = second.submit(() -> {
+                    try (Statement s = b.createStatement()) {
+                        int updated = s.executeUpdate("UPDATE counters SET n = n + 1 WHERE id = 1");
+                        b.commit();
+                        return updated;
+                    }
+                });
+                Thread.sleep(200);
+                assertThat(blocked).isNotDone();
+                a.commit();
+                assertThat(blocked.get()).isEqualTo(1);
+                assertThat(counter(a)).isEqualTo(2);
+                a.commit();
+            } finally {
+                second.shutdown();
+            }
+        });
+
+        assertThat(recorded.history().transactions()).hasSize(3);
+        assertThat(recorded.history().transactions().get(1).thread()).isNotEqualTo(recorded.history().transactions().get(0).thread());
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
+
+    @Test
     void serialWorkloadIsFine() throws Exception {
         RecordedHistory recorded = RecordedRun.record("serial", database().dataSource(), ds -> {
             try (Connection c = ds.getConnection()) {
