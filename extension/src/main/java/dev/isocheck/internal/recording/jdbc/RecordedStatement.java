@@ -391,7 +391,9 @@ final class RecordedStatement implements InvocationHandler {
                     : parameters.get(((Operand.Parameter) operand).index());
             ColumnValues.keyPart(value).ifPresent(v -> fixed.put(column, v));
         });
-        return new RowsRead(query.table(), fixed, query.onlyEqualities() && fixed.size() == query.equalities().size());
+        // OFFSET, LIMIT 0 or SKIP LOCKED can return nothing for a row that exists.
+        return new RowsRead(query.table(), fixed, query.onlyEqualities() && !query.limited()
+                && fixed.size() == query.equalities().size());
     }
 
     private ResultSet observePending(ResultSet rs) {

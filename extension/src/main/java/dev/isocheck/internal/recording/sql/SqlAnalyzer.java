@@ -223,10 +223,21 @@ public final class SqlAnalyzer {
         boolean onlyEqualities = select.getWhere() != null && conjuncts(select.getWhere(), equalities);
         boolean limited = select.getLimit() != null || select.getOffset() != null || select.getFetch() != null
                 || select.getTop() != null || select.getFirst() != null || select.getSkip() != null
-                || select.getLimitBy() != null;
+                || select.getLimitBy() != null || skipsRows(select);
         equalities.values().removeIf(java.util.Objects::isNull);
         return new Query(tableName(table), star ? null : List.copyOf(columns), Map.copyOf(equalities),
                 onlyEqualities, select.getWhere(), limited);
+    }
+
+    /**
+     * Whether the query may return fewer rows than its WHERE selects for reasons other than a limit:
+     * {@code SKIP LOCKED} skips rows another transaction holds, {@code TABLESAMPLE} samples. Read
+     * from the parsed statement's text, so that a comment cannot hide it (a string literal that
+     * mentions them only costs a predicate read).
+     */
+    private static boolean skipsRows(PlainSelect select) {
+        String text = select.toString().toUpperCase(Locale.ROOT);
+        return text.contains("SKIP LOCKED") || text.contains("TABLESAMPLE") || text.contains("SAMPLE");
     }
 
     /** Collects {@code column = value} conjuncts; returns whether the whole clause is made of them. */

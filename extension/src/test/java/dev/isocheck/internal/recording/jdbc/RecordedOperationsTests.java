@@ -61,6 +61,7 @@ class RecordedOperationsTests {
                 query(c, "SELECT a.id FROM accounts a JOIN accounts b ON a.id = b.id", 10);
                 query(c, "SELECT owner FROM accounts WHERE owner = 'ann'", 10);
                 query(c, "SELECT count(*) FROM accounts", 10);
+                query(c, "SELECT owner FROM accounts WHERE id = 1 OFFSET 1 ROWS", 10);
             }
         });
 
@@ -71,7 +72,8 @@ class RecordedOperationsTests {
                 "t4: r(accounts/2, {\"balance\":20,\"id\":2})",
                 "t5: ",
                 "t6: ",
-                "t7: ");
+                "t7: ",
+                "t8: ");
         assertThat(ops(recorded).get(2)).contains("balance >= 20").contains("accounts/2").contains("accounts/3")
                 .as("a CLOB has no comparable value: left out of the row").doesNotContain("doc");
         assertThat(ops(recorded)).as("but NULL is NULL").allSatisfy(t -> assertThat(t).doesNotContain("\"doc\":\"x"));

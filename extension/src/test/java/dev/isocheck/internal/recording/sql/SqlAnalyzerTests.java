@@ -40,6 +40,12 @@ class SqlAnalyzerTests {
     }
 
     @Test
+    void queriesThatSkipRowsAreNotWholeResults() {
+        assertThat(((Query) SqlAnalyzer.analyse("SELECT * FROM t WHERE n > 1 FOR UPDATE SKIP LOCKED")).limited()).isTrue();
+        assertThat(((Query) SqlAnalyzer.analyse("SELECT * FROM t WHERE n > 1 FOR UPDATE")).limited()).isFalse();
+    }
+
+    @Test
     void readsThatCannotBeKeyedAreNotRecorded() {
         for (String sql : List.of("SELECT a.x FROM a JOIN b ON a.id = b.id", "SELECT count(*) FROM t",
                 "SELECT x + 1 FROM t", "SELECT x FROM (SELECT x FROM t) s", "SELECT x FROM t GROUP BY x",
