@@ -83,11 +83,13 @@ public final class SqlAnalyzer {
         };
     }
 
-    /** A table's name as keys use it: unquoted, lower case, with its schema when one is given. */
+    /**
+     * A table's name as keys use it: unquoted, lower case, without its schema, so that one table
+     * named several ways is one table (the primary-key look-up refuses names that several tables
+     * answer to).
+     */
     public static String tableName(Table table) {
-        String name = table.getUnquotedName().toLowerCase(Locale.ROOT);
-        String schema = table.getUnquotedSchemaName();
-        return schema == null ? name : schema.toLowerCase(Locale.ROOT) + "." + name;
+        return table.getUnquotedName().toLowerCase(Locale.ROOT);
     }
 
     /** A column's name as rows use it: unquoted, lower case. */

@@ -57,7 +57,7 @@ class SqlAnalyzerTests {
     @Test
     void writesNameTheirTableAndTheColumnsTheySet() {
         assertThat(SqlAnalyzer.analyse("UPDATE public.T SET n = n + 1, \"Id\" = 2 WHERE id = 1"))
-                .isEqualTo(new Write(WriteKind.UPDATE, "public.t", Set.of("n", "id")));
+                .isEqualTo(new Write(WriteKind.UPDATE, "t", Set.of("n", "id")));
         assertThat(SqlAnalyzer.analyse("INSERT INTO t (id) VALUES (1) ON CONFLICT (id) DO UPDATE SET n = 0"))
                 .isEqualTo(new Write(WriteKind.INSERT, "t", Set.of("n")));
         assertThat(SqlAnalyzer.analyse("DELETE FROM t WHERE id = 1;")).isEqualTo(new Write(WriteKind.DELETE, "t", Set.of()));
