@@ -64,7 +64,8 @@ class InvisibilityTests {
         }
         assertThat(expected.stream().flatMap(List::stream)).anyMatch(s -> s.startsWith("exception"))
                 .anyMatch(s -> s.startsWith("keys true 1")).anyMatch(s -> s.startsWith("row "));
-        assertThat(history.notModelled()).extracting(n -> n.subject().split(" ")[1]).containsExactlyInAnyOrder("items", "events");
+        assertThat(history.notModelled()).extracting(n -> n.subject().split(" ")[1])
+                .filteredOn(table -> !table.startsWith("no_such_table")).containsExactlyInAnyOrder("items", "events");
         if (!rewrites) {
             return;
         }
@@ -72,7 +73,7 @@ class InvisibilityTests {
         // Without the unseen writes nothing is left out, and the concurrent history passes the check.
         InvisibilityWorkload.schema(recorded, postgres);
         RecordedHistory checkable = RecordedRun.record("checkable", recorded, ds -> InvisibilityWorkload.run(ds, false));
-        assertThat(checkable.notModelled()).isEmpty();
+        assertThat(checkable.notModelled()).allSatisfy(n -> assertThat(n.subject()).startsWith("table no_such_table"));
         assertThat(checkable.history().transactions()).hasSizeGreaterThan(InvisibilityWorkload.THREADS * 10);
         CheckResult result = RecordedRun.check(checkable, IsolationLevel.SERIALIZABLE);
         assertThat(result.isSatisfied()).as("%s", result.explanationText().orElse("")).isTrue();

@@ -73,8 +73,8 @@ final class InvisibilityWorkload {
                 c.setAutoCommit(!transaction);
                 int id = base + random.nextInt(20);
                 try {
-                    int kind = random.nextInt(10);
-                    if (!unseenWrites && (kind == 7 || kind == 8)) {
+                    int kind = random.nextInt(12);
+                    if (!unseenWrites && (kind == 7 || kind == 8 || kind == 10)) {
                         // Generated keys and batches are sent unchanged, and leave their tables out.
                         kind = 5;
                     }
@@ -177,6 +177,20 @@ final class InvisibilityWorkload {
                     s.addBatch("INSERT INTO items (id, name, qty) VALUES (" + (id + 500) + ", 'batch', 1)");
                     s.addBatch("UPDATE items SET qty = 0 WHERE id = " + id);
                     seen.add("batch " + Arrays.toString(s.executeBatch()));
+                }
+            }
+            case 10 -> {
+                try (Statement s = c.createStatement()) {
+                    // A write sent with executeQuery: H2 refuses it, PostgreSQL runs it and then complains.
+                    s.executeQuery("UPDATE items SET qty = qty WHERE id = " + (base + 999));
+                }
+            }
+            case 11 -> {
+                try (Statement s = c.createStatement()) {
+                    // PostgreSQL answers with a notice, which JDBC shows as a warning.
+                    s.execute("DROP TABLE IF EXISTS no_such_table_" + thread);
+                    java.sql.SQLWarning warning = s.getWarnings();
+                    seen.add("warning " + (warning == null ? "none" : warning.getSQLState()));
                 }
             }
             default -> {
