@@ -47,6 +47,15 @@ public final class SqlAnalyzer {
 
     private static final int CACHE_LIMIT = 10_000;
     private static final Map<String, AnalysedStatement> CACHE = new ConcurrentHashMap<>();
+    /**
+     * JSqlParser parses on an executor, to time out; its own executor's threads are not daemons
+     * and, after a statement it cannot parse, keep the application's JVM from exiting.
+     */
+    private static final java.util.concurrent.ExecutorService PARSER_THREADS = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread thread = new Thread(r, "isocheck-sql-parser");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private SqlAnalyzer() {
     }
@@ -104,7 +113,7 @@ public final class SqlAnalyzer {
         try {
             // parse() stops after the first statement; a second one would slip past the analysis
             // and, rewritten, change meaning.
-            List<Statement> statements = CCJSqlParserUtil.parseStatements(sql);
+            List<Statement> statements = CCJSqlParserUtil.parseStatements(sql, PARSER_THREADS, parser -> { });
             if (statements.size() != 1) {
                 return statements.isEmpty() ? new NoRowsKnown("no statement")
                         : new Opaque(Optional.empty(), "several statements in one may change any table");
@@ -141,8 +150,14 @@ public final class SqlAnalyzer {
             return new NoRowsKnown("DDL that changes no row");
         }
         if (statement instanceof net.sf.jsqlparser.statement.SetStatement
-                || statement instanceof net.sf.jsqlparser.statement.ShowStatement) {
-            return new NoRowsKnown("a setting");
+                || statement instanceof net.sf.jsqlparser.statement.ShowStatement
+                || statement instanceof net.sf.jsqlparser.statement.comment.Comment) {
+            return new NoRowsKnown("a setting or comment");
+        }
+        if (statement instanceof net.sf.jsqlparser.statement.ExplainStatement
+                && !sql.toUpperCase(Locale.ROOT).matches("(?s)\\s*EXPLAIN\\s*(\\(.*)?ANALY[SZ]E.*")) {
+            // EXPLAIN plans without running; EXPLAIN ANALYZE runs the statement.
+            return new NoRowsKnown("a query plan");
         }
         Optional<Table> changed = changedTable(statement);
         if (changed.isPresent()) {
@@ -174,9 +189,16 @@ public final class SqlAnalyzer {
     }
 
     private static AnalysedStatement unparsed(String sql) {
-        String first = sql.strip().split("\\s+", 2)[0].toUpperCase(Locale.ROOT);
+        String[] words = sql.strip().toUpperCase(Locale.ROOT).split("\\s+", 3);
+        String first = words[0];
         if (first.equals("SELECT") || first.equals("VALUES") || first.equals("SHOW")) {
             return new NoRowsKnown("a query the SQL parser does not understand");
+        }
+        if (first.equals("SET") && !(words.length > 1 && words[1].equals("CONSTRAINTS")) || first.equals("LOCK")
+                || first.equals("COMMENT")) {
+            // Settings, locks and comments change no row; SET CONSTRAINTS can make a commit fail later,
+            // which the commit itself shows.
+            return new NoRowsKnown("a setting, lock or comment");
         }
         return new Opaque(Optional.empty(), "a statement the SQL parser does not understand may change any table");
     }

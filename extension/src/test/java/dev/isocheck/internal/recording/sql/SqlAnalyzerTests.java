@@ -73,9 +73,18 @@ class SqlAnalyzerTests {
     }
 
     @Test
+    void settingsLocksAndPlansChangeNoRow() {
+        for (String sql : List.of("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE", "SET search_path TO app",
+                "LOCK TABLE t IN EXCLUSIVE MODE", "EXPLAIN SELECT * FROM t", "COMMENT ON TABLE t IS 'x'", "SHOW x")) {
+            assertThat(SqlAnalyzer.analyse(sql)).as(sql).isInstanceOf(NoRowsKnown.class);
+        }
+        assertThat(SqlAnalyzer.analyse("EXPLAIN ANALYZE DELETE FROM t")).isInstanceOf(Opaque.class);
+    }
+
+    @Test
     void whatCannotBeAnalysedMayChangeAnyTable() {
         for (String sql : List.of("CALL transfer(1, 2)", "UPDATE a SET x = 1; UPDATE b SET x = 1", "DO $$ BEGIN END $$",
-                "COMMIT", "WITH gone AS (DELETE FROM t RETURNING *) SELECT * FROM gone")) {
+                "COMMIT", "BEGIN", "SAVEPOINT a", "WITH gone AS (DELETE FROM t RETURNING *) SELECT * FROM gone")) {
             assertThat(SqlAnalyzer.analyse(sql)).as(sql).isInstanceOfSatisfying(Opaque.class, o -> assertThat(o.table()).isEmpty());
         }
     }
