@@ -60,6 +60,10 @@ final class RecordedStatement implements InvocationHandler {
     /** After a rewritten execute(): the update count the application asks for, -1 once moved past. */
     private long rewrittenCount = -1;
     private boolean lastWasRewritten;
+    /** After execute() returned a result: what its result, fetched later by getResultSet(), reads. */
+    private RowsRead pendingRead;
+    private TransactionLog pendingLog;
+    private AnalysedStatement pendingAnalysis;
 
     private RecordedStatement(RecordedConnection connection, Statement real, String preparedSql, boolean rewritten,
                               Connection realConnection, Method prepareMethod, Object[] prepareArgs) {
@@ -243,10 +247,6 @@ final class RecordedStatement implements InvocationHandler {
         connection.afterExecute(null, false);
         return result;
     }
-
-    private RowsRead pendingRead;
-    private TransactionLog pendingLog;
-    private AnalysedStatement pendingAnalysis;
 
     /** Sends the rewritten write, keeps the rows it returns, answers with their count. */
     private Object executeRewritten(String name, Write write, SqlCall send, String sql) throws Throwable {
