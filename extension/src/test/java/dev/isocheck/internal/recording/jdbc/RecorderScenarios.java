@@ -90,6 +90,37 @@ abstract class RecorderScenarios {
     }
 
     @Test
+    void aPhantomThatCommitsIsCaughtThroughPredicateReads() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("phantom", database().dataSource(), ds -> {
+            try (Connection a = open(ds, weakIsolation()); Connection b = open(ds, weakIsolation())) {
+                // Each adds a doctor on call after counting those on call, which neither sees the other add.
+                int id = 10;
+                for (Connection c : java.util.List.of(a, b)) {
+                    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM doctors WHERE on_call")) {
+                        int rows = 0;
+                        while (rs.next()) {
+                            rows++;
+                        }
+                        assertThat(rows).isEqualTo(2);
+                    }
+                }
+                for (Connection c : java.util.List.of(a, b)) {
+                    try (Statement s = c.createStatement()) {
+                        s.executeUpdate("INSERT INTO doctors VALUES (" + id++ + ", 'new', TRUE)");
+                    }
+                }
+                a.commit();
+                b.commit();
+            }
+        });
+
+        CheckResult result = RecordedRun.check(recorded, IsolationLevel.SERIALIZABLE);
+
+        assertThat(result.isViolated()).as("%s", result.verdict()).isTrue();
+        assertThat(RecordedRun.cycleTypes(result)).containsExactly(AnomalyType.G2);
+    }
+
+    @Test
     void lostUpdateIsCaught() throws Exception {
         RecordedHistory recorded = RecordedRun.record("lost update", database().dataSource(), ds -> {
             try (Connection a = open(ds, Connection.TRANSACTION_READ_COMMITTED);
