@@ -1,5 +1,6 @@
 package dev.isocheck;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import static org.apiguardian.api.API.Status.STABLE;
 
 import dev.isocheck.history.History;
@@ -8,7 +9,9 @@ import dev.isocheck.internal.explain.CheckAndExplain;
 import dev.isocheck.internal.explain.CoreExplainer;
 import dev.isocheck.internal.explain.ExhaustiveExplainer;
 import dev.isocheck.internal.explain.Explainer;
+import dev.isocheck.internal.recording.jdbc.RecordingDataSource;
 import java.util.Objects;
+import javax.sql.DataSource;
 import org.apiguardian.api.API;
 
 /**
@@ -84,5 +87,27 @@ public final class Isocheck {
                 options.explainMaxTransactions(), ExhaustiveExplainer.DEFAULT_BUDGET, ExhaustiveExplainer.DEFAULT_MAX_CASES),
                 pipeline, options.explainTimeLimit());
         return CheckAndExplain.run(history, level, pipeline, explaining);
+    }
+
+    /**
+     * Wraps {@code dataSource} so that the SQL transactions run on its connections are recorded for
+     * a check: each transaction goes into the recording of the test running it, chosen when the
+     * transaction starts; with no test recording, connections behave exactly as the real ones and
+     * nothing is kept. The same recording is available as a JDBC URL, {@code jdbc:isocheck:<real
+     * url>}, for code that opens connections through {@link java.sql.DriverManager}.
+     *
+     * <p>The application sees what it would see without the recorder (results, update counts,
+     * exceptions and their SQLSTATEs, metadata), though the recorder sends a write in a form that
+     * returns its rows ({@code RETURNING *} on PostgreSQL, {@code FINAL TABLE} on H2), and error
+     * messages may quote that form. What the recorder cannot analyse it leaves out of the check and
+     * lists, never guessing; {@code docs/recording.md} has the details.
+     *
+     * @param dataSource the application's data source
+     * @return a data source recording into the current test's history
+     * @throws NullPointerException if {@code dataSource} is {@code null}
+     */
+    @API(status = EXPERIMENTAL, since = "0.1")
+    public static DataSource record(DataSource dataSource) {
+        return RecordingDataSource.wrap(dataSource);
     }
 }

@@ -4,12 +4,13 @@ import dev.isocheck.history.History;
 import dev.isocheck.history.HistoryBuilder;
 import dev.isocheck.history.UnknownInitialValues;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 
 /**
  * The history of one test under construction: every transaction the test's recorded connections
@@ -26,8 +27,9 @@ public final class Recording {
     private static final Set<Recording> IN_PROGRESS = ConcurrentHashMap.newKeySet();
 
     private final String name;
-    private final List<Consumer<HistoryBuilder>> transactions = new ArrayList<>();
+    private final List<RecordedTransaction> transactions = new ArrayList<>();
     private final List<NotModelled> notModelled = new ArrayList<>();
+    private final List<NotModelled> failures = new ArrayList<>();
     private boolean finished;
 
     /** A recording in progress, named after its test (for messages). */
@@ -65,13 +67,17 @@ public final class Recording {
         return () -> BOUND.set(previous);
     }
 
-    /**
-     * Adds a finished transaction; {@code filler} adds it to the history's builder when the
-     * recording is {@linkplain #finish() finished}. Ignored once finished.
-     */
-    public synchronized void add(Consumer<HistoryBuilder> filler) {
+    /** Adds a finished transaction. Ignored once finished: a straggler thread's work comes too late. */
+    public synchronized void add(RecordedTransaction transaction) {
         if (!finished) {
-            transactions.add(Objects.requireNonNull(filler, "filler is null"));
+            transactions.add(Objects.requireNonNull(transaction, "transaction is null"));
+        }
+    }
+
+    /** Leaves every table out: the recorder failed, and what it kept cannot be trusted to be complete. */
+    public synchronized void failed(String reason) {
+        if (!finished) {
+            failures.add(new NotModelled("every table", reason));
         }
     }
 
@@ -91,13 +97,32 @@ public final class Recording {
      * Stops recording and builds the history: transactions in the order they were added, the
      * initial state unknown and possibly a value some transaction writes again
      * ({@link UnknownInitialValues#ANY}), since the recorder never saw the tables' rows before the test.
+     * The tables some transaction wrote without the recorder seeing the rows are left out of every
+     * transaction, each listed once in {@link RecordedHistory#notModelled()} with the first statement
+     * and reason.
      */
     public synchronized RecordedHistory finish() {
         finished = true;
         IN_PROGRESS.remove(this);
+        Map<String, NotModelled> leftOut = new LinkedHashMap<>();
+        for (RecordedTransaction t : transactions) {
+            for (Observation.LeftOut l : t.leftOut()) {
+                String table = l.table().orElse(RecordedTransaction.EVERY_TABLE);
+                leftOut.computeIfAbsent(table, k -> new NotModelled(
+                        (l.table().isPresent() ? "table " + table : "every table") + " (statement: " + l.statement() + ")",
+                        l.reason()));
+            }
+        }
+        if (!failures.isEmpty()) {
+            leftOut.putIfAbsent(RecordedTransaction.EVERY_TABLE, failures.get(0));
+        }
         HistoryBuilder builder = History.builder().unknownInitialValues(UnknownInitialValues.ANY);
-        transactions.forEach(t -> t.accept(builder));
-        return new RecordedHistory(builder.build(), notModelled);
+        for (int i = 0; i < transactions.size(); i++) {
+            transactions.get(i).addTo(builder, "t" + (i + 1), leftOut.keySet());
+        }
+        List<NotModelled> all = new ArrayList<>(leftOut.values());
+        all.addAll(notModelled);
+        return new RecordedHistory(builder.build(), all);
     }
 
     /** Undoes a {@link #bind()}: the thread records where it did before. */

@@ -1,0 +1,103 @@
+package dev.isocheck.internal.recording;
+
+import dev.isocheck.history.SqlStatement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One thing a transaction was seen doing, as the JDBC layer saw it: rows with their columns, not
+ * yet keys, because primary keys are looked up only when the connection is idle (looking them up
+ * mid-transaction would send the database a statement the application did not).
+ */
+public sealed interface Observation {
+
+    /** A statement the application sent; the observations after it are what it did. */
+    record StatementSent(SqlStatement statement) implements Observation {
+    }
+
+    /**
+     * Rows a single-table SELECT returned, as far as the application read them. Added when the
+     * statement runs, so that it keeps its place among the transaction's operations, and filled
+     * as the application moves through the result.
+     */
+    final class RowsRead implements Observation {
+
+        private final String table;
+        private final Map<String, Object> fixedByWhere;
+        private final boolean onlyEqualities;
+        private final List<Map<String, Object>> rows = new ArrayList<>();
+        private boolean exhausted;
+        private String predicateWhere;
+
+        /**
+         * @param table          the normalised table name
+         * @param fixedByWhere   the columns the WHERE fixes to one value ({@code id = ?}), with those values
+         * @param onlyEqualities whether the WHERE is nothing but those equalities
+         */
+        public RowsRead(String table, Map<String, Object> fixedByWhere, boolean onlyEqualities) {
+            this.table = table;
+            this.fixedByWhere = Map.copyOf(fixedByWhere);
+            this.onlyEqualities = onlyEqualities;
+        }
+
+        /** Adds a row the application moved to: column name to JSON-like value. */
+        public void add(Map<String, Object> row) {
+            rows.add(row);
+        }
+
+        /**
+         * Notes that the application read the result to its end.
+         *
+         * @param predicateWhere the WHERE, parameters substituted, when the checker can evaluate it
+         *                       exactly as the database did; {@code null} otherwise
+         */
+        public void exhausted(String predicateWhere) {
+            this.exhausted = true;
+            this.predicateWhere = predicateWhere;
+        }
+
+        /** The normalised table name. */
+        public String table() {
+            return table;
+        }
+
+        /** The rows seen so far. */
+        public List<Map<String, Object>> rows() {
+            return List.copyOf(rows);
+        }
+
+        /** The columns the WHERE fixes to one value, with those values. */
+        public Map<String, Object> fixedByWhere() {
+            return fixedByWhere;
+        }
+
+        /** Whether an empty result means the row with {@link #fixedByWhere()} is absent. */
+        public boolean absentIfEmpty() {
+            return exhausted && onlyEqualities;
+        }
+
+        /** The predicate read this result was, when read to its end and the WHERE is exact; else {@code null}. */
+        public String predicateWhere() {
+            return exhausted ? predicateWhere : null;
+        }
+    }
+
+    /**
+     * The full rows a statement wrote, new rows for INSERT and UPDATE, old rows for DELETE.
+     *
+     * @param deleted  whether the rows were deleted
+     * @param assigned the columns the statement sets explicitly (an UPDATE's SET list)
+     */
+    record RowsWritten(String table, List<Map<String, Object>> rows, boolean deleted, java.util.Set<String> assigned)
+            implements Observation {
+    }
+
+    /**
+     * A write the recorder could not see: its table (or every table, when empty) is left out of
+     * the check.
+     */
+    record LeftOut(Optional<String> table, String statement, String reason) implements Observation {
+    }
+}

@@ -1,0 +1,196 @@
+package dev.isocheck.internal.recording;
+
+import dev.isocheck.history.HistoryBuilder;
+import dev.isocheck.history.HistoryBuilder.TransactionBuilder;
+import dev.isocheck.history.SqlStatement;
+import dev.isocheck.history.Value;
+import dev.isocheck.internal.recording.Observation.LeftOut;
+import dev.isocheck.internal.recording.Observation.RowsRead;
+import dev.isocheck.internal.recording.Observation.RowsWritten;
+import dev.isocheck.internal.recording.Observation.StatementSent;
+import dev.isocheck.internal.recording.TransactionLog.Outcome;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A finished transaction, its observations turned into operations on keys {@code table/pk}. The
+ * tables it left out are dropped only when the whole recording is {@linkplain Recording#finish()
+ * finished}, since a write not seen in one transaction makes every transaction's view of that
+ * table unreliable.
+ */
+public final class RecordedTransaction {
+
+    /** Stands for "every table" among the tables left out. */
+    static final String EVERY_TABLE = "*";
+
+    private final String session;
+    private final String thread;
+    private final long start;
+    private final long end;
+    private final boolean committed;
+    private final List<Op> ops = new ArrayList<>();
+    private final List<LeftOut> leftOut = new ArrayList<>();
+
+    RecordedTransaction(String session, String thread, long start, long end, Outcome outcome,
+                        List<Observation> observations, PrimaryKeyLookup primaryKeys) {
+        this.session = session;
+        this.thread = thread;
+        this.start = start;
+        this.end = end;
+        this.committed = outcome == Outcome.COMMITTED;
+        if (outcome == Outcome.UNKNOWN) {
+            // It may have committed or not: its writes are not guessed either way.
+            for (Observation o : observations) {
+                if (o instanceof RowsWritten w) {
+                    leftOut.add(new LeftOut(Optional.of(w.table()), "COMMIT",
+                            "the commit's outcome is unknown (the connection failed before it was acknowledged)"));
+                }
+            }
+        }
+        for (Observation o : observations) {
+            if (o instanceof StatementSent s) {
+                ops.add(new Op.Statement(s.statement()));
+            } else if (o instanceof RowsRead r) {
+                primaryKeys.keyOf(r.table()).ifPresent(key -> read(r, key));
+            } else if (o instanceof RowsWritten w && outcome != Outcome.UNKNOWN) {
+                written(w, primaryKeys.keyOf(w.table()), primaryKeys);
+            } else if (o instanceof LeftOut l) {
+                leftOut.add(l);
+            }
+        }
+    }
+
+    private void read(RowsRead read, List<String> keyColumns) {
+        Map<String, Map<String, Object>> rows = new LinkedHashMap<>();
+        boolean allKeyed = true;
+        for (Map<String, Object> row : read.rows()) {
+            Optional<String> key = key(read.table(), keyColumns, row).or(() -> key(read.table(), keyColumns, read.fixedByWhere()));
+            if (key.isEmpty() || row.isEmpty() || rows.containsKey(key.get())) {
+                allKeyed = false;
+                continue;
+            }
+            rows.put(key.get(), row);
+        }
+        if (read.predicateWhere() != null && allKeyed) {
+            ops.add(new Op.Predicate(read.table(), read.predicateWhere(), rows));
+            return;
+        }
+        rows.forEach((key, row) -> ops.add(new Op.Read(read.table(), key, row)));
+        if (read.rows().isEmpty() && read.absentIfEmpty()
+                && read.fixedByWhere().keySet().equals(Set.copyOf(keyColumns))) {
+            key(read.table(), keyColumns, read.fixedByWhere()).ifPresent(key -> ops.add(new Op.Read(read.table(), key, null)));
+        }
+    }
+
+    private void written(RowsWritten write, Optional<List<String>> keyColumns, PrimaryKeyLookup tables) {
+        if (!committed) {
+            // Rolled back, with whatever it changed unseen: only the rows it can key are kept, for
+            // the aborted reads of others.
+            keyColumns.ifPresent(columns -> {
+                if (columns.stream().noneMatch(write.assigned()::contains)) {
+                    for (Map<String, Object> row : write.rows()) {
+                        key(write.table(), columns, row).ifPresent(k -> ops.add(new Op.Write(write.table(), k, write.deleted() ? null : row)));
+                    }
+                }
+            });
+            return;
+        }
+        tables.changedAlongWith(write.table()).forEach((table, why) -> leftOut.add(new LeftOut(
+                table.equals(EVERY_TABLE) ? Optional.empty() : Optional.of(table), lastStatement(), why)));
+        if (keyColumns.isPresent() && keyColumns.get().stream().anyMatch(write.assigned()::contains)) {
+            leftOut.add(new LeftOut(Optional.of(write.table()), lastStatement(),
+                    "an UPDATE that sets a primary key column moves rows, and the old keys' removal is not seen"));
+            return;
+        }
+        List<Op> writes = new ArrayList<>();
+        for (Map<String, Object> row : write.rows()) {
+            Optional<String> key = keyColumns.flatMap(columns -> key(write.table(), columns, row));
+            if (key.isEmpty()) {
+                leftOut.add(new LeftOut(Optional.of(write.table()), lastStatement(),
+                        keyColumns.isEmpty() ? "the table has no primary key the recorder could find"
+                                : "a row written has no value for a primary key column"));
+                return;
+            }
+            writes.add(new Op.Write(write.table(), key.get(), write.deleted() ? null : row));
+        }
+        ops.addAll(writes);
+    }
+
+    private String lastStatement() {
+        for (int i = ops.size() - 1; i >= 0; i--) {
+            if (ops.get(i) instanceof Op.Statement s) {
+                return s.statement().sql();
+            }
+        }
+        return "?";
+    }
+
+    /**
+     * The key of a row, {@code table/value} for a one-column key and {@code table/[v1,v2]} (JSON)
+     * for a composite one; empty when a key column is missing or NULL.
+     */
+    static Optional<String> key(String table, List<String> keyColumns, Map<String, Object> row) {
+        List<Object> parts = new ArrayList<>(keyColumns.size());
+        for (String column : keyColumns) {
+            Object part = row.get(column);
+            if (part == null) {
+                return Optional.empty();
+            }
+            parts.add(Value.of(part).toJava());
+        }
+        if (parts.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(table + "/" + (parts.size() == 1 ? String.valueOf(parts.get(0)) : Value.of(parts).toString()));
+    }
+
+    List<LeftOut> leftOut() {
+        return leftOut;
+    }
+
+    /** Adds this transaction to {@code builder}, without the operations on the tables in {@code leftOutTables}. */
+    void addTo(HistoryBuilder builder, String id, Set<String> leftOutTables) {
+        TransactionBuilder t = builder.transaction(id).session(session).thread(thread).times(start, end);
+        if (!committed) {
+            t.aborted();
+        }
+        boolean everything = leftOutTables.contains(EVERY_TABLE);
+        for (Op op : ops) {
+            if (op instanceof Op.Statement s) {
+                t.statement(s.statement());
+            } else if (everything || leftOutTables.contains(op.table())) {
+                continue;
+            } else if (op instanceof Op.Read r) {
+                t.read(r.key(), r.value());
+            } else if (op instanceof Op.Write w) {
+                t.write(w.key(), w.value());
+            } else if (op instanceof Op.Predicate p) {
+                t.predicate(p.table(), p.where(), p.rows());
+            }
+        }
+    }
+
+    /** An operation with its table. */
+    private sealed interface Op {
+
+        default String table() {
+            return "";
+        }
+
+        record Statement(SqlStatement statement) implements Op {
+        }
+
+        record Read(String table, String key, Map<String, Object> value) implements Op {
+        }
+
+        record Write(String table, String key, Map<String, Object> value) implements Op {
+        }
+
+        record Predicate(String table, String where, Map<String, Map<String, Object>> rows) implements Op {
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.isocheck.internal.recording.jdbc;
+
+import java.sql.Connection;
+import java.sql.Driver;
+import java.sql.DriverManager;
+import java.sql.DriverPropertyInfo;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
+
+/**
+ * The {@code jdbc:isocheck:<real url>} driver: it claims only URLs with that prefix, opens the
+ * real URL through {@link DriverManager}, and records the connection as {@code Isocheck.record}'s
+ * DataSource does. Registered through {@code META-INF/services/java.sql.Driver}.
+ */
+public final class IsocheckDriver implements Driver {
+
+    /** The prefix this driver claims. */
+    public static final String PREFIX = "jdbc:isocheck:";
+
+    /** One cache of primary keys per real URL: the connections to one database share it. */
+    private static final Map<String, PrimaryKeys> PRIMARY_KEYS = new ConcurrentHashMap<>();
+
+    static {
+        try {
+            DriverManager.registerDriver(new IsocheckDriver());
+        } catch (SQLException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** For the service loader. */
+    public IsocheckDriver() {
+    }
+
+    @Override
+    public Connection connect(String url, Properties info) throws SQLException {
+        if (!acceptsURL(url)) {
+            // The DriverManager asks every driver; null says "not mine".
+            return null;
+        }
+        String realUrl = "jdbc:" + url.substring(PREFIX.length());
+        Connection real = DriverManager.getConnection(realUrl, info == null ? new Properties() : info);
+        return RecordedConnection.wrap(real, PRIMARY_KEYS.computeIfAbsent(realUrl, u -> new PrimaryKeys()));
+    }
+
+    @Override
+    public boolean acceptsURL(String url) {
+        return url != null && url.startsWith(PREFIX);
+    }
+
+    @Override
+    public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) throws SQLException {
+        if (!acceptsURL(url)) {
+            return new DriverPropertyInfo[0];
+        }
+        String realUrl = "jdbc:" + url.substring(PREFIX.length());
+        return DriverManager.getDriver(realUrl).getPropertyInfo(realUrl, info);
+    }
+
+    @Override
+    public int getMajorVersion() {
+        return 0;
+    }
+
+    @Override
+    public int getMinorVersion() {
+        return 1;
+    }
+
+    @Override
+    public boolean jdbcCompliant() {
+        // It is as compliant as the driver it wraps, which it does not know until it connects.
+        return false;
+    }
+
+    @Override
+    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+        throw new SQLFeatureNotSupportedException("no java.util.logging in the isocheck driver");
+    }
+}

@@ -1,0 +1,156 @@
+package dev.isocheck.internal.recording.jdbc;
+
+import dev.isocheck.internal.recording.PrimaryKeyLookup;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What the recorder knows of the tables of one database: primary keys, from
+ * {@link DatabaseMetaData#getPrimaryKeys}, and what a write to a table changes beyond it (cascading
+ * foreign keys, triggers, views), cached per table. Looked up only while a connection is between
+ * transactions: metadata queries are statements, and one sent inside the application's
+ * transaction could start its snapshot early or fail in an aborted transaction.
+ *
+ * <p>Table names in the history are lower case without a schema, so that {@code Doctors},
+ * {@code doctors} and {@code public.doctors} are one table (a table seen under two names could show
+ * two "initial" values). When two objects of the database answer to one such name (two schemas,
+ * or quoted names differing in case), the name is keyless: its reads are not recorded and its
+ * writes leave it, and every table, out.
+ */
+final class PrimaryKeys implements PrimaryKeyLookup {
+
+    private static final Set<String> SYSTEM_SCHEMAS = Set.of("information_schema", "pg_catalog");
+
+    private final Map<String, Optional<List<String>>> cache = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, String>> sideEffects = new ConcurrentHashMap<>();
+
+    @Override
+    public Optional<List<String>> keyOf(String table) {
+        Optional<List<String>> key = cache.get(table);
+        return key == null ? Optional.empty() : key;
+    }
+
+    @Override
+    public Map<String, String> changedAlongWith(String table) {
+        // Not looked up yet (the connection broke first): assume the worst.
+        return sideEffects.getOrDefault(table, Map.of("*", "the table's triggers and cascading foreign keys could not be looked up"));
+    }
+
+    /** Whether every table in {@code tables} is in the cache. */
+    boolean knows(Collection<String> tables) {
+        return cache.keySet().containsAll(tables);
+    }
+
+    /**
+     * Looks up the tables not cached yet on {@code connection}. A failure caches nothing (the
+     * connection may be broken; the next transaction tries again).
+     */
+    void lookUp(Connection connection, Collection<String> tables) {
+        List<String[]> objects = null;
+        for (String table : tables) {
+            if (cache.containsKey(table)) {
+                continue;
+            }
+            try {
+                DatabaseMetaData metaData = connection.getMetaData();
+                if (objects == null) {
+                    objects = objects(metaData);
+                }
+                List<String[]> named = objects.stream().filter(o -> o[1].equalsIgnoreCase(table)).toList();
+                if (named.size() != 1) {
+                    sideEffects.put(table, Map.of("*", named.isEmpty()
+                            ? "a write to something the database does not list as a table may change any table"
+                            : "several tables answer to this name: which one a statement writes is not known"));
+                    cache.put(table, Optional.empty());
+                    continue;
+                }
+                String schema = named.get(0)[0];
+                String name = named.get(0)[1];
+                String type = named.get(0)[2];
+                Map<String, String> effects = new TreeMap<>(cascades(metaData, schema, name));
+                if (!(type.equals("TABLE") || type.equals("BASE TABLE") || type.equals("PARTITIONED TABLE"))) {
+                    effects.put("*", "a write through a view, or to something that is not a single base table,"
+                            + " changes rows of tables it does not name");
+                } else if (hasTriggers(connection, schema, name)) {
+                    effects.put("*", "the table has triggers, which may write any table unseen");
+                }
+                sideEffects.put(table, Map.copyOf(effects));
+                cache.put(table, find(metaData, schema, name));
+            } catch (SQLException | RuntimeException e) {
+                return;
+            }
+        }
+    }
+
+    /** Every table-like object outside the system schemas: {schema, name, type}. */
+    private static List<String[]> objects(DatabaseMetaData metaData) throws SQLException {
+        List<String[]> objects = new ArrayList<>();
+        try (ResultSet rs = metaData.getTables(null, null, "%", null)) {
+            while (rs.next()) {
+                String schema = rs.getString("TABLE_SCHEM");
+                if (schema != null && SYSTEM_SCHEMAS.contains(schema.toLowerCase(Locale.ROOT))) {
+                    continue;
+                }
+                objects.add(new String[] {schema, rs.getString("TABLE_NAME"),
+                        String.valueOf(rs.getString("TABLE_TYPE")).toUpperCase(Locale.ROOT)});
+            }
+        }
+        return objects;
+    }
+
+    /**
+     * The child tables of the table's foreign keys whose rows a write to it changes: ON DELETE or
+     * ON UPDATE CASCADE, SET NULL or SET DEFAULT.
+     */
+    private static Map<String, String> cascades(DatabaseMetaData metaData, String schema, String table) throws SQLException {
+        Map<String, String> children = new TreeMap<>();
+        try (ResultSet keys = metaData.getExportedKeys(null, schema, table)) {
+            while (keys.next()) {
+                if (changesChildren(keys.getShort("UPDATE_RULE")) || changesChildren(keys.getShort("DELETE_RULE"))) {
+                    children.put(keys.getString("FKTABLE_NAME").toLowerCase(Locale.ROOT),
+                            "a cascading foreign key from " + table.toLowerCase(Locale.ROOT) + " changes its rows unseen");
+                }
+            }
+        }
+        return children;
+    }
+
+    private static boolean changesChildren(short rule) {
+        return rule == DatabaseMetaData.importedKeyCascade || rule == DatabaseMetaData.importedKeySetNull
+                || rule == DatabaseMetaData.importedKeySetDefault;
+    }
+
+    /** Whether the table has triggers, from the standard information schema (PostgreSQL, H2, HSQLDB). */
+    private static boolean hasTriggers(Connection connection, String schema, String table) throws SQLException {
+        try (var statement = connection.prepareStatement("SELECT COUNT(*) FROM information_schema.triggers"
+                + " WHERE event_object_table = ? AND (event_object_schema = ? OR ? IS NULL)")) {
+            statement.setString(1, table);
+            statement.setString(2, schema);
+            statement.setString(3, schema);
+            try (ResultSet rs = statement.executeQuery()) {
+                return rs.next() && rs.getLong(1) > 0;
+            }
+        }
+    }
+
+    private static Optional<List<String>> find(DatabaseMetaData metaData, String schema, String table) throws SQLException {
+        TreeMap<Short, String> columns = new TreeMap<>();
+        try (ResultSet keys = metaData.getPrimaryKeys(null, schema, table)) {
+            while (keys.next()) {
+                columns.put(keys.getShort("KEY_SEQ"), keys.getString("COLUMN_NAME").toLowerCase(Locale.ROOT));
+            }
+        }
+        return columns.isEmpty() ? Optional.empty() : Optional.of(List.copyOf(columns.values()));
+    }
+}

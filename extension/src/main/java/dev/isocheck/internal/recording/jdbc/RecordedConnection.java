@@ -1,0 +1,308 @@
+package dev.isocheck.internal.recording.jdbc;
+
+import dev.isocheck.internal.recording.Observation;
+import dev.isocheck.internal.recording.Recording;
+import dev.isocheck.internal.recording.TransactionLog;
+import dev.isocheck.internal.recording.TransactionLog.Outcome;
+import dev.isocheck.internal.recording.sql.Dialect;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.sql.CallableStatement;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.sql.Statement;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One recorded connection, a session of the history: it follows the transaction in progress
+ * (started by the first statement, ended by commit, rollback, close or, in auto-commit mode, by the
+ * statement itself) and hands each finished one to the recording that was current when it started.
+ * Its methods are synchronized: JDBC lets several threads share a connection, one call at a time.
+ */
+final class RecordedConnection implements InvocationHandler {
+
+    private static final AtomicInteger SESSIONS = new AtomicInteger();
+
+    private final Connection real;
+    private final Dialect dialect;
+    private final PrimaryKeys primaryKeys;
+    private final String session = "connection-" + SESSIONS.incrementAndGet();
+    private final Map<Savepoint, Integer> savepoints = new IdentityHashMap<>();
+    private Connection proxy;
+    private boolean autoCommit;
+    private boolean open;
+    /** The transaction in progress when it is recorded; {@code null} when none, or not recorded. */
+    private TransactionLog log;
+    /** Where the transaction was doomed (the database will roll it back whatever the application does); -1 when not. */
+    private int doomedAt = -1;
+    /**
+     * Whether DDL may have committed part of the transaction implicitly: a rollback then undoes only
+     * what came after, and which part that was is not known.
+     */
+    private boolean partlyCommitted;
+
+    private RecordedConnection(Connection real, Dialect dialect, PrimaryKeys primaryKeys) throws SQLException {
+        this.real = real;
+        this.dialect = dialect;
+        this.primaryKeys = primaryKeys;
+        this.autoCommit = real.getAutoCommit();
+    }
+
+    /** Wraps {@code real}; {@code primaryKeys} is shared by the connections to one database. */
+    static Connection wrap(Connection real, PrimaryKeys primaryKeys) throws SQLException {
+        RecordedConnection handler = new RecordedConnection(real, Dialect.of(real.getMetaData().getDatabaseProductName()), primaryKeys);
+        handler.proxy = Proxies.create(Connection.class, handler);
+        return handler.proxy;
+    }
+
+    Connection proxy() {
+        return proxy;
+    }
+
+    Dialect dialect() {
+        return dialect;
+    }
+
+    @Override
+    public Object invoke(Object p, Method method, Object[] args) throws Throwable {
+        Object common = Proxies.common(p, real, method, args);
+        if (common != Proxies.NOT_COMMON) {
+            return common;
+        }
+        switch (method.getName()) {
+            case "createStatement":
+                return RecordedStatement.wrap(this, (Statement) Proxies.call(real, method, args), Statement.class, null, false);
+            case "prepareStatement":
+                return RecordedStatement.prepare(this, real, method, args);
+            case "prepareCall":
+                return RecordedStatement.wrap(this, (CallableStatement) Proxies.call(real, method, args),
+                        CallableStatement.class, (String) args[0], false);
+            case "commit":
+                commit(method, args);
+                return null;
+            case "rollback":
+                rollback(method, args);
+                return null;
+            case "setSavepoint":
+                return savepoint(method, args);
+            case "setAutoCommit":
+                setAutoCommit(method, args);
+                return null;
+            case "close":
+            case "abort":
+                close(method, args);
+                return null;
+            case "getMetaData":
+                return metaData((DatabaseMetaData) Proxies.call(real, method, args));
+            default:
+                return Proxies.call(real, method, args);
+        }
+    }
+
+    /** Called before a statement is sent: starts a transaction when none is in progress. */
+    synchronized TransactionLog beforeExecute() {
+        if (autoCommit && open) {
+            // The previous auto-commit statement's result was still open; it committed long ago.
+            end(Outcome.COMMITTED, true);
+        }
+        if (!open) {
+            open = true;
+            doomedAt = -1;
+            partlyCommitted = false;
+            long start = System.nanoTime();
+            Optional<Recording> recording = Recording.current();
+            log = recording.map(r -> new TransactionLog(r, session, Thread.currentThread().getName(), start)).orElse(null);
+        }
+        return log;
+    }
+
+    /**
+     * Called after a statement returned or failed.
+     *
+     * @param failure    what it threw, {@code null} when it succeeded
+     * @param resultOpen whether it left a result open (an auto-commit transaction then ends with it)
+     */
+    synchronized void afterExecute(SQLException failure, boolean resultOpen) {
+        if (failure != null && dooms(failure)) {
+            doomedAt = log == null ? 0 : log.mark();
+        }
+        if (autoCommit && open && (failure != null || !resultOpen)) {
+            end(failure == null ? Outcome.COMMITTED : Outcome.ABORTED, true);
+        }
+    }
+
+    /** Called when a result is closed or read to its end: ends the auto-commit transaction it kept open. */
+    synchronized void resultDone(TransactionLog of) {
+        if (autoCommit && open && log == of) {
+            end(Outcome.COMMITTED, true);
+        }
+    }
+
+    /** Called before DDL on a database that commits the transaction in progress before DDL. */
+    synchronized void implicitCommit() {
+        if (!autoCommit) {
+            partlyCommitted = true;
+        }
+    }
+
+    /** Adds {@code observation} to {@code to}, if it is the transaction still in progress here. */
+    synchronized void observe(TransactionLog to, Observation observation) {
+        if (to != null && observation != null && to == log) {
+            to.add(observation);
+        }
+    }
+
+    private boolean dooms(SQLException e) {
+        String state = e.getSQLState();
+        return "40001".equals(state) || "40P01".equals(state) || dialect.abortsOnError()
+                || state != null && state.startsWith("08");
+    }
+
+    private synchronized void commit(Method method, Object[] args) throws Throwable {
+        try {
+            Proxies.call(real, method, args);
+        } catch (SQLException e) {
+            if (open) {
+                end(unknownOutcome(e) ? Outcome.UNKNOWN : Outcome.ABORTED, false);
+            }
+            throw e;
+        }
+        if (open) {
+            end(Outcome.COMMITTED, true);
+        }
+    }
+
+    private synchronized void rollback(Method method, Object[] args) throws Throwable {
+        if (args != null && args.length == 1) {
+            Proxies.call(real, method, args);
+            Integer mark = savepoints.get((Savepoint) args[0]);
+            if (mark != null && log != null) {
+                log.rollbackTo(mark);
+            }
+            if (mark != null && doomedAt >= mark) {
+                doomedAt = -1;
+            }
+            return;
+        }
+        try {
+            Proxies.call(real, method, args);
+        } finally {
+            if (open) {
+                end(Outcome.ABORTED, true);
+            }
+        }
+    }
+
+    private synchronized Object savepoint(Method method, Object[] args) throws Throwable {
+        beforeExecute();
+        Savepoint savepoint = (Savepoint) Proxies.call(real, method, args);
+        savepoints.put(savepoint, log == null ? 0 : log.mark());
+        return savepoint;
+    }
+
+    private synchronized void setAutoCommit(Method method, Object[] args) throws Throwable {
+        boolean on = (Boolean) args[0];
+        if (on == autoCommit) {
+            Proxies.call(real, method, args);
+            return;
+        }
+        try {
+            Proxies.call(real, method, args);
+        } catch (SQLException e) {
+            if (open && on) {
+                end(unknownOutcome(e) ? Outcome.UNKNOWN : Outcome.ABORTED, false);
+            }
+            throw e;
+        }
+        if (open) {
+            // Switching auto-commit on commits the transaction in progress; switching it off ends
+            // the auto-commit statement whose result was still open.
+            end(Outcome.COMMITTED, true);
+        }
+        autoCommit = on;
+    }
+
+    private synchronized void close(Method method, Object[] args) throws Throwable {
+        if (open) {
+            // Work pending at close is rolled back (as PostgreSQL, H2 and HSQLDB do); an auto-commit
+            // statement whose result was open committed already.
+            end(autoCommit ? Outcome.COMMITTED : Outcome.ABORTED, false);
+        }
+        Proxies.call(real, method, args);
+    }
+
+    /** A failed commit whose outcome is not known: the connection broke before the answer came. */
+    private boolean unknownOutcome(SQLException e) {
+        String state = e.getSQLState();
+        if ("40001".equals(state) || "40P01".equals(state)) {
+            return false;
+        }
+        try {
+            return state == null || state.startsWith("08") || real.isClosed() || !real.isValid(1);
+        } catch (SQLException | RuntimeException broken) {
+            return true;
+        }
+    }
+
+    /**
+     * Ends the transaction in progress.
+     *
+     * @param mayQuery whether the connection is idle and working, so that primary keys not yet
+     *                 known may be looked up on it
+     */
+    private void end(Outcome outcome, boolean mayQuery) {
+        long end = System.nanoTime();
+        open = false;
+        savepoints.clear();
+        TransactionLog ended = log;
+        log = null;
+        if (ended == null) {
+            return;
+        }
+        if (doomedAt >= 0 && outcome == Outcome.COMMITTED) {
+            outcome = Outcome.ABORTED;
+        }
+        if (partlyCommitted && outcome == Outcome.ABORTED) {
+            outcome = Outcome.UNKNOWN;
+        }
+        if (mayQuery && !primaryKeys.knows(ended.tables())) {
+            lookUpKeys(ended);
+        }
+        try {
+            ended.finish(end, outcome, primaryKeys);
+        } catch (RuntimeException e) {
+            // A recorder failure must not reach the application; the check must not trust a partial history.
+            ended.recording().failed("the recorder failed on a transaction of " + session + ": " + e);
+        }
+    }
+
+    private void lookUpKeys(TransactionLog ended) {
+        primaryKeys.lookUp(real, ended.tables());
+        if (!autoCommit) {
+            try {
+                // The look-up may have begun a transaction; end it so that the application's next
+                // one starts when it would have.
+                real.rollback();
+            } catch (SQLException | RuntimeException ignored) {
+                // Nothing was written; the application's next statement finds out about a broken connection.
+            }
+        }
+    }
+
+    private DatabaseMetaData metaData(DatabaseMetaData metaData) {
+        return Proxies.create(DatabaseMetaData.class, (p, method, args) -> {
+            Object common = Proxies.common(p, metaData, method, args);
+            if (common != Proxies.NOT_COMMON) {
+                return common;
+            }
+            return method.getName().equals("getConnection") && method.getParameterCount() == 0
+                    ? proxy : Proxies.call(metaData, method, args);
+        });
+    }
+
+}

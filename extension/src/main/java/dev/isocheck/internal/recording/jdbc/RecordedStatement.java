@@ -1,0 +1,445 @@
+package dev.isocheck.internal.recording.jdbc;
+
+import dev.isocheck.internal.recording.Observation;
+import dev.isocheck.internal.recording.Observation.LeftOut;
+import dev.isocheck.internal.recording.Observation.RowsRead;
+import dev.isocheck.internal.recording.TransactionLog;
+import dev.isocheck.internal.recording.sql.AnalysedStatement;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Opaque;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Operand;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Query;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Write;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.WriteKind;
+import dev.isocheck.internal.recording.sql.ColumnValues;
+import dev.isocheck.internal.recording.sql.SqlAnalyzer;
+import dev.isocheck.internal.recording.sql.WhereText;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.sql.CallableStatement;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A recorded {@link Statement}, {@link PreparedStatement} or {@link CallableStatement}: it
+ * analyses each statement before it is sent, sends a write in its dialect's rewritten form (which
+ * returns the rows written) and answers the application as the original statement would have:
+ * the update count, no result set, the same exceptions. What it cannot rewrite it sends unchanged
+ * and records as leaving its table out of the check.
+ */
+final class RecordedStatement implements InvocationHandler {
+
+    private final RecordedConnection connection;
+    /** The driver's statement the application's calls go to. */
+    private final Statement real;
+    /** For a prepared statement: its SQL as the application wrote it; {@code null} for a plain Statement. */
+    private final String preparedSql;
+    /** Whether {@link #real} was prepared from the rewritten SQL of {@link #preparedSql}. */
+    private final boolean rewritten;
+    private final Connection realConnection;
+    private final Method prepareMethod;
+    private final Object[] prepareArgs;
+    /** The original statement, prepared on demand for what the rewritten one cannot do (batches, executeQuery). */
+    private PreparedStatement original;
+    private final Map<Integer, Object> parameters = new TreeMap<>();
+    private final Map<Integer, Object[]> parameterCalls = new TreeMap<>();
+    private final Map<Integer, Method> parameterMethods = new HashMap<>();
+    private final List<Map<Integer, Object[]>> batchCalls = new ArrayList<>();
+    private final List<Map<Integer, Method>> batchMethods = new ArrayList<>();
+    private final List<String> batchSql = new ArrayList<>();
+    private Statement proxy;
+    /** After a rewritten execute(): the update count the application asks for, -1 once moved past. */
+    private long rewrittenCount = -1;
+    private boolean lastWasRewritten;
+    /** After execute() returned a result: what its result, fetched later by getResultSet(), reads. */
+    private RowsRead pendingRead;
+    private TransactionLog pendingLog;
+    private AnalysedStatement pendingAnalysis;
+
+    private RecordedStatement(RecordedConnection connection, Statement real, String preparedSql, boolean rewritten,
+                              Connection realConnection, Method prepareMethod, Object[] prepareArgs) {
+        this.connection = connection;
+        this.real = real;
+        this.preparedSql = preparedSql;
+        this.rewritten = rewritten;
+        this.realConnection = realConnection;
+        this.prepareMethod = prepareMethod;
+        this.prepareArgs = prepareArgs;
+    }
+
+    static <T extends Statement> T wrap(RecordedConnection connection, T real, Class<T> type, String sql, boolean rewritten) {
+        RecordedStatement handler = new RecordedStatement(connection, real, sql, rewritten, null, null, null);
+        T proxy = Proxies.create(type, handler);
+        handler.proxy = proxy;
+        return proxy;
+    }
+
+    /**
+     * Prepares what the application asked for: the rewritten write when the dialect has one and
+     * the application asked for nothing the rewritten form would change (generated keys), the
+     * original statement otherwise.
+     */
+    static PreparedStatement prepare(RecordedConnection connection, Connection real, Method method, Object[] args) throws Throwable {
+        String sql = (String) args[0];
+        AnalysedStatement analysed = SqlAnalyzer.analyse(sql);
+        Optional<String> rewrite = analysed instanceof Write write && args.length == 1
+                ? connection.dialect().rewrite(write, sql) : Optional.empty();
+        if (rewrite.isPresent()) {
+            PreparedStatement rewrittenStatement = null;
+            try {
+                rewrittenStatement = real.prepareStatement(rewrite.get());
+            } catch (SQLException e) {
+                // The original may be wrong too; if so, the application gets the original's exception below.
+            }
+            if (rewrittenStatement != null) {
+                RecordedStatement handler = new RecordedStatement(connection, rewrittenStatement, sql, true, real, method, args);
+                PreparedStatement proxy = Proxies.create(PreparedStatement.class, handler);
+                handler.proxy = proxy;
+                return proxy;
+            }
+        }
+        PreparedStatement plain = (PreparedStatement) Proxies.call(real, method, args);
+        return wrap(connection, plain, PreparedStatement.class, sql, false);
+    }
+
+    @Override
+    public Object invoke(Object p, Method method, Object[] args) throws Throwable {
+        Object common = Proxies.common(p, real, method, args);
+        if (common != Proxies.NOT_COMMON) {
+            return common;
+        }
+        String name = method.getName();
+        int arity = method.getParameterCount();
+        switch (name) {
+            case "getConnection":
+                return connection.proxy();
+            case "close":
+                if (original != null) {
+                    original.close();
+                }
+                return Proxies.call(real, method, args);
+            case "executeQuery":
+            case "execute":
+            case "executeUpdate":
+            case "executeLargeUpdate":
+                lastWasRewritten = false;
+                rewrittenCount = -1;
+                return arity == 0 ? executePrepared(name, method, args) : executeText(name, method, args);
+            case "addBatch":
+                if (arity == 1) {
+                    batchSql.add((String) args[0]);
+                } else {
+                    batchCalls.add(new TreeMap<>(parameterCalls));
+                    batchMethods.add(new HashMap<>(parameterMethods));
+                }
+                // A rewritten statement's batch is replayed on the original at executeBatch.
+                return rewritten && arity == 0 ? null : Proxies.call(real, method, args);
+            case "clearBatch":
+                batchSql.clear();
+                batchCalls.clear();
+                batchMethods.clear();
+                return rewritten ? null : Proxies.call(real, method, args);
+            case "executeBatch":
+            case "executeLargeBatch":
+                lastWasRewritten = false;
+                return executeBatch(method, args);
+            case "clearParameters":
+                parameters.clear();
+                parameterCalls.clear();
+                parameterMethods.clear();
+                return Proxies.call(real, method, args);
+            case "getUpdateCount":
+                return lastWasRewritten ? (Object) (int) rewrittenCount : Proxies.call(real, method, args);
+            case "getLargeUpdateCount":
+                return lastWasRewritten ? (Object) rewrittenCount : Proxies.call(real, method, args);
+            case "getResultSet":
+                return lastWasRewritten ? null : observePending((ResultSet) Proxies.call(real, method, args));
+            case "getMoreResults":
+                if (lastWasRewritten) {
+                    rewrittenCount = -1;
+                    return false;
+                }
+                return Proxies.call(real, method, args);
+            case "getMetaData":
+                return rewritten ? original().getMetaData() : Proxies.call(real, method, args);
+            default:
+                if (name.startsWith("set") && arity >= 2 && method.getParameterTypes()[0] == int.class
+                        && real instanceof PreparedStatement) {
+                    bind(method, args);
+                }
+                return Proxies.call(real, method, args);
+        }
+    }
+
+    private void bind(Method method, Object[] args) {
+        int index = (Integer) args[0];
+        parameters.put(index, method.getName().equals("setNull") ? WhereText.Unbound.NULL : args[1]);
+        parameterCalls.put(index, args.clone());
+        parameterMethods.put(index, method);
+    }
+
+    private Object executePrepared(String name, Method method, Object[] args) throws Throwable {
+        AnalysedStatement analysed = SqlAnalyzer.analyse(preparedSql);
+        if (rewritten && !name.equals("executeQuery")) {
+            return executeRewritten(name, (Write) analysed, () -> ((PreparedStatement) real).executeQuery(), preparedSql);
+        }
+        Statement target = real;
+        if (rewritten) {
+            // executeQuery on a write: the original statement answers it, with the same parameters.
+            target = original();
+            for (Map.Entry<Integer, Object[]> call : parameterCalls.entrySet()) {
+                Proxies.call(target, parameterMethods.get(call.getKey()), call.getValue());
+            }
+        }
+        return execute(analysed, preparedSql, target, method, args);
+    }
+
+    private Object executeText(String name, Method method, Object[] args) throws Throwable {
+        String sql = (String) args[0];
+        AnalysedStatement analysed = SqlAnalyzer.analyse(sql);
+        if (analysed instanceof Write write && args.length == 1 && !name.equals("executeQuery")) {
+            Optional<String> rewrite = connection.dialect().rewrite(write, sql);
+            if (rewrite.isPresent()) {
+                return executeRewritten(name, write, () -> real.executeQuery(rewrite.get()), sql);
+            }
+        }
+        return execute(analysed, sql, real, method, args);
+    }
+
+    /** Sends a statement unchanged; records its reads, or its table as left out when it writes. */
+    private Object execute(AnalysedStatement analysed, String sql, Statement target, Method method, Object[] args) throws Throwable {
+        TransactionLog log = connection.beforeExecute();
+        if (!connection.dialect().transactionalDdl() && SqlAnalyzer.commitsImplicitly(sql)) {
+            connection.implicitCommit();
+        }
+        statement(log, sql);
+        RowsRead read = rowsRead(analysed);
+        leaveOut(log, analysed, sql);
+        connection.observe(log, read);
+        Object result;
+        try {
+            result = Proxies.call(target, method, args);
+        } catch (SQLException e) {
+            connection.afterExecute(e, false);
+            throw e;
+        }
+        if (result instanceof ResultSet rs) {
+            connection.afterExecute(null, true);
+            return observe(rs, read, log, analysed);
+        }
+        if (Boolean.TRUE.equals(result)) {
+            // execute() with a result: the application fetches it with getResultSet().
+            pendingRead = read;
+            pendingLog = log;
+            pendingAnalysis = analysed;
+            connection.afterExecute(null, true);
+            return result;
+        }
+        connection.afterExecute(null, false);
+        return result;
+    }
+
+    /** Sends the rewritten write, keeps the rows it returns, answers with their count. */
+    private Object executeRewritten(String name, Write write, SqlCall send, String sql) throws Throwable {
+        TransactionLog log = connection.beforeExecute();
+        statement(log, sql);
+        List<Map<String, Object>> rows = new ArrayList<>();
+        boolean complete = true;
+        long count = 0;
+        int maxRows = uncapped();
+        try (ResultSet rs = send.call()) {
+            RowReader reader = null;
+            while (rs.next()) {
+                count++;
+                if (!complete) {
+                    continue;
+                }
+                try {
+                    if (reader == null) {
+                        reader = new RowReader(rs, null);
+                    }
+                    rows.add(reader.row());
+                    complete = !reader.ambiguous();
+                } catch (SQLException | RuntimeException e) {
+                    // The write happened; only the recorder failed to read it back.
+                    complete = false;
+                }
+            }
+        } catch (SQLException e) {
+            connection.afterExecute(e, false);
+            throw e;
+        } finally {
+            recap(maxRows);
+        }
+        connection.observe(log, complete
+                ? new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE, write.assigned())
+                : new LeftOut(Optional.of(write.table()), sql, "the recorder could not read back a row written, or its columns have ambiguous names"));
+        connection.afterExecute(null, false);
+        // Drivers keep the count for getUpdateCount after executeUpdate too.
+        lastWasRewritten = true;
+        rewrittenCount = count;
+        switch (name) {
+            case "execute":
+                return false;
+            case "executeLargeUpdate":
+                return count;
+            default:
+                return (int) count;
+        }
+    }
+
+    /**
+     * Lifts the application's {@code setMaxRows} for a rewritten write, whose rows are its update
+     * count and must all come back; returns the cap to restore.
+     */
+    private int uncapped() throws SQLException {
+        int maxRows = real.getMaxRows();
+        if (maxRows > 0) {
+            real.setMaxRows(0);
+        }
+        return maxRows;
+    }
+
+    private void recap(int maxRows) throws SQLException {
+        if (maxRows > 0) {
+            real.setMaxRows(maxRows);
+        }
+    }
+
+    private Object executeBatch(Method method, Object[] args) throws Throwable {
+        TransactionLog log = connection.beforeExecute();
+        if (!connection.dialect().transactionalDdl() && batchSql.stream().anyMatch(SqlAnalyzer::commitsImplicitly)) {
+            connection.implicitCommit();
+        }
+        for (String sql : batchSql) {
+            statement(log, sql);
+            AnalysedStatement analysed = SqlAnalyzer.analyse(sql);
+            leaveOut(log, analysed, sql);
+        }
+        if (preparedSql != null && !batchCalls.isEmpty()) {
+            statement(log, preparedSql);
+            leaveOut(log, SqlAnalyzer.analyse(preparedSql), preparedSql);
+        }
+        Statement target = real;
+        if (rewritten) {
+            // A rewritten write returns rows, which JDBC batches do not allow: replay the batch on the original.
+            target = original();
+            for (int i = 0; i < batchCalls.size(); i++) {
+                for (Map.Entry<Integer, Object[]> call : batchCalls.get(i).entrySet()) {
+                    Proxies.call(target, batchMethods.get(i).get(call.getKey()), call.getValue());
+                }
+                ((PreparedStatement) target).addBatch();
+            }
+        }
+        batchSql.clear();
+        batchCalls.clear();
+        batchMethods.clear();
+        try {
+            Object result = Proxies.call(target, method, args);
+            connection.afterExecute(null, false);
+            return result;
+        } catch (SQLException e) {
+            connection.afterExecute(e, false);
+            throw e;
+        }
+    }
+
+    /** Notes that a write the recorder does not see leaves its table (or every table) out. */
+    private void leaveOut(TransactionLog log, AnalysedStatement analysed, String sql) {
+        if (analysed instanceof Write write) {
+            connection.observe(log, new LeftOut(Optional.of(write.table()), sql,
+                    "a write the recorder could not rewrite to see its rows (batch, generated keys, executeQuery, or a dialect without RETURNING)"));
+        } else if (analysed instanceof Opaque opaque) {
+            connection.observe(log, new LeftOut(opaque.table(), sql, opaque.reason()));
+        } else if (real instanceof CallableStatement) {
+            connection.observe(log, new LeftOut(Optional.empty(), sql, "a stored procedure may change any table"));
+        }
+    }
+
+    private void statement(TransactionLog log, String sql) {
+        if (log == null) {
+            return;
+        }
+        List<String> texts = new ArrayList<>();
+        if (sql.equals(preparedSql) && !parameters.isEmpty()) {
+            int last = ((TreeMap<Integer, Object>) parameters).lastKey();
+            for (int i = 1; i <= last; i++) {
+                Object value = parameters.get(i);
+                texts.add(value == WhereText.Unbound.NULL ? "NULL" : String.valueOf(value));
+            }
+        }
+        connection.observe(log, new Observation.StatementSent(dev.isocheck.history.SqlStatement.of(sql, texts)));
+    }
+
+    /** The reads a query's result will show, or {@code null} when it cannot be keyed. */
+    private RowsRead rowsRead(AnalysedStatement analysed) {
+        if (!(analysed instanceof Query query)) {
+            return null;
+        }
+        Map<String, Object> fixed = new LinkedHashMap<>();
+        query.equalities().forEach((column, operand) -> {
+            Object value = operand instanceof Operand.Literal literal ? literal.value()
+                    : parameters.get(((Operand.Parameter) operand).index());
+            ColumnValues.keyPart(value).ifPresent(v -> fixed.put(column, v));
+        });
+        // OFFSET, LIMIT 0 or SKIP LOCKED can return nothing for a row that exists.
+        return new RowsRead(query.table(), fixed, query.onlyEqualities() && !query.limited()
+                && fixed.size() == query.equalities().size());
+    }
+
+    private ResultSet observePending(ResultSet rs) {
+        if (rs == null || rs instanceof java.lang.reflect.Proxy) {
+            return null;
+        }
+        RowsRead pending = pendingRead;
+        TransactionLog log = pendingLog;
+        AnalysedStatement analysed = pendingAnalysis;
+        pendingRead = null;
+        pendingLog = null;
+        pendingAnalysis = null;
+        return observe(rs, pending, log, analysed);
+    }
+
+    private ResultSet observe(ResultSet rs, RowsRead read, TransactionLog log, AnalysedStatement analysed) {
+        if (rs == null) {
+            return null;
+        }
+        List<Object> bound = new ArrayList<>();
+        bound.add(null);
+        if (!parameters.isEmpty()) {
+            int last = ((TreeMap<Integer, Object>) parameters).lastKey();
+            for (int i = 1; i <= last; i++) {
+                bound.add(parameters.get(i));
+            }
+        }
+        boolean capped;
+        try {
+            capped = real.getMaxRows() > 0;
+        } catch (SQLException | RuntimeException e) {
+            capped = true;
+        }
+        return ObservedResultSet.wrap(rs, proxy, connection, log, read, analysed, bound, capped);
+    }
+
+    private PreparedStatement original() throws Throwable {
+        if (original == null) {
+            original = (PreparedStatement) Proxies.call(realConnection, prepareMethod, prepareArgs);
+        }
+        return original;
+    }
+
+    /** A call to the driver that returns rows. */
+    @FunctionalInterface
+    private interface SqlCall {
+        ResultSet call() throws SQLException;
+    }
+}

@@ -1,0 +1,37 @@
+package dev.isocheck.internal.recording.jdbc;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.sql.Connection;
+import java.util.Objects;
+import javax.sql.DataSource;
+
+/**
+ * A {@link DataSource} whose connections are recorded; everything else goes to the real one. The
+ * primary keys looked up are shared by all its connections: they are one database's.
+ */
+public final class RecordingDataSource implements InvocationHandler {
+
+    private final DataSource real;
+    private final PrimaryKeys primaryKeys = new PrimaryKeys();
+
+    private RecordingDataSource(DataSource real) {
+        this.real = real;
+    }
+
+    /** Wraps {@code real}; each connection records into the recording current when a transaction starts. */
+    public static DataSource wrap(DataSource real) {
+        Objects.requireNonNull(real, "real is null");
+        return Proxies.create(DataSource.class, new RecordingDataSource(real));
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        Object common = Proxies.common(proxy, real, method, args);
+        if (common != Proxies.NOT_COMMON) {
+            return common;
+        }
+        Object result = Proxies.call(real, method, args);
+        return method.getName().equals("getConnection") ? RecordedConnection.wrap((Connection) result, primaryKeys) : result;
+    }
+}

@@ -1,0 +1,91 @@
+package dev.isocheck.internal.recording.jdbc;
+
+import dev.isocheck.internal.recording.sql.ColumnValues;
+import dev.isocheck.internal.recording.sql.SqlAnalyzer;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads the current row of a result as a row of the history: each result column that is a table
+ * column, by its lower-cased name, converted by {@link ColumnValues}.
+ */
+final class RowReader {
+
+    private final ResultSet rs;
+    private final String[] names;
+    private final int[] types;
+    private boolean ambiguous;
+
+    /**
+     * @param columns the table column of each result column ({@code null} entries for others), or
+     *                {@code null} to take the result's column labels as the table's column names
+     */
+    RowReader(ResultSet rs, List<String> columns) throws SQLException {
+        this.rs = rs;
+        ResultSetMetaData meta = rs.getMetaData();
+        int count = meta.getColumnCount();
+        names = new String[count];
+        types = new int[count];
+        for (int i = 0; i < count; i++) {
+            names[i] = columns == null ? SqlAnalyzer.columnName(meta.getColumnLabel(i + 1))
+                    : i < columns.size() ? columns.get(i) : null;
+            types[i] = meta.getColumnType(i + 1);
+        }
+    }
+
+    /**
+     * The current row. A column without a comparable value is left out: it is left out of every
+     * read and every write of the row alike, and a read may see a subset of a row's fields, so the
+     * check stays sound. Two result columns of one name make the row {@linkplain #ambiguous() ambiguous}.
+     */
+    Map<String, Object> row() throws SQLException {
+        Map<String, Object> row = new LinkedHashMap<>();
+        ambiguous = false;
+        for (int i = 0; i < names.length; i++) {
+            if (names[i] == null) {
+                continue;
+            }
+            Object value = ColumnValues.toJson(rs.getObject(i + 1));
+            if (row.containsKey(names[i])) {
+                // "Foo" and "foo" fold to one name: which is which is not known.
+                ambiguous = true;
+            }
+            row.put(names[i], value);
+        }
+        row.values().removeIf(v -> v == ColumnValues.UNSUPPORTED);
+        if (ambiguous) {
+            row.clear();
+        }
+        return row;
+    }
+
+    /** Whether the last {@link #row()} had two columns of one name, and so is empty. */
+    boolean ambiguous() {
+        return ambiguous;
+    }
+
+    /**
+     * Whether {@code column} is a result column whose comparisons the checker evaluates exactly as
+     * a database does: integers, exact decimals and booleans. Strings are not (collations differ),
+     * nor are floating-point numbers (a literal and a column may round differently).
+     */
+    boolean exactlyComparable(String column) {
+        for (int i = 0; i < names.length; i++) {
+            if (column.equals(names[i])) {
+                switch (types[i]) {
+                    case Types.INTEGER, Types.BIGINT, Types.SMALLINT, Types.TINYINT, Types.DECIMAL, Types.NUMERIC,
+                         Types.BOOLEAN, Types.BIT:
+                        return true;
+                    default:
+                        return false;
+                }
+            }
+        }
+        return false;
+    }
+}

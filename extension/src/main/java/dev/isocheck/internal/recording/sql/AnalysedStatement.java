@@ -1,0 +1,69 @@
+package dev.isocheck.internal.recording.sql;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import net.sf.jsqlparser.expression.Expression;
+
+/**
+ * What the recorder makes of one SQL statement before it is sent: a read it can key, a write it
+ * can rewrite to see the rows written, something that touches no rows, or something it cannot
+ * analyse.
+ */
+public sealed interface AnalysedStatement {
+
+    /**
+     * A SELECT over one table whose result columns are the table's columns.
+     *
+     * @param table      the normalised table name
+     * @param columns    the table column of each result column, by position ({@code null} where
+     *                   the result column is not one), or {@code null} when the projection is
+     *                   {@code *} and the result's labels are the column names
+     * @param equalities the top-level {@code column = literal-or-parameter} conjuncts of the WHERE
+     * @param onlyEqualities whether the WHERE is nothing but those conjuncts (so that an empty result
+     *                   means the row with those values is absent, when they cover the key)
+     * @param where      the WHERE clause, {@code null} for none
+     * @param limited    whether LIMIT, OFFSET, FETCH or TOP may cut the result short, so that it
+     *                   is not every row satisfying the WHERE
+     */
+    record Query(String table, List<String> columns, Map<String, Operand> equalities, boolean onlyEqualities,
+                 Expression where, boolean limited) implements AnalysedStatement {
+    }
+
+    /**
+     * An INSERT, UPDATE or DELETE of one table that a dialect may rewrite to return its rows.
+     *
+     * @param assigned the columns an UPDATE (or an INSERT's ON CONFLICT DO UPDATE) sets: when one
+     *                 is a key column, the row moves to another key and the old key's removal is
+     *                 not seen
+     */
+    record Write(WriteKind kind, String table, java.util.Set<String> assigned) implements AnalysedStatement {
+    }
+
+    /** A statement that reads nothing the recorder can key and writes no rows: weaker, never wrong. */
+    record NoRowsKnown(String reason) implements AnalysedStatement {
+    }
+
+    /**
+     * A statement that may write rows the recorder cannot see.
+     *
+     * @param table the table it may write, or empty when it may write any table
+     */
+    record Opaque(Optional<String> table, String reason) implements AnalysedStatement {
+    }
+
+    /** The three kinds of row writes. */
+    enum WriteKind { INSERT, UPDATE, DELETE }
+
+    /** The right-hand side of a WHERE equality: a literal, or the n-th (1-based) JDBC parameter. */
+    sealed interface Operand {
+
+        /** A literal: Long, BigDecimal, String, Boolean or {@code null}. */
+        record Literal(Object value) implements Operand {
+        }
+
+        /** A {@code ?} parameter. */
+        record Parameter(int index) implements Operand {
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.isocheck.internal.recording.sql;
+
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Write;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.WriteKind;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * How a database lets one statement both write rows and return them, so that the recorder learns
+ * the full new row of every row written without a second statement (a second statement could see
+ * other transactions' rows, or none under a lock it would have to wait for).
+ */
+public enum Dialect {
+
+    /** {@code ... RETURNING *}: the new row of an INSERT or UPDATE, the deleted row of a DELETE. */
+    POSTGRESQL {
+        @Override
+        public Optional<String> rewrite(Write write, String sql) {
+            // On a line of its own, so that a trailing line comment cannot swallow it.
+            return Optional.of(body(sql) + "\nRETURNING *");
+        }
+    },
+
+    /** H2's data change delta tables: {@code FINAL TABLE} (new rows), {@code OLD TABLE} (deleted). */
+    H2 {
+        @Override
+        public Optional<String> rewrite(Write write, String sql) {
+            String delta = write.kind() == WriteKind.DELETE ? "OLD" : "FINAL";
+            return Optional.of("SELECT * FROM " + delta + " TABLE (" + body(sql) + "\n)");
+        }
+    },
+
+    /** Any other database: writes are not rewritten, and so leave their tables out of the check. */
+    OTHER {
+        @Override
+        public Optional<String> rewrite(Write write, String sql) {
+            return Optional.empty();
+        }
+    };
+
+    /**
+     * The statement to send instead of {@code sql} so that it returns the rows it writes (new rows,
+     * or deleted rows of a DELETE), or empty when this database has no such form.
+     */
+    public abstract Optional<String> rewrite(Write write, String sql);
+
+    /** Whether any error in a transaction makes the database abort it (PostgreSQL's rule). */
+    public boolean abortsOnError() {
+        return this == POSTGRESQL;
+    }
+
+    /** Whether DDL runs inside the transaction (PostgreSQL) rather than after an implicit commit. */
+    public boolean transactionalDdl() {
+        return this == POSTGRESQL;
+    }
+
+    /** The dialect of a database, from {@code DatabaseMetaData.getDatabaseProductName()}. */
+    public static Dialect of(String productName) {
+        String name = productName == null ? "" : productName.toLowerCase(Locale.ROOT);
+        if (name.equals("postgresql")) {
+            return POSTGRESQL;
+        }
+        if (name.equals("h2")) {
+            return H2;
+        }
+        return OTHER;
+    }
+
+    private static String body(String sql) {
+        String body = sql.strip();
+        while (body.endsWith(";")) {
+            body = body.substring(0, body.length() - 1).strip();
+        }
+        return body;
+    }
+}

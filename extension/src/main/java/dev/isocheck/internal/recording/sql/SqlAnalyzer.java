@@ -1,0 +1,309 @@
+package dev.isocheck.internal.recording.sql;
+
+import dev.isocheck.internal.recording.sql.AnalysedStatement.NoRowsKnown;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Opaque;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Operand;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Query;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Write;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.WriteKind;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.JdbcParameter;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.StringValue;
+import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
+import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.create.index.CreateIndex;
+import net.sf.jsqlparser.statement.create.table.CreateTable;
+import net.sf.jsqlparser.statement.delete.Delete;
+import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.select.AllColumns;
+import net.sf.jsqlparser.statement.select.AllTableColumns;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SelectItem;
+import net.sf.jsqlparser.statement.update.Update;
+import net.sf.jsqlparser.statement.update.UpdateSet;
+
+/**
+ * Classifies SQL text with JSqlParser, once per distinct text. The rule everywhere: when in doubt,
+ * a read is not recorded (the check gets weaker) and a write leaves its table, or every table, out
+ * of the check (weaker again); nothing is ever guessed, since a guess can raise a false alarm.
+ */
+public final class SqlAnalyzer {
+
+    private static final int CACHE_LIMIT = 10_000;
+    private static final Map<String, AnalysedStatement> CACHE = new ConcurrentHashMap<>();
+    /**
+     * JSqlParser parses on an executor, to time out; its own executor's threads are not daemons
+     * and, after a statement it cannot parse, keep the application's JVM from exiting.
+     */
+    private static final java.util.concurrent.ExecutorService PARSER_THREADS = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread thread = new Thread(r, "isocheck-sql-parser");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    private SqlAnalyzer() {
+    }
+
+    /** Analyses {@code sql}; never throws. */
+    public static AnalysedStatement analyse(String sql) {
+        AnalysedStatement cached = CACHE.get(sql);
+        if (cached != null) {
+            return cached;
+        }
+        AnalysedStatement analysed;
+        try {
+            analysed = parse(sql);
+        } catch (RuntimeException e) {
+            // A parser's surprise must not reach the application; what was not understood may write anything.
+            analysed = new Opaque(Optional.empty(), "the recorder failed to analyse the statement: " + e);
+        }
+        if (CACHE.size() >= CACHE_LIMIT) {
+            CACHE.clear();
+        }
+        CACHE.put(sql, analysed);
+        return analysed;
+    }
+
+    /**
+     * Whether {@code sql} is DDL or another statement that databases without transactional DDL
+     * (H2, HSQLDB, MySQL) run after an implicit commit of the transaction in progress.
+     */
+    public static boolean commitsImplicitly(String sql) {
+        String first = sql.strip().split("\\s+", 2)[0].toUpperCase(Locale.ROOT);
+        return switch (first) {
+            case "CREATE", "ALTER", "DROP", "TRUNCATE", "GRANT", "REVOKE", "COMMENT", "ANALYZE", "RENAME" -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * A table's name as keys use it: unquoted, lower case, without its schema, so that one table
+     * named several ways is one table (the primary-key look-up refuses names that several tables
+     * answer to).
+     */
+    public static String tableName(Table table) {
+        return table.getUnquotedName().toLowerCase(Locale.ROOT);
+    }
+
+    /** A column's name as rows use it: unquoted, lower case. */
+    public static String columnName(String label) {
+        String name = label.length() > 1 && label.startsWith("\"") && label.endsWith("\"")
+                ? label.substring(1, label.length() - 1) : label;
+        return name.toLowerCase(Locale.ROOT);
+    }
+
+    private static AnalysedStatement parse(String sql) {
+        Statement statement;
+        try {
+            // parse() stops after the first statement; a second one would slip past the analysis
+            // and, rewritten, change meaning.
+            List<Statement> statements = CCJSqlParserUtil.parseStatements(sql, PARSER_THREADS, parser -> { });
+            if (statements.size() != 1) {
+                return statements.isEmpty() ? new NoRowsKnown("no statement")
+                        : new Opaque(Optional.empty(), "several statements in one may change any table");
+            }
+            statement = statements.get(0);
+        } catch (JSQLParserException | RuntimeException e) {
+            return unparsed(sql);
+        }
+        if (statement instanceof PlainSelect select) {
+            return query(select);
+        }
+        if (statement instanceof Select select) {
+            return withoutWrites(select)
+                    ? new NoRowsKnown("a SELECT other than one over a single table")
+                    : new Opaque(Optional.empty(), "a SELECT with a data-modifying WITH");
+        }
+        if (statement instanceof Insert insert) {
+            return write(WriteKind.INSERT, insert.getTable(), insert.getReturningClause() == null
+                    && insert.getWithItemsList() == null && insert.getDuplicateUpdateSets() == null,
+                    insert.getConflictAction() == null ? null : insert.getConflictAction().getUpdateSets());
+        }
+        if (statement instanceof Update update) {
+            return write(WriteKind.UPDATE, update.getTable(), update.getReturningClause() == null
+                    && update.getWithItemsList() == null && update.getFromItem() == null
+                    && empty(update.getJoins()) && empty(update.getStartJoins()), update.getUpdateSets());
+        }
+        if (statement instanceof Delete delete) {
+            return write(WriteKind.DELETE, delete.getTable(), delete.getReturningClause() == null
+                    && delete.getWithItemsList() == null && empty(delete.getJoins())
+                    && empty(delete.getUsingList()) && (delete.getTables() == null || delete.getTables().isEmpty()), null);
+        }
+        if (statement instanceof CreateTable || statement instanceof CreateIndex) {
+            // A new table has no rows; an index changes no row.
+            return new NoRowsKnown("DDL that changes no row");
+        }
+        if (statement instanceof net.sf.jsqlparser.statement.SetStatement
+                || statement instanceof net.sf.jsqlparser.statement.ShowStatement
+                || statement instanceof net.sf.jsqlparser.statement.comment.Comment) {
+            return new NoRowsKnown("a setting or comment");
+        }
+        if (statement instanceof net.sf.jsqlparser.statement.ExplainStatement
+                && !sql.toUpperCase(Locale.ROOT).matches("(?s)\\s*EXPLAIN\\s*(\\(.*)?ANALY[SZ]E.*")) {
+            // EXPLAIN plans without running; EXPLAIN ANALYZE runs the statement.
+            return new NoRowsKnown("a query plan");
+        }
+        Optional<Table> changed = changedTable(statement);
+        if (changed.isPresent()) {
+            return new Opaque(Optional.of(tableName(changed.get())), "a " + statement.getClass().getSimpleName().toUpperCase(Locale.ROOT)
+                    + " changes rows the recorder does not see");
+        }
+        return new Opaque(Optional.empty(), "a statement the recorder does not analyse ("
+                + statement.getClass().getSimpleName() + ") may change any table");
+    }
+
+    /** The one table a MERGE, UPSERT, TRUNCATE, ALTER or DROP TABLE changes. */
+    private static Optional<Table> changedTable(Statement statement) {
+        if (statement instanceof net.sf.jsqlparser.statement.merge.Merge merge) {
+            return Optional.ofNullable(merge.getTable());
+        }
+        if (statement instanceof net.sf.jsqlparser.statement.upsert.Upsert upsert) {
+            return Optional.ofNullable(upsert.getTable());
+        }
+        if (statement instanceof net.sf.jsqlparser.statement.truncate.Truncate truncate) {
+            return Optional.ofNullable(truncate.getTable());
+        }
+        if (statement instanceof net.sf.jsqlparser.statement.alter.Alter alter) {
+            return Optional.ofNullable(alter.getTable());
+        }
+        if (statement instanceof net.sf.jsqlparser.statement.drop.Drop drop && "TABLE".equalsIgnoreCase(drop.getType())) {
+            return Optional.ofNullable(drop.getName());
+        }
+        return Optional.empty();
+    }
+
+    private static AnalysedStatement unparsed(String sql) {
+        String[] words = sql.strip().toUpperCase(Locale.ROOT).split("\\s+", 3);
+        String first = words[0];
+        if (first.equals("SELECT") || first.equals("VALUES") || first.equals("SHOW")) {
+            return new NoRowsKnown("a query the SQL parser does not understand");
+        }
+        if (first.equals("SET") && !(words.length > 1 && words[1].equals("CONSTRAINTS")) || first.equals("LOCK")
+                || first.equals("COMMENT")) {
+            // Settings, locks and comments change no row; SET CONSTRAINTS can make a commit fail later,
+            // which the commit itself shows.
+            return new NoRowsKnown("a setting, lock or comment");
+        }
+        return new Opaque(Optional.empty(), "a statement the SQL parser does not understand may change any table");
+    }
+
+    private static boolean withoutWrites(Select select) {
+        return select.getWithItemsList() == null || select.getWithItemsList().stream()
+                .allMatch(w -> w.getParenthesedStatement() instanceof net.sf.jsqlparser.statement.select.ParenthesedSelect);
+    }
+
+    private static AnalysedStatement write(WriteKind kind, Table table, boolean plain, List<UpdateSet> sets) {
+        String name = tableName(table);
+        Set<String> assigned = new HashSet<>();
+        if (sets != null) {
+            for (UpdateSet set : sets) {
+                set.getColumns().forEach(c -> assigned.add(columnName(c.getColumnName())));
+            }
+        }
+        return plain ? new Write(kind, name, Set.copyOf(assigned))
+                : new Opaque(Optional.of(name), "a " + kind + " with RETURNING, WITH, joins or ON DUPLICATE KEY");
+    }
+
+    private static AnalysedStatement query(PlainSelect select) {
+        if (!(select.getFromItem() instanceof Table table)
+                || !empty(select.getJoins()) || select.getGroupBy() != null || select.getHaving() != null
+                || select.getWithItemsList() != null || select.getIntoTables() != null
+                || select.getOracleHierarchical() != null || select.getWindowDefinitions() != null) {
+            return withoutWrites(select) ? new NoRowsKnown("not a SELECT over a single table")
+                    : new Opaque(Optional.empty(), "a SELECT with a data-modifying WITH");
+        }
+        List<String> columns = new ArrayList<>();
+        boolean star = false;
+        for (SelectItem<?> item : select.getSelectItems()) {
+            Expression e = item.getExpression();
+            if (e instanceof AllColumns || e instanceof AllTableColumns) {
+                star = true;
+            } else if (e instanceof Column column) {
+                columns.add(columnName(column.getColumnName()));
+            } else {
+                return new NoRowsKnown("a projection with expressions");
+            }
+        }
+        if (star && !columns.isEmpty()) {
+            return new NoRowsKnown("a projection mixing * and columns");
+        }
+        Map<String, Operand> equalities = new LinkedHashMap<>();
+        boolean onlyEqualities = select.getWhere() != null && conjuncts(select.getWhere(), equalities);
+        boolean limited = select.getLimit() != null || select.getOffset() != null || select.getFetch() != null
+                || select.getTop() != null || select.getFirst() != null || select.getSkip() != null
+                || select.getLimitBy() != null || skipsRows(select);
+        equalities.values().removeIf(java.util.Objects::isNull);
+        return new Query(tableName(table), star ? null : List.copyOf(columns), Map.copyOf(equalities),
+                onlyEqualities, select.getWhere(), limited);
+    }
+
+    /**
+     * Whether the query may return fewer rows than its WHERE selects for reasons other than a limit:
+     * {@code SKIP LOCKED} skips rows another transaction holds, {@code TABLESAMPLE} samples. Read
+     * from the parsed statement's text, so that a comment cannot hide it (a string literal that
+     * mentions them only costs a predicate read).
+     */
+    private static boolean skipsRows(PlainSelect select) {
+        String text = select.toString().toUpperCase(Locale.ROOT);
+        return text.contains("SKIP LOCKED") || text.contains("TABLESAMPLE") || text.contains("SAMPLE");
+    }
+
+    /** Collects {@code column = value} conjuncts; returns whether the whole clause is made of them. */
+    private static boolean conjuncts(Expression where, Map<String, Operand> into) {
+        if (where instanceof AndExpression and) {
+            boolean left = conjuncts(and.getLeftExpression(), into);
+            return conjuncts(and.getRightExpression(), into) && left;
+        }
+        if (where instanceof EqualsTo eq) {
+            Optional<Map.Entry<String, Operand>> found = equality(eq.getLeftExpression(), eq.getRightExpression())
+                    .or(() -> equality(eq.getRightExpression(), eq.getLeftExpression()));
+            if (found.isPresent()) {
+                if (into.containsKey(found.get().getKey())) {
+                    // id = 1 AND id = 2: two values for one column; keep neither as "the" value.
+                    into.put(found.get().getKey(), null);
+                    return false;
+                }
+                into.put(found.get().getKey(), found.get().getValue());
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Optional<Map.Entry<String, Operand>> equality(Expression left, Expression right) {
+        if (!(left instanceof Column column)) {
+            return Optional.empty();
+        }
+        Operand operand;
+        if (right instanceof JdbcParameter p && p.getIndex() != null && !p.isUseFixedIndex()) {
+            operand = new Operand.Parameter(p.getIndex());
+        } else if (right instanceof LongValue v) {
+            operand = new Operand.Literal(v.getValue());
+        } else if (right instanceof StringValue v) {
+            operand = new Operand.Literal(v.getValue().replace("''", "'"));
+        } else {
+            return Optional.empty();
+        }
+        return Optional.of(Map.entry(columnName(column.getColumnName()), operand));
+    }
+
+    private static boolean empty(List<?> list) {
+        return list == null || list.isEmpty();
+    }
+}

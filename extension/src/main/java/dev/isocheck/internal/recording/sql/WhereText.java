@@ -1,0 +1,74 @@
+package dev.isocheck.internal.recording.sql;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.List;
+import java.util.Optional;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.JdbcParameter;
+import net.sf.jsqlparser.util.deparser.ExpressionDeParser;
+
+/**
+ * A WHERE clause as text with its JDBC parameters replaced by the literals bound to them, for a
+ * predicate read the checker evaluates on its own.
+ */
+public final class WhereText {
+
+    private WhereText() {
+    }
+
+    /**
+     * The clause with each {@code ?} replaced by its bound value, or empty when a parameter is
+     * missing or of a type without an exact literal (only integers, decimals, strings, booleans
+     * and NULL have one).
+     *
+     * @param parameters the bound values by index, index 0 unused
+     */
+    public static Optional<String> of(Expression where, List<Object> parameters) {
+        StringBuilder out = new StringBuilder();
+        boolean[] ok = {true};
+        ExpressionDeParser deParser = new ExpressionDeParser() {
+            @Override
+            public <S> StringBuilder visit(JdbcParameter parameter, S context) {
+                Integer index = parameter.getIndex();
+                Optional<String> literal = index == null || parameter.isUseFixedIndex() || index >= parameters.size()
+                        ? Optional.empty() : literal(parameters.get(index));
+                if (literal.isEmpty()) {
+                    ok[0] = false;
+                    return getBuffer().append("NULL");
+                }
+                return getBuffer().append(literal.get());
+            }
+        };
+        deParser.setBuffer(out);
+        try {
+            where.accept(deParser, null);
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+        return ok[0] ? Optional.of(out.toString()) : Optional.empty();
+    }
+
+    private static Optional<String> literal(Object value) {
+        if (value == null || value == Unbound.NULL) {
+            return Optional.of("NULL");
+        }
+        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte
+                || value instanceof BigInteger) {
+            return Optional.of(value.toString());
+        }
+        if (value instanceof BigDecimal d) {
+            return Optional.of(d.toPlainString());
+        }
+        if (value instanceof Boolean b) {
+            return Optional.of(b ? "TRUE" : "FALSE");
+        }
+        if (value instanceof String s) {
+            return Optional.of("'" + s.replace("'", "''") + "'");
+        }
+        return Optional.empty();
+    }
+
+    /** Marks a parameter bound with {@code setNull}. */
+    public enum Unbound { NULL }
+}

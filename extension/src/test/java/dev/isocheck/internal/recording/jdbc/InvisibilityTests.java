@@ -1,0 +1,84 @@
+package dev.isocheck.internal.recording.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.isocheck.CheckResult;
+import dev.isocheck.IsolationLevel;
+import dev.isocheck.internal.recording.RecordedHistory;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The recorder is invisible: one workload, 64 threads, run on a plain and on a recorded data source
+ * of two databases of the same kind, observes the same things, thread by thread. And what was
+ * recorded, disjoint rows per thread, passes the check.
+ */
+class InvisibilityTests {
+
+    @Test
+    void h2SeesNoDifference() throws Exception {
+        compare(H2RecorderTests.h2("invisible-plain"), H2RecorderTests.h2("invisible-recorded"), false);
+    }
+
+    @Test
+    void hsqldbSeesNoDifference() throws Exception {
+        // No rewriting dialect: every write is sent unchanged, and leaves its table out.
+        compare(hsqldb("invisible-plain"), hsqldb("invisible-recorded"), false);
+    }
+
+    static DataSource hsqldb(String name) {
+        org.hsqldb.jdbc.JDBCDataSource ds = new org.hsqldb.jdbc.JDBCDataSource();
+        ds.setUrl("jdbc:hsqldb:mem:" + name + ";hsqldb.tx=mvcc");
+        ds.setUser("SA");
+        ds.setPassword("");
+        return ds;
+    }
+
+    @Test
+    void postgresSeesNoDifference() throws Throwable {
+        DataSource server = PostgresDatabase.get().dataSource();
+        try (Connection c = server.getConnection(); Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS invisible_plain");
+            s.execute("DROP DATABASE IF EXISTS invisible_recorded");
+            s.execute("CREATE DATABASE invisible_plain");
+            s.execute("CREATE DATABASE invisible_recorded");
+        }
+        compare(PostgresDatabase.get().database("invisible_plain"), PostgresDatabase.get().database("invisible_recorded"), true);
+    }
+
+    private static void compare(DataSource plain, DataSource recorded, boolean postgres) throws Exception {
+        boolean rewrites = !recorded.getClass().getName().contains("hsqldb");
+        InvisibilityWorkload.schema(plain, postgres);
+        InvisibilityWorkload.schema(recorded, postgres);
+
+        List<List<String>> expected = InvisibilityWorkload.run(plain, true);
+        AtomicReference<List<List<String>>> actual = new AtomicReference<>();
+        RecordedHistory history = RecordedRun.record("invisibility", recorded, ds -> actual.set(InvisibilityWorkload.run(ds, true)));
+
+        for (int t = 0; t < InvisibilityWorkload.THREADS; t++) {
+            assertThat(actual.get().get(t)).as("thread %d", t).containsExactlyElementsOf(expected.get(t));
+        }
+        assertThat(expected.stream().flatMap(List::stream)).anyMatch(s -> s.startsWith("exception"))
+                .anyMatch(s -> s.startsWith("keys true 1")).anyMatch(s -> s.startsWith("row "));
+        if (postgres) {
+            assertThat(expected.stream().flatMap(List::stream)).anyMatch(s -> s.startsWith("warning 0"));
+        }
+        assertThat(history.notModelled()).extracting(n -> n.subject().split(" ")[1])
+                .filteredOn(table -> !table.startsWith("no_such_table")).containsExactlyInAnyOrder("items", "events");
+        if (!rewrites) {
+            return;
+        }
+
+        // Without the unseen writes nothing is left out, and the concurrent history passes the check.
+        InvisibilityWorkload.schema(recorded, postgres);
+        RecordedHistory checkable = RecordedRun.record("checkable", recorded, ds -> InvisibilityWorkload.run(ds, false));
+        assertThat(checkable.notModelled()).allSatisfy(n -> assertThat(n.subject()).startsWith("table no_such_table"));
+        assertThat(checkable.history().transactions()).hasSizeGreaterThan(InvisibilityWorkload.THREADS * 10);
+        CheckResult result = RecordedRun.check(checkable, IsolationLevel.SERIALIZABLE);
+        assertThat(result.isSatisfied()).as("%s", result.explanationText().orElse("")).isTrue();
+    }
+}

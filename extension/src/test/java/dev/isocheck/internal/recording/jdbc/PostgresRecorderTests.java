@@ -1,0 +1,112 @@
+package dev.isocheck.internal.recording.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.isocheck.IsolationLevel;
+import dev.isocheck.internal.recording.RecordedHistory;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+
+/** The recorder on an embedded PostgreSQL server. */
+class PostgresRecorderTests extends RecorderScenarios {
+
+    @Override
+    TestDatabase database() {
+        try {
+            return PostgresDatabase.get();
+        } catch (Throwable e) {
+            throw new IllegalStateException("embedded PostgreSQL did not start", e);
+        }
+    }
+
+    @Override
+    int weakIsolation() {
+        // PostgreSQL's REPEATABLE READ is snapshot isolation: write skew commits.
+        return Connection.TRANSACTION_REPEATABLE_READ;
+    }
+
+    @Test
+    void serializableWithRetriesIsFine() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("serializable", database().dataSource(), ds -> {
+            try (Connection a = open(ds, Connection.TRANSACTION_SERIALIZABLE);
+                 Connection b = open(ds, Connection.TRANSACTION_SERIALIZABLE)) {
+                assertThat(onCall(a, 1) && onCall(a, 2)).isTrue();
+                assertThat(onCall(b, 1) && onCall(b, 2)).isTrue();
+                goOffCall(a, 1);
+                goOffCall(b, 2);
+                a.commit();
+                assertThatThrownBy(b::commit).isInstanceOfSatisfying(SQLException.class,
+                        e -> assertThat(e.getSQLState()).isEqualTo("40001"));
+                b.rollback();
+                // The retry sees that alice went off call, and bob stays on.
+                assertThat(onCall(b, 1)).isFalse();
+                assertThat(onCall(b, 2)).isTrue();
+                b.commit();
+            }
+        });
+
+        assertThat(recorded.history().transactions()).extracting(t -> t.isCommitted()).containsExactly(true, false, true);
+        assertThat(RecordedRun.check(recorded, IsolationLevel.SERIALIZABLE).isSatisfied()).isTrue();
+    }
+
+    @Test
+    void aCommitWhoseOutcomeIsUnknownLeavesItsTablesOut() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("broken commit", database().dataSource(), ds -> {
+            try (Connection a = open(ds, Connection.TRANSACTION_READ_COMMITTED)) {
+                goOffCall(a, 1);
+                int pid;
+                try (Statement s = a.createStatement(); var rs = s.executeQuery("SELECT pg_backend_pid()")) {
+                    rs.next();
+                    pid = rs.getInt(1);
+                }
+                try (Connection killer = database().dataSource().getConnection(); Statement s = killer.createStatement()) {
+                    s.execute("SELECT pg_terminate_backend(" + pid + ")");
+                }
+                assertThatThrownBy(a::commit).isInstanceOf(SQLException.class);
+            }
+        });
+
+        assertThat(recorded.notModelled()).singleElement().satisfies(n -> {
+            assertThat(n.subject()).contains("doctors");
+            assertThat(n.reason()).contains("unknown");
+        });
+    }
+
+    @Test
+    void aTableWithTriggersLeavesEveryTableOut() throws Exception {
+        database().run("CREATE OR REPLACE FUNCTION count_notes() RETURNS trigger AS $$ BEGIN UPDATE counters SET n = n + 1 WHERE id = 1; RETURN NEW; END $$ LANGUAGE plpgsql",
+                "CREATE TRIGGER notes_counted AFTER INSERT ON notes FOR EACH ROW EXECUTE FUNCTION count_notes()");
+        RecordedHistory recorded = RecordedRun.record("trigger", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                s.executeUpdate("INSERT INTO notes VALUES (1, 'counted')");
+            }
+        });
+
+        assertThat(recorded.notModelled()).singleElement().satisfies(n -> {
+            assertThat(n.subject()).startsWith("every table");
+            assertThat(n.reason()).contains("triggers");
+        });
+    }
+
+    @Test
+    void aWriteThroughAViewLeavesEveryTableOut() throws Exception {
+        database().run("CREATE OR REPLACE VIEW on_duty AS SELECT * FROM doctors WHERE on_call");
+        try {
+            RecordedHistory recorded = RecordedRun.record("view", database().dataSource(), ds -> {
+                try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                    assertThat(s.executeUpdate("UPDATE on_duty SET on_call = FALSE WHERE id = 2")).isEqualTo(1);
+                }
+            });
+
+            assertThat(recorded.notModelled()).anySatisfy(n -> {
+                assertThat(n.subject()).startsWith("every table");
+                assertThat(n.reason()).contains("view");
+            });
+        } finally {
+            database().run("DROP VIEW on_duty");
+        }
+    }
+}

@@ -1,0 +1,311 @@
+package dev.isocheck.internal.recording.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.isocheck.AnomalyType;
+import dev.isocheck.CheckResult;
+import dev.isocheck.IsolationLevel;
+import dev.isocheck.history.History;
+import dev.isocheck.internal.recording.RecordedHistory;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The recorder's cases that every database with a rewriting dialect must pass: histories recorded
+ * from real transactions, checked. Interleavings are forced with two connections driven from one
+ * thread.
+ */
+abstract class RecorderScenarios {
+
+    /** The database under test. */
+    abstract TestDatabase database();
+
+    /** The isolation level at which the database lets write skew and lost updates commit. */
+    abstract int weakIsolation();
+
+    @BeforeEach
+    void tables() throws SQLException {
+        database().run("DROP TABLE IF EXISTS doctors", "DROP TABLE IF EXISTS counters", "DROP TABLE IF EXISTS notes",
+                "CREATE TABLE doctors (id INT PRIMARY KEY, name VARCHAR(20), on_call BOOLEAN NOT NULL)",
+                "INSERT INTO doctors VALUES (1, 'alice', TRUE), (2, 'bob', TRUE)",
+                "CREATE TABLE counters (id INT PRIMARY KEY, n INT NOT NULL)",
+                "INSERT INTO counters VALUES (1, 0)",
+                "CREATE TABLE notes (id INT PRIMARY KEY, body VARCHAR(100))");
+    }
+
+    Connection open(DataSource recorded, int isolation) throws SQLException {
+        Connection c = recorded.getConnection();
+        c.setAutoCommit(false);
+        c.setTransactionIsolation(isolation);
+        return c;
+    }
+
+    static boolean onCall(Connection c, int id) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT on_call FROM doctors WHERE id = ?")) {
+            s.setInt(1, id);
+            try (ResultSet rs = s.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                return rs.getBoolean(1);
+            }
+        }
+    }
+
+    static int goOffCall(Connection c, int id) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE doctors SET on_call = FALSE WHERE id = ?")) {
+            s.setInt(1, id);
+            return s.executeUpdate();
+        }
+    }
+
+    /** Both doctors check that the other is on call, then go off call: each from its own connection. */
+    RecordedHistory writeSkew(String name, int isolation) throws Exception {
+        return RecordedRun.record(name, database().dataSource(), ds -> {
+            try (Connection a = open(ds, isolation); Connection b = open(ds, isolation)) {
+                assertThat(onCall(a, 1) && onCall(a, 2)).isTrue();
+                assertThat(onCall(b, 1) && onCall(b, 2)).isTrue();
+                assertThat(goOffCall(a, 1)).isEqualTo(1);
+                assertThat(goOffCall(b, 2)).isEqualTo(1);
+                a.commit();
+                b.commit();
+            }
+        });
+    }
+
+    @Test
+    void writeSkewThatCommitsIsCaught() throws Exception {
+        RecordedHistory recorded = writeSkew("write skew", weakIsolation());
+
+        CheckResult result = RecordedRun.check(recorded, IsolationLevel.SERIALIZABLE);
+
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(result.isViolated()).as("%s", result.verdict()).isTrue();
+        assertThat(RecordedRun.cycleTypes(result)).as("%s", result.explanationText().orElse(""))
+                .containsExactly(AnomalyType.G2_ITEM);
+    }
+
+    @Test
+    void aPhantomThatCommitsIsCaughtThroughPredicateReads() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("phantom", database().dataSource(), ds -> {
+            try (Connection a = open(ds, weakIsolation()); Connection b = open(ds, weakIsolation())) {
+                // Each adds a doctor on call after counting those on call, which neither sees the other add.
+                int id = 10;
+                for (Connection c : java.util.List.of(a, b)) {
+                    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM doctors WHERE on_call")) {
+                        int rows = 0;
+                        while (rs.next()) {
+                            rows++;
+                        }
+                        assertThat(rows).isEqualTo(2);
+                    }
+                }
+                for (Connection c : java.util.List.of(a, b)) {
+                    try (Statement s = c.createStatement()) {
+                        s.executeUpdate("INSERT INTO doctors VALUES (" + id++ + ", 'new', TRUE)");
+                    }
+                }
+                a.commit();
+                b.commit();
+            }
+        });
+
+        CheckResult result = RecordedRun.check(recorded, IsolationLevel.SERIALIZABLE);
+
+        assertThat(result.isViolated()).as("%s", result.verdict()).isTrue();
+        assertThat(RecordedRun.cycleTypes(result)).containsExactly(AnomalyType.G2);
+    }
+
+    @Test
+    void lostUpdateIsCaught() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("lost update", database().dataSource(), ds -> {
+            try (Connection a = open(ds, Connection.TRANSACTION_READ_COMMITTED);
+                 Connection b = open(ds, Connection.TRANSACTION_READ_COMMITTED)) {
+                int seenByA = counter(a);
+                int seenByB = counter(b);
+                setCounter(a, seenByA + 1);
+                a.commit();
+                setCounter(b, seenByB + 1);
+                b.commit();
+            }
+        });
+
+        CheckResult result = RecordedRun.check(recorded, IsolationLevel.SNAPSHOT_ISOLATION);
+
+        assertThat(result.isViolated()).as("%s", result.verdict()).isTrue();
+    }
+
+    @Test
+    void incrementInTheDatabaseIsFine() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("increment", database().dataSource(), ds -> {
+            try (Connection a = open(ds, Connection.TRANSACTION_READ_COMMITTED);
+                 Connection b = open(ds, Connection.TRANSACTION_READ_COMMITTED)) {
+                try (Statement s = a.createStatement()) {
+                    assertThat(s.executeUpdate("UPDATE counters SET n = n + 1 WHERE id = 1")).isEqualTo(1);
+                }
+                a.commit();
+                try (Statement s = b.createStatement()) {
+                    assertThat(s.executeUpdate("UPDATE counters SET n = n + 1 WHERE id = 1")).isEqualTo(1);
+                }
+                b.commit();
+                assertThat(counter(a)).isEqualTo(2);
+                a.commit();
+            }
+        });
+
+        assertThat(RecordedRun.check(recorded, IsolationLevel.SERIALIZABLE).isSatisfied()).isTrue();
+        assertThat(recorded.history().transactions()).hasSize(3);
+    }
+
+    @Test
+    void anIncrementThatWaitsForALockIsFine() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("blocked increment", database().dataSource(), ds -> {
+            java.util.concurrent.ExecutorService second = java.util.concurrent.Executors.newSingleThreadExecutor();
+            try (Connection a = open(ds, Connection.TRANSACTION_READ_COMMITTED);
+                 Connection b = open(ds, Connection.TRANSACTION_READ_COMMITTED)) {
+                assertThat(counter(a)).isZero();
+                try (Statement s = a.createStatement()) {
+                    s.executeUpdate("UPDATE counters SET n = n + 1 WHERE id = 1");
+                }
+                // b's update waits for a's row lock, on a thread of its own (which inherits the recording).
+                java.util.concurrent.Future<Integer> blocked = second.submit(() -> {
+                    try (Statement s = b.createStatement()) {
+                        int updated = s.executeUpdate("UPDATE counters SET n = n + 1 WHERE id = 1");
+                        b.commit();
+                        return updated;
+                    }
+                });
+                Thread.sleep(200);
+                assertThat(blocked).isNotDone();
+                a.commit();
+                assertThat(blocked.get()).isEqualTo(1);
+                assertThat(counter(a)).isEqualTo(2);
+                a.commit();
+            } finally {
+                second.shutdown();
+            }
+        });
+
+        assertThat(recorded.history().transactions()).hasSize(3);
+        assertThat(recorded.history().transactions().get(1).thread()).isNotEqualTo(recorded.history().transactions().get(0).thread());
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
+
+    @Test
+    void serialWorkloadIsFine() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("serial", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                for (int i = 1; i <= 5; i++) {
+                    try (PreparedStatement s = c.prepareStatement("INSERT INTO notes (id, body) VALUES (?, ?)")) {
+                        s.setInt(1, i);
+                        s.setString(2, "note " + i);
+                        assertThat(s.executeUpdate()).isEqualTo(1);
+                    }
+                }
+                try (Statement s = c.createStatement()) {
+                    assertThat(s.executeUpdate("UPDATE notes SET body = 'edited' WHERE id >= 4")).isEqualTo(2);
+                    assertThat(s.executeUpdate("DELETE FROM notes WHERE id = 5")).isEqualTo(1);
+                    try (ResultSet rs = s.executeQuery("SELECT * FROM notes WHERE id > 1")) {
+                        int rows = 0;
+                        while (rs.next()) {
+                            rows++;
+                        }
+                        assertThat(rows).isEqualTo(3);
+                    }
+                    try (ResultSet rs = s.executeQuery("SELECT body FROM notes WHERE id = 5")) {
+                        assertThat(rs.next()).isFalse();
+                    }
+                }
+            }
+        });
+
+        History history = recorded.history();
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+        assertThat(history.transactions()).hasSize(9);
+        assertThat(recorded.notModelled()).isEmpty();
+    }
+
+    @Test
+    void aValueWrittenBackIsFine() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("toggle", database().dataSource(), ds -> {
+            try (Connection c = open(ds, Connection.TRANSACTION_READ_COMMITTED)) {
+                for (int i = 0; i < 3; i++) {
+                    boolean on = onCall(c, 1);
+                    try (PreparedStatement s = c.prepareStatement("UPDATE doctors SET on_call = ? WHERE id = 1")) {
+                        s.setBoolean(1, !on);
+                        s.executeUpdate();
+                    }
+                    c.commit();
+                }
+                onCall(c, 1);
+                c.commit();
+            }
+        });
+
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
+
+    @Test
+    void rolledBackWorkAndSavepointsAreNotCommitted() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("rollback", database().dataSource(), ds -> {
+            try (Connection c = open(ds, Connection.TRANSACTION_READ_COMMITTED)) {
+                goOffCall(c, 1);
+                c.rollback();
+                var savepoint = c.setSavepoint();
+                goOffCall(c, 2);
+                c.rollback(savepoint);
+                onCall(c, 2);
+                c.commit();
+                goOffCall(c, 2);
+            }
+        });
+
+        History history = recorded.history();
+        assertThat(history.transactions()).hasSize(3);
+        assertThat(history.transactions().get(0).isCommitted()).isFalse();
+        assertThat(history.transactions().get(1).isCommitted()).isTrue();
+        assertThat(history.transactions().get(1).size()).isEqualTo(1);
+        assertThat(history.transactions().get(2).isCommitted()).as("closed with work pending").isFalse();
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
+
+    @Test
+    void anUnsupportedWriteLeavesItsTableOutAndIsListed() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("unsupported", database().dataSource(), ds -> {
+            try (Connection a = open(ds, weakIsolation()); Connection b = open(ds, weakIsolation())) {
+                assertThat(onCall(a, 1) && onCall(a, 2)).isTrue();
+                assertThat(onCall(b, 1) && onCall(b, 2)).isTrue();
+                try (Statement s = a.createStatement()) {
+                    // A batch is sent unchanged: its rows are not seen, so the table is left out.
+                    s.addBatch("UPDATE doctors SET on_call = FALSE WHERE id = 1");
+                    s.executeBatch();
+                }
+                goOffCall(b, 2);
+                a.commit();
+                b.commit();
+            }
+        });
+
+        assertThat(recorded.notModelled()).singleElement().satisfies(n -> assertThat(n.subject()).contains("doctors"));
+        assertThat(RecordedRun.check(recorded, IsolationLevel.SERIALIZABLE).isSatisfied())
+                .as("the write skew is out of sight, not guessed").isTrue();
+    }
+
+    static int counter(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT n FROM counters WHERE id = 1")) {
+            rs.next();
+            return rs.getInt("n");
+        }
+    }
+
+    static void setCounter(Connection c, int n) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE counters SET n = ? WHERE id = 1")) {
+            s.setInt(1, n);
+            assertThat(s.executeUpdate()).isEqualTo(1);
+        }
+    }
+}

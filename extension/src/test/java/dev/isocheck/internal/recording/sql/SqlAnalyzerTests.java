@@ -1,0 +1,112 @@
+package dev.isocheck.internal.recording.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.isocheck.internal.recording.sql.AnalysedStatement.NoRowsKnown;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Opaque;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Operand;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Query;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Write;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.WriteKind;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class SqlAnalyzerTests {
+
+    @Test
+    void aSingleTableSelectIsAQuery() {
+        Query q = (Query) SqlAnalyzer.analyse("SELECT on_call, d.name FROM Doctors d WHERE d.id = ? AND shift = 2");
+
+        assertThat(q.table()).isEqualTo("doctors");
+        assertThat(q.columns()).containsExactly("on_call", "name");
+        assertThat(q.equalities()).containsEntry("id", new Operand.Parameter(1)).containsEntry("shift", new Operand.Literal(2L));
+        assertThat(q.onlyEqualities()).isTrue();
+        assertThat(q.limited()).isFalse();
+    }
+
+    @Test
+    void parametersAreNumberedAcrossTheWholeStatement() {
+        Query q = (Query) SqlAnalyzer.analyse("SELECT * FROM t WHERE a > ? AND id = ? LIMIT 3");
+
+        assertThat(q.columns()).isNull();
+        assertThat(q.equalities()).containsExactly(java.util.Map.entry("id", new Operand.Parameter(2)));
+        assertThat(q.onlyEqualities()).isFalse();
+        assertThat(q.limited()).isTrue();
+        assertThat(WhereText.of(q.where(), Arrays.asList(null, 5, "o'k"))).contains("a > 5 AND id = 'o''k'");
+        assertThat(WhereText.of(q.where(), Arrays.asList(null, 5, new Object()))).isEmpty();
+    }
+
+    @Test
+    void queriesThatSkipRowsAreNotWholeResults() {
+        assertThat(((Query) SqlAnalyzer.analyse("SELECT * FROM t WHERE n > 1 FOR UPDATE SKIP LOCKED")).limited()).isTrue();
+        assertThat(((Query) SqlAnalyzer.analyse("SELECT * FROM t WHERE n > 1 FOR UPDATE")).limited()).isFalse();
+    }
+
+    @Test
+    void readsThatCannotBeKeyedAreNotRecorded() {
+        for (String sql : List.of("SELECT a.x FROM a JOIN b ON a.id = b.id", "SELECT count(*) FROM t",
+                "SELECT x + 1 FROM t", "SELECT x FROM (SELECT x FROM t) s", "SELECT x FROM t GROUP BY x",
+                "SELECT x FROM a UNION SELECT x FROM b")) {
+            assertThat(SqlAnalyzer.analyse(sql)).as(sql).isInstanceOf(NoRowsKnown.class);
+        }
+    }
+
+    @Test
+    void writesNameTheirTableAndTheColumnsTheySet() {
+        assertThat(SqlAnalyzer.analyse("UPDATE public.T SET n = n + 1, \"Id\" = 2 WHERE id = 1"))
+                .isEqualTo(new Write(WriteKind.UPDATE, "t", Set.of("n", "id")));
+        assertThat(SqlAnalyzer.analyse("INSERT INTO t (id) VALUES (1) ON CONFLICT (id) DO UPDATE SET n = 0"))
+                .isEqualTo(new Write(WriteKind.INSERT, "t", Set.of("n")));
+        assertThat(SqlAnalyzer.analyse("DELETE FROM t WHERE id = 1;")).isEqualTo(new Write(WriteKind.DELETE, "t", Set.of()));
+    }
+
+    @Test
+    void writesThatCannotBeRewrittenLeaveTheirTableOut() {
+        assertThat(SqlAnalyzer.analyse("UPDATE t SET n = 1 RETURNING id")).isEqualTo(new Opaque(Optional.of("t"),
+                "a UPDATE with RETURNING, WITH, joins or ON DUPLICATE KEY"));
+        assertThat(SqlAnalyzer.analyse("UPDATE t SET n = u.n FROM u WHERE t.id = u.id")).isInstanceOf(Opaque.class);
+        assertThat(((Opaque) SqlAnalyzer.analyse("TRUNCATE TABLE t")).table()).contains("t");
+        assertThat(((Opaque) SqlAnalyzer.analyse("MERGE INTO t USING u ON t.id = u.id WHEN MATCHED THEN UPDATE SET n = 1")).table()).contains("t");
+    }
+
+    @Test
+    void settingsLocksAndPlansChangeNoRow() {
+        for (String sql : List.of("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE", "SET search_path TO app",
+                "LOCK TABLE t IN EXCLUSIVE MODE", "EXPLAIN SELECT * FROM t", "COMMENT ON TABLE t IS 'x'", "SHOW x")) {
+            assertThat(SqlAnalyzer.analyse(sql)).as(sql).isInstanceOf(NoRowsKnown.class);
+        }
+        assertThat(SqlAnalyzer.analyse("EXPLAIN ANALYZE DELETE FROM t")).isInstanceOf(Opaque.class);
+    }
+
+    @Test
+    void whatCannotBeAnalysedMayChangeAnyTable() {
+        for (String sql : List.of("CALL transfer(1, 2)", "UPDATE a SET x = 1; UPDATE b SET x = 1", "DO $$ BEGIN END $$",
+                "COMMIT", "BEGIN", "SAVEPOINT a", "WITH gone AS (DELETE FROM t RETURNING *) SELECT * FROM gone")) {
+            assertThat(SqlAnalyzer.analyse(sql)).as(sql).isInstanceOfSatisfying(Opaque.class, o -> assertThat(o.table()).isEmpty());
+        }
+    }
+
+    @Test
+    void dialectsRewriteWritesToReturnTheirRows() {
+        Write update = new Write(WriteKind.UPDATE, "t", Set.of("n"));
+        Write delete = new Write(WriteKind.DELETE, "t", Set.of());
+        assertThat(Dialect.POSTGRESQL.rewrite(update, "UPDATE t SET n = 1 -- note\n;")).contains("UPDATE t SET n = 1 -- note\nRETURNING *");
+        assertThat(Dialect.H2.rewrite(delete, "DELETE FROM t")).contains("SELECT * FROM OLD TABLE (DELETE FROM t\n)");
+        assertThat(Dialect.H2.rewrite(update, "UPDATE t SET n = 1")).contains("SELECT * FROM FINAL TABLE (UPDATE t SET n = 1\n)");
+        assertThat(Dialect.OTHER.rewrite(update, "UPDATE t SET n = 1")).isEmpty();
+        assertThat(Dialect.of("HSQL Database Engine")).isEqualTo(Dialect.OTHER);
+    }
+
+    @Test
+    void columnValuesConvertByWhatTheyMean() {
+        assertThat(ColumnValues.toJson(java.sql.Date.valueOf("2024-01-02"))).isEqualTo("2024-01-02");
+        assertThat(ColumnValues.toJson(new byte[] {1, (byte) 255})).isEqualTo("0x01ff");
+        assertThat(ColumnValues.toJson(Double.NaN)).isEqualTo("NaN");
+        assertThat(ColumnValues.toJson(new Object())).isSameAs(ColumnValues.UNSUPPORTED);
+        assertThat(ColumnValues.keyPart(new java.math.BigDecimal("5.00"))).contains(java.math.BigInteger.valueOf(5));
+        assertThat(ColumnValues.keyPart(1.5)).isEmpty();
+    }
+}
