@@ -14,6 +14,7 @@ import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CyclicBarrier;
@@ -49,18 +50,21 @@ class SerializableCheckTests {
 
         assertThat(failure).isInstanceOf(IsolationViolationError.class);
         String file = "SerializableCheckTests.WriteSkewTestCase.writeSkew-" + digestIn(failure.getMessage());
-        assertThat(failure.getMessage().replace(reports.toString(), "<reports>")).isEqualTo("""
+        // The times are the recorder's clock (System.nanoTime()), different every run.
+        assertThat(failure.getMessage().replace(reports.toString(), "<reports>").replaceAll("time \\d+\\.\\.\\d+", "time <time>")).isEqualTo("""
                 isocheck: the transactions of SerializableCheckTests$WriteSkewTestCase > writeSkew() violate serializable
 
                 G2-item (write skew) at serializable: a cycle of 2 transactions
                   T1 -rw doctors/bob-> T2 -rw doctors/alice-> T1
 
-                    T1 -rw doctors/bob-> T2    T1 read doctors/bob = true, the initial value; T2 installed a later
-                                               version, doctors/bob = false, so T1 did not see T2's write
+                    T1 -rw doctors/bob-> T2    T1 read doctors/bob = {"on_call":true}, the initial value; T2
+                                               installed a later version, doctors/bob =
+                                               {"name":"bob","on_call":false}, so T1 did not see T2's write
                                                T1: SELECT on_call FROM doctors WHERE name = ?  [bob]
                                                T2: UPDATE doctors SET on_call = ? WHERE name = ?  [false, bob]
-                    T2 -rw doctors/alice-> T1  T2 read doctors/alice = true, the initial value; T1 installed a later
-                                               version, doctors/alice = false, so T2 did not see T1's write
+                    T2 -rw doctors/alice-> T1  T2 read doctors/alice = {"on_call":true}, the initial value; T1
+                                               installed a later version, doctors/alice =
+                                               {"name":"alice","on_call":false}, so T2 did not see T1's write
                                                T2: SELECT on_call FROM doctors WHERE name = ?  [alice]
                                                T1: UPDATE doctors SET on_call = ? WHERE name = ?  [false, alice]
 
@@ -68,16 +72,16 @@ class SerializableCheckTests {
                   last before the first: no order can.
 
                   Transactions:
-                    T1  session connection-1  thread alice
+                    T1  session connection-1  thread alice  time <time>
                         SELECT on_call FROM doctors WHERE name = ?  [bob]
-                          0  read doctors/bob = true
+                          0  read doctors/bob = {"on_call":true}
                         UPDATE doctors SET on_call = ? WHERE name = ?  [false, alice]
-                          1  write doctors/alice = false
-                    T2  session connection-2  thread bob
+                          1  write doctors/alice = {"name":"alice","on_call":false}
+                    T2  session connection-2  thread bob  time <time>
                         SELECT on_call FROM doctors WHERE name = ?  [alice]
-                          0  read doctors/alice = true
+                          0  read doctors/alice = {"on_call":true}
                         UPDATE doctors SET on_call = ? WHERE name = ?  [false, bob]
-                          1  write doctors/bob = false
+                          1  write doctors/bob = {"name":"bob","on_call":false}
 
                 Report:  <reports>/%1$s.html
                 History: <reports>/%1$s.jsonl
@@ -161,7 +165,6 @@ class SerializableCheckTests {
 
     @Test
     void eachTestMethodHasAHistoryOfItsOwn() {
-        // Each method records one half of the write skew, with the same ids: mixed, they would fail.
         EngineExecutionResults results = run(TwoHalvesTestCase.class);
 
         results.testEvents().assertStatistics(stats -> stats.started(2).succeeded(2).failed(0));
@@ -318,9 +321,11 @@ class SerializableCheckTests {
     @SerializableCheck
     static class WriteSkewTestCase {
 
+        final Doctors doctors = new Doctors();
+
         @Test
-        void writeSkew() throws InterruptedException {
-            RecordedTransactions.writeSkewOnTwoThreads();
+        void writeSkew() throws Exception {
+            doctors.writeSkewOnTwoThreads();
             Recording.current().orElseThrow().notModelled(new NotModelled("table audit_log", "written through a stored procedure"));
         }
     }
@@ -328,10 +333,12 @@ class SerializableCheckTests {
     @SerializableCheck
     static class SnapshotIsolationTestCase {
 
+        final Doctors doctors = new Doctors();
+
         @Test
         @SerializableCheck(level = IsolationLevel.SNAPSHOT_ISOLATION)
-        void writeSkew() throws InterruptedException {
-            RecordedTransactions.writeSkewOnTwoThreads();
+        void writeSkew() throws Exception {
+            doctors.writeSkewOnTwoThreads();
         }
     }
 
@@ -343,40 +350,50 @@ class SerializableCheckTests {
         }
     }
 
+    /** Each method records one half of a write skew in a database of its own, under the same keys: mixed, they would fail. */
     @SerializableCheck
     static class TwoHalvesTestCase {
 
+        final Doctors doctors = new Doctors();
+
         @Test
         void alice() {
-            RecordedTransactions.goOffCall("T1", "alice", "bob", "connection-1");
+            doctors.goOffCall("alice", "bob");
         }
 
         @Test
         void bob() {
-            RecordedTransactions.goOffCall("T1", "bob", "alice", "connection-1");
+            doctors.goOffCall("bob", "alice");
         }
     }
 
+    /** Alice's transaction starts in a {@code @BeforeEach} method and ends after Bob's, which the test runs. */
     @SerializableCheck
     static class BeforeEachTestCase {
 
+        final Doctors doctors = new Doctors();
+        Doctors.OpenTransaction alice;
+
         @BeforeEach
-        void aliceGoesOffCall() {
-            RecordedTransactions.goOffCall("T1", "alice", "bob", "connection-1");
+        void aliceChecksThatBobIsOnCall() throws SQLException {
+            alice = doctors.startGoingOffCall("alice", "bob");
         }
 
         @Test
-        void bobGoesOffCall() {
-            RecordedTransactions.goOffCall("T2", "bob", "alice", "connection-2");
+        void bobGoesOffCallThenAlice() throws SQLException {
+            doctors.goOffCall("bob", "alice");
+            alice.finish();
         }
     }
 
     @SerializableCheck
     static class FailingBeforeEachTestCase {
 
+        final Doctors doctors = new Doctors();
+
         @BeforeEach
         void connect() {
-            RecordedTransactions.goOffCall("T1", "alice", "bob", "connection-1");
+            doctors.goOffCall("alice", "bob");
             throw new IllegalStateException("the database is not there");
         }
 
@@ -388,13 +405,14 @@ class SerializableCheckTests {
     @SerializableCheck
     static class ExecutorTestCase {
 
+        final Doctors doctors = new Doctors();
+
         @Test
         void writeSkewOnExecutors() throws Exception {
             ExecutorService first = Executors.newSingleThreadExecutor(r -> new Thread(r, "executor-1"));
             ExecutorService second = Executors.newSingleThreadExecutor(r -> new Thread(r, "executor-2"));
             try {
-                first.submit(() -> RecordedTransactions.goOffCall("T1", "alice", "bob", "connection-1")).get();
-                second.submit(() -> RecordedTransactions.goOffCall("T2", "bob", "alice", "connection-2")).get();
+                doctors.writeSkew(first, second);
             } finally {
                 first.shutdownNow();
                 second.shutdownNow();
@@ -402,31 +420,35 @@ class SerializableCheckTests {
         }
     }
 
+    /** As {@link TwoHalvesTestCase}, with both methods in progress at once. */
     @SerializableCheck
     static class ParallelHalvesTestCase {
 
         static final CyclicBarrier BOTH_STARTED = new CyclicBarrier(2);
 
+        final Doctors doctors = new Doctors();
+
         @Test
         void alice() throws Exception {
             BOTH_STARTED.await(10, TimeUnit.SECONDS);
-            // Mixed into one history, the two halves would be a write skew.
-            RecordedTransactions.goOffCall("T1", "alice", "bob", "connection-1");
+            doctors.goOffCall("alice", "bob");
         }
 
         @Test
         void bob() throws Exception {
             BOTH_STARTED.await(10, TimeUnit.SECONDS);
-            RecordedTransactions.goOffCall("T2", "bob", "alice", "connection-2");
+            doctors.goOffCall("bob", "alice");
         }
     }
 
     static class NotModelledTestCase {
 
+        final Doctors doctors = new Doctors();
+
         @Test
         @SerializableCheck
         void reads() {
-            RecordedTransactions.goOffCall("T1", "alice", "bob", "connection-1");
+            doctors.goOffCall("alice", "bob");
             Recording.current().orElseThrow().notModelled(new NotModelled("table audit_log", "written through a stored procedure"));
         }
     }

@@ -4,6 +4,7 @@ import dev.isocheck.history.History;
 import dev.isocheck.history.HistoryBuilder;
 import dev.isocheck.history.UnknownInitialValues;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,7 @@ public final class Recording {
     private final List<RecordedTransaction> transactions = new ArrayList<>();
     private final List<NotModelled> notModelled = new ArrayList<>();
     private final List<NotModelled> failures = new ArrayList<>();
+    private final Map<Object, String> sessions = new IdentityHashMap<>();
     private boolean finished;
 
     /** A recording in progress, named after its test (for messages). */
@@ -65,6 +67,18 @@ public final class Recording {
         Recording previous = BOUND.get();
         BOUND.set(this);
         return () -> BOUND.set(previous);
+    }
+
+    /**
+     * The session name of a connection in this recording: {@code connection-1}, {@code connection-2}, …
+     * in the order the connections first ran a transaction here, so that a test's report names its
+     * connections the same way whatever ran before it in the JVM.
+     *
+     * @param connection the connection, compared by identity
+     */
+    public synchronized String sessionOf(Object connection) {
+        return sessions.computeIfAbsent(Objects.requireNonNull(connection, "connection is null"),
+                c -> "connection-" + (sessions.size() + 1));
     }
 
     /** Adds a finished transaction. Ignored once finished: a straggler thread's work comes too late. */
@@ -118,7 +132,7 @@ public final class Recording {
         }
         HistoryBuilder builder = History.builder().unknownInitialValues(UnknownInitialValues.ANY);
         for (int i = 0; i < transactions.size(); i++) {
-            transactions.get(i).addTo(builder, "t" + (i + 1), leftOut.keySet());
+            transactions.get(i).addTo(builder, "T" + (i + 1), leftOut.keySet());
         }
         List<NotModelled> all = new ArrayList<>(leftOut.values());
         all.addAll(notModelled);

@@ -24,6 +24,11 @@ public final class TransactionLog {
     private final List<Observation> observations = new ArrayList<>();
 
     /** A transaction that started at {@code start} ({@link System#nanoTime}) on {@code thread}. */
+    /** The session (connection) it runs on, for messages. */
+    public String session() {
+        return session;
+    }
+
     public TransactionLog(Recording recording, String session, String thread, long start) {
         this.recording = Objects.requireNonNull(recording, "recording is null");
         this.session = session;

@@ -16,7 +16,6 @@ import java.sql.Statement;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One recorded connection, a session of the history: it follows the transaction in progress
@@ -26,12 +25,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class RecordedConnection implements InvocationHandler {
 
-    private static final AtomicInteger SESSIONS = new AtomicInteger();
-
     private final Connection real;
     private final Dialect dialect;
     private final PrimaryKeys primaryKeys;
-    private final String session = "connection-" + SESSIONS.incrementAndGet();
     private final Map<Savepoint, Integer> savepoints = new IdentityHashMap<>();
     private Connection proxy;
     private boolean autoCommit;
@@ -116,7 +112,7 @@ final class RecordedConnection implements InvocationHandler {
             partlyCommitted = false;
             long start = System.nanoTime();
             Optional<Recording> recording = Recording.current();
-            log = recording.map(r -> new TransactionLog(r, session, Thread.currentThread().getName(), start)).orElse(null);
+            log = recording.map(r -> new TransactionLog(r, r.sessionOf(this), Thread.currentThread().getName(), start)).orElse(null);
         }
         return log;
     }
@@ -277,7 +273,7 @@ final class RecordedConnection implements InvocationHandler {
             ended.finish(end, outcome, primaryKeys);
         } catch (RuntimeException e) {
             // A recorder failure must not reach the application; the check must not trust a partial history.
-            ended.recording().failed("the recorder failed on a transaction of " + session + ": " + e);
+            ended.recording().failed("the recorder failed on a transaction of " + ended.session() + ": " + e);
         }
     }
 

@@ -42,7 +42,7 @@ class HsqldbRecorderTests {
             assertThat(n.reason()).contains("could not rewrite");
         });
         assertThat(recorded.history().transactions()).extracting(Object::toString)
-                .containsExactly("t1: r(shifts/1, {\"slots\":3})", "t2: ");
+                .containsExactly("T1: r(shifts/1, {\"slots\":3})", "T2: ");
         assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
     }
 }

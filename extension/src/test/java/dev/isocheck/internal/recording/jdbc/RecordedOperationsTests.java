@@ -66,14 +66,14 @@ class RecordedOperationsTests {
         });
 
         assertThat(ops(recorded)).containsExactly(
-                "t1: r(accounts/2, {\"balance\":20})",
-                "t2: r(accounts/9, null)",
-                "t3: " + predicate(recorded, 2),
-                "t4: r(accounts/2, {\"balance\":20,\"id\":2})",
-                "t5: ",
-                "t6: ",
-                "t7: ",
-                "t8: ");
+                "T1: r(accounts/2, {\"balance\":20})",
+                "T2: r(accounts/9, null)",
+                "T3: " + predicate(recorded, 2),
+                "T4: r(accounts/2, {\"balance\":20,\"id\":2})",
+                "T5: ",
+                "T6: ",
+                "T7: ",
+                "T8: ");
         assertThat(ops(recorded).get(2)).contains("balance >= 20").contains("accounts/2").contains("accounts/3")
                 .as("a CLOB has no comparable value: left out of the row").doesNotContain("doc");
         assertThat(ops(recorded)).as("but NULL is NULL").allSatisfy(t -> assertThat(t).doesNotContain("\"doc\":\"x"));
@@ -101,7 +101,7 @@ class RecordedOperationsTests {
         assertThat(t.thread()).contains(Thread.currentThread().getName());
         assertThat(recorded.history().sessionOf(t).name()).startsWith("connection-");
         assertThat(t.statements()).containsExactly(SqlStatement.of("UPDATE accounts SET balance = balance - ? WHERE id = ?", List.of("5", "1")));
-        assertThat(t.toString()).isEqualTo("t1: w(accounts/1, {\"balance\":5,\"doc\":null,\"id\":1,\"owner\":\"ann\"})");
+        assertThat(t.toString()).isEqualTo("T1: w(accounts/1, {\"balance\":5,\"doc\":null,\"id\":1,\"owner\":\"ann\"})");
         assertThat(t.statementOf(0)).hasValue(0);
         assertThat(t.endTime()).isGreaterThan(t.startTime());
     }
@@ -120,7 +120,7 @@ class RecordedOperationsTests {
                 "table logbook (statement: INSERT INTO logbook VALUES ('hello'))");
         assertThat(recorded.notModelled().get(0).reason()).contains("no primary key");
         // The CLOB is left out of the row written, as it is out of every read.
-        assertThat(ops(recorded)).containsExactly("t1: ", "t2: w(accounts/3, {\"balance\":0,\"id\":3,\"owner\":\"cid\"})", "t3: ");
+        assertThat(ops(recorded)).containsExactly("T1: ", "T2: w(accounts/3, {\"balance\":0,\"id\":3,\"owner\":\"cid\"})", "T3: ");
     }
 
     @Test
@@ -133,7 +133,7 @@ class RecordedOperationsTests {
         });
 
         assertThat(recorded.notModelled()).singleElement().satisfies(n -> assertThat(n.subject()).startsWith("every table"));
-        assertThat(ops(recorded)).containsExactly("t1: ", "t2: ");
+        assertThat(ops(recorded)).containsExactly("T1: ", "T2: ");
     }
 
     @Test
@@ -185,7 +185,7 @@ class RecordedOperationsTests {
             assertThat(s.getConnection()).isSameAs(c);
         }
         History history = recording.finish().history();
-        assertThat(history.transactions()).singleElement().hasToString("t1: w(accounts/1, {\"balance\":1,\"doc\":null,\"id\":1,\"owner\":\"ann\"})");
+        assertThat(history.transactions()).singleElement().hasToString("T1: w(accounts/1, {\"balance\":1,\"doc\":null,\"id\":1,\"owner\":\"ann\"})");
         assertThat(DriverManager.getDriver("jdbc:h2:mem:x")).isNotInstanceOf(IsocheckDriver.class);
     }
 
@@ -216,7 +216,7 @@ class RecordedOperationsTests {
         });
 
         assertThat(recorded.notModelled()).extracting(n -> n.subject().split(" ")[1]).containsExactlyInAnyOrder("accounts", "cards");
-        assertThat(ops(recorded)).containsExactly("t1: ", "t2: ", "t3: ");
+        assertThat(ops(recorded)).containsExactly("T1: ", "T2: ", "T3: ");
     }
 
     @Test
@@ -247,7 +247,7 @@ class RecordedOperationsTests {
             }
         });
         assertThat(ops(recorded)).containsExactly(
-                "t1: w(accounts/1, {\"balance\":7,\"doc\":null,\"id\":1,\"owner\":\"ann\"})", "t2: r(accounts/1, {\"balance\":7})");
+                "T1: w(accounts/1, {\"balance\":7,\"doc\":null,\"id\":1,\"owner\":\"ann\"})", "T2: r(accounts/1, {\"balance\":7})");
 
         try (Connection c = h2.getConnection(); Statement s = c.createStatement()) {
             s.execute("CREATE SCHEMA IF NOT EXISTS other");
