@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isocheck.history.History;
 import dev.isocheck.history.HistoryBuilder;
+import dev.isocheck.history.UnknownInitialValues;
 import java.io.ByteArrayOutputStream;
 import java.io.StringWriter;
 import java.math.BigDecimal;
@@ -104,6 +105,31 @@ class JsonlHistoryWriterTests {
         assertThat(text(b.build())).isEqualTo("{\"id\":1,\"ops\":[{\"op\":\"read\",\"key\":\"x\",\"value\":1}]}\n");
         assertThat(text(History.builder().build())).isEmpty();
         assertThat(text(History.builder().initialStateComplete(true).build())).isEqualTo("{\"init\":{},\"complete\":true}\n");
+    }
+
+    @Test
+    void unknownIsWrittenOnlyWhenItIsNotTheDefault() throws Exception {
+        HistoryBuilder any = History.builder().unknownInitialValues(UnknownInitialValues.ANY);
+        any.transaction(1).read("flag", false).write("flag", true);
+        History anyHistory = any.build();
+        String text = text(anyHistory);
+        assertThat(text).isEqualTo("{\"init\":{},\"unknown\":\"any\"}\n"
+                + "{\"id\":1,\"ops\":[{\"op\":\"read\",\"key\":\"flag\",\"value\":false},"
+                + "{\"op\":\"write\",\"key\":\"flag\",\"value\":true}]}\n");
+        roundTrips(anyHistory);
+        assertThat(reread(text).initialState().unknownValues()).isEqualTo(UnknownInitialValues.ANY);
+
+        HistoryBuilder listed = History.builder().initialValue("x", 0).unknownInitialValues(UnknownInitialValues.ANY);
+        listed.transaction(1).read("y", 1);
+        History listedHistory = listed.build();
+        assertThat(text(listedHistory)).startsWith("{\"init\":{\"x\":0},\"unknown\":\"any\"}\n");
+        roundTrips(listedHistory);
+
+        HistoryBuilder unwritten = History.builder().initialValue("x", 0).unknownInitialValues(UnknownInitialValues.UNWRITTEN);
+        unwritten.transaction(1).read("y", 1);
+        History unwrittenHistory = unwritten.build();
+        assertThat(text(unwrittenHistory)).startsWith("{\"init\":{\"x\":0}}\n");
+        assertThat(reread(text(unwrittenHistory)).initialState().unknownValues()).isEqualTo(UnknownInitialValues.UNWRITTEN);
     }
 
     @Test
