@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.isocheck.explain.Explanation;
 import dev.isocheck.history.History;
 import dev.isocheck.history.HistoryBuilder;
+import dev.isocheck.history.UnknownInitialValues;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -77,6 +78,33 @@ class IsocheckTests {
         assertThat(result.explanationText()).hasValue(WRITE_SKEW_TEXT);
         assertThat(result.checkDuration()).isPositive();
         assertThat(result.explainDuration()).isPositive();
+    }
+
+    /**
+     * The recorded toggle of issue 14: T1 reads flag = false and sets it, T2 reads true and clears
+     * it, and the history does not list flag's initial value.
+     */
+    private static History toggle(UnknownInitialValues unknown) {
+        HistoryBuilder builder = History.builder().unknownInitialValues(unknown);
+        builder.transaction("T1").read("flag", false).write("flag", true);
+        builder.transaction("T2").read("flag", true).write("flag", false);
+        return builder.build();
+    }
+
+    @Test
+    void aToggleIsAViolationOnlyWhileUnknownInitialValuesAreUnwritten() {
+        // By default flag's unknown initial value is one no transaction writes, so T1's false must be
+        // T2's and T2's true T1's: G1c.
+        CheckResult unwritten = Isocheck.check(toggle(UnknownInitialValues.UNWRITTEN), IsolationLevel.SERIALIZABLE);
+        assertThat(unwritten.isViolated()).isTrue();
+        assertThat(((Explanation.Cycles) unwritten.explanation().orElseThrow()).anomaly()).isEqualTo("G1c");
+
+        // A recorder that never saw the initial rows declares "unknown": "any": flag may have started false.
+        for (IsolationLevel level : IsolationLevel.values()) {
+            CheckResult any = Isocheck.check(toggle(UnknownInitialValues.ANY), level);
+            assertThat(any.isSatisfied()).as("at %s", level).isTrue();
+            assertThat(((Verdict.Satisfied) any.verdict()).witness()).containsExactly("T1", "T2");
+        }
     }
 
     @Test
