@@ -44,6 +44,34 @@ class IsocheckTests {
                     1  write x = 1
             """;
 
+    private static final String TOGGLE_TEXT = """
+            G1c at serializable: a cycle of 2 transactions
+              T1 -wr flag-> T2 -wr flag-> T1
+
+                T1 -wr flag-> T2  T2 read flag = true, which T1 wrote
+                T2 -wr flag-> T1  T1 read flag = false, which T2 wrote
+
+              A serializable order would put each transaction before the next one around the cycle, and so the
+              last before the first: no order can.
+
+              This rests on flag's unknown initial value being one no transaction writes:
+                T1 read flag = false, taken not to be flag's initial value because T2 writes flag = false
+                T2 read flag = true, taken not to be flag's initial value because T1 writes flag = true
+              By default ("unknown": "unwritten") an initial value the history does not list is one no
+              transaction writes. If the database may have held such a value before the history began (rows that
+              existed already, a flag set and cleared again), state the initial state instead: list the initial
+              values in the init line ({"init": {"flag": ...}}), or declare that unlisted ones may be any value
+              ({"init": {}, "unknown": "any"}).
+
+              Transactions:
+                T1
+                    0  read flag = false
+                    1  write flag = true
+                T2
+                    0  read flag = true
+                    1  write flag = false
+            """;
+
     /** The example of {@code package-info.java}, word for word up to the check. */
     private static History writeSkew() {
         // Write skew: each transaction reads what the other one writes, and both read the initial values.
@@ -98,6 +126,9 @@ class IsocheckTests {
         CheckResult unwritten = Isocheck.check(toggle(UnknownInitialValues.UNWRITTEN), IsolationLevel.SERIALIZABLE);
         assertThat(unwritten.isViolated()).isTrue();
         assertThat(((Explanation.Cycles) unwritten.explanation().orElseThrow()).anomaly()).isEqualTo("G1c");
+        // The explanation says that it rests on that reading, and how to state the initial state instead.
+        assertThat(unwritten.explanation().orElseThrow().premises()).hasSize(2);
+        assertThat(unwritten.explanationText()).hasValue(TOGGLE_TEXT);
 
         // A recorder that never saw the initial rows declares "unknown": "any": flag may have started false.
         for (IsolationLevel level : IsolationLevel.values()) {

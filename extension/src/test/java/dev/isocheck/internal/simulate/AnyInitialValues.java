@@ -33,7 +33,16 @@ public final class AnyInitialValues {
      * become unknown.
      */
     public static History forget(History history, SplittableRandom random) {
-        HistoryBuilder b = History.builder().unknownInitialValues(UnknownInitialValues.ANY);
+        return forget(history, random, UnknownInitialValues.ANY);
+    }
+
+    /**
+     * As {@link #forget(History, SplittableRandom)}, declaring {@code unknown} instead: with
+     * {@link UnknownInitialValues#UNWRITTEN}, the mistake the default reading makes of a recorded
+     * history (a forgotten initial value that a transaction writes is taken to be unwritten).
+     */
+    public static History forget(History history, SplittableRandom random, UnknownInitialValues unknown) {
+        HistoryBuilder b = History.builder().unknownInitialValues(unknown);
         InitialState initial = history.initialState();
         for (int k = 0; k < history.keys().size(); k++) {
             if (initial.isKnown(k) && random.nextInt(4) == 0) {
