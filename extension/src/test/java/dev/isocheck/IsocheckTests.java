@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.isocheck.explain.Explanation;
 import dev.isocheck.history.History;
 import dev.isocheck.history.HistoryBuilder;
+import dev.isocheck.history.UnknownInitialValues;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -43,6 +44,34 @@ class IsocheckTests {
                     1  write x = 1
             """;
 
+    private static final String TOGGLE_TEXT = """
+            G1c at serializable: a cycle of 2 transactions
+              T1 -wr flag-> T2 -wr flag-> T1
+
+                T1 -wr flag-> T2  T2 read flag = true, which T1 wrote
+                T2 -wr flag-> T1  T1 read flag = false, which T2 wrote
+
+              A serializable order would put each transaction before the next one around the cycle, and so the
+              last before the first: no order can.
+
+              This rests on flag's unknown initial value being one no transaction writes:
+                T1 read flag = false, taken not to be flag's initial value because T2 writes flag = false
+                T2 read flag = true, taken not to be flag's initial value because T1 writes flag = true
+              By default ("unknown": "unwritten") an initial value the history does not list is one no
+              transaction writes. If the database may have held such a value before the history began (rows that
+              existed already, a flag set and cleared again), state the initial state instead: list the initial
+              values in the init line ({"init": {"flag": ...}}), or declare that unlisted ones may be any value
+              ({"init": {}, "unknown": "any"}).
+
+              Transactions:
+                T1
+                    0  read flag = false
+                    1  write flag = true
+                T2
+                    0  read flag = true
+                    1  write flag = false
+            """;
+
     /** The example of {@code package-info.java}, word for word up to the check. */
     private static History writeSkew() {
         // Write skew: each transaction reads what the other one writes, and both read the initial values.
@@ -77,6 +106,36 @@ class IsocheckTests {
         assertThat(result.explanationText()).hasValue(WRITE_SKEW_TEXT);
         assertThat(result.checkDuration()).isPositive();
         assertThat(result.explainDuration()).isPositive();
+    }
+
+    /**
+     * The recorded toggle of issue 14: T1 reads flag = false and sets it, T2 reads true and clears
+     * it, and the history does not list flag's initial value.
+     */
+    private static History toggle(UnknownInitialValues unknown) {
+        HistoryBuilder builder = History.builder().unknownInitialValues(unknown);
+        builder.transaction("T1").read("flag", false).write("flag", true);
+        builder.transaction("T2").read("flag", true).write("flag", false);
+        return builder.build();
+    }
+
+    @Test
+    void aToggleIsAViolationOnlyWhileUnknownInitialValuesAreUnwritten() {
+        // By default flag's unknown initial value is one no transaction writes, so T1's false must be
+        // T2's and T2's true T1's: G1c.
+        CheckResult unwritten = Isocheck.check(toggle(UnknownInitialValues.UNWRITTEN), IsolationLevel.SERIALIZABLE);
+        assertThat(unwritten.isViolated()).isTrue();
+        assertThat(((Explanation.Cycles) unwritten.explanation().orElseThrow()).anomaly()).isEqualTo("G1c");
+        // The explanation says that it rests on that reading, and how to state the initial state instead.
+        assertThat(unwritten.explanation().orElseThrow().premises()).hasSize(2);
+        assertThat(unwritten.explanationText()).hasValue(TOGGLE_TEXT);
+
+        // A recorder that never saw the initial rows declares "unknown": "any": flag may have started false.
+        for (IsolationLevel level : IsolationLevel.values()) {
+            CheckResult any = Isocheck.check(toggle(UnknownInitialValues.ANY), level);
+            assertThat(any.isSatisfied()).as("at %s", level).isTrue();
+            assertThat(((Verdict.Satisfied) any.verdict()).witness()).containsExactly("T1", "T2");
+        }
     }
 
     @Test

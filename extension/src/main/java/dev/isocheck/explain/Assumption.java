@@ -2,6 +2,7 @@ package dev.isocheck.explain;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.apiguardian.api.API;
@@ -10,9 +11,13 @@ import org.apiguardian.api.API;
  * What one case of a case analysis assumes about the choices a black-box history leaves open: the
  * order in which two transactions' versions of a key were installed, or which write a read saw.
  * Together, the cases of an {@link Explanation.Cycles} cover every possibility.
+ *
+ * <p>One kind is not a case's but the history's: {@link UnwrittenInitialValue}, a read taken not to
+ * have seen its key's unknown initial value because the history does not declare that such a
+ * value may be one a transaction writes. An explanation lists those in {@link Explanation#premises()}.
  */
 @API(status = EXPERIMENTAL, since = "0.1")
-public sealed interface Assumption permits Assumption.VersionOrder, Assumption.ReadFrom {
+public sealed interface Assumption permits Assumption.VersionOrder, Assumption.ReadFrom, Assumption.UnwrittenInitialValue {
 
     /** The assumption in words, e.g. {@code T3's x = 3 was installed before T5's x = 5}. */
     String text();
@@ -53,6 +58,30 @@ public sealed interface Assumption permits Assumption.VersionOrder, Assumption.R
             Objects.requireNonNull(read, "read is null");
             Objects.requireNonNull(key, "key is null");
             Objects.requireNonNull(writer, "writer is null");
+            Objects.requireNonNull(text, "text is null");
+        }
+    }
+
+    /**
+     * A read taken not to have seen its key's initial value only because of how the history reads
+     * initial values it does not list: by default ({@code "unknown": "unwritten"} in the history
+     * format) such a value is one no transaction writes, and {@code writers} write the value the
+     * read saw. A recorder that never saw the database's initial state cannot promise that (a flag
+     * set, cleared and set again); listing the key's initial value, or declaring
+     * {@code "unknown": "any"}, lets the read be of the initial value.
+     *
+     * @param read    the read (an item read, or a row a predicate read returned)
+     * @param key     the key read
+     * @param writers the ids of the transactions that write a value the read is consistent with, in
+     *                history order (aborted ones, and the reader itself, included)
+     * @param text    the assumption in words
+     */
+    record UnwrittenInitialValue(OperationRef read, String key, List<String> writers, String text) implements Assumption {
+        /** Validates and copies. */
+        public UnwrittenInitialValue {
+            Objects.requireNonNull(read, "read is null");
+            Objects.requireNonNull(key, "key is null");
+            writers = List.copyOf(writers);
             Objects.requireNonNull(text, "text is null");
         }
     }

@@ -9,7 +9,8 @@ import org.apiguardian.api.API;
  * Renders the cycles of an {@link Explanation} as a Graphviz DOT digraph: one node per transaction
  * (id, session, times), one edge per dependency labelled with its type and key, the justification
  * as the edge's tooltip. A case analysis gets one cluster per case, titled with its assumptions.
- * Explanations without cycles give a graph with the headline as its label only.
+ * Explanations without cycles give a graph with the headline as its label only. The label also
+ * lists the explanation's {@link Explanation#premises() premises}, when it has any.
  *
  * <p>Edges are coloured by type (ww blue, wr green, rw red, predicate rw purple, session and real
  * time grey); edges that hold only under the case's assumptions are dashed.
@@ -20,7 +21,14 @@ public final class DotRenderer {
     /** Renders {@code explanation} as a DOT digraph, ending with a newline. */
     public String render(Explanation explanation) {
         StringBuilder out = new StringBuilder("digraph explanation {\n");
-        out.append("  label=").append(quote(Wording.headline(explanation))).append(";\n");
+        String label = Wording.headline(explanation);
+        if (!explanation.premises().isEmpty()) {
+            label += "\n" + Wording.premisesIntro(explanation);
+            for (Assumption.UnwrittenInitialValue premise : explanation.premises()) {
+                label += "\n" + premise.text();
+            }
+        }
+        out.append("  label=").append(quote(label)).append(";\n");
         out.append("  labelloc=t;\n  fontname=\"Helvetica\";\n");
         out.append("  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n");
         out.append("  edge [fontname=\"Helvetica\"];\n");

@@ -28,18 +28,41 @@ public sealed interface Explanation permits Explanation.Screened, Explanation.Cy
     List<TransactionSummary> transactions();
 
     /**
+     * What the explanation takes from how the history reads initial values it does not list,
+     * rather than from its operations: reads taken not to have seen their key's unknown initial
+     * value because, by default ({@code "unknown": "unwritten"}), that value is one no transaction
+     * writes. Empty when the conclusion rests on the operations alone (and always with a complete
+     * initial state, listed initial values, or {@code "unknown": "any"}). Stating the initial state
+     * instead removes them, and may remove the violation.
+     *
+     * @return never {@code null}; in history order
+     */
+    default List<Assumption.UnwrittenInitialValue> premises() {
+        return List.of();
+    }
+
+    /**
      * A non-cycle anomaly: every level forbids it, and one read shows it.
      *
      * @param level        the level checked
      * @param anomaly      the read and why nothing explains it
      * @param transactions the reader and the writers involved
+     * @param premises     the read, when only the default reading of unknown initial values keeps
+     *                     it from being of the initial value ({@link Explanation#premises()})
      */
-    record Screened(IsolationLevel level, ReadAnomaly anomaly, List<TransactionSummary> transactions) implements Explanation {
+    record Screened(IsolationLevel level, ReadAnomaly anomaly, List<TransactionSummary> transactions,
+            List<Assumption.UnwrittenInitialValue> premises) implements Explanation {
         /** Validates and copies. */
         public Screened {
             Objects.requireNonNull(level, "level is null");
             Objects.requireNonNull(anomaly, "anomaly is null");
             transactions = List.copyOf(transactions);
+            premises = List.copyOf(premises);
+        }
+
+        /** A non-cycle anomaly that rests on the history's operations alone. */
+        public Screened(IsolationLevel level, ReadAnomaly anomaly, List<TransactionSummary> transactions) {
+            this(level, anomaly, transactions, List.of());
         }
     }
 
@@ -51,8 +74,11 @@ public sealed interface Explanation permits Explanation.Screened, Explanation.Cy
      * @param level        the level checked
      * @param cases        the cases, each with its assumptions and its cycle; at least one
      * @param transactions every transaction on a cycle
+     * @param premises     the reads whose edges hold only because of the default reading of unknown
+     *                     initial values ({@link Explanation#premises()})
      */
-    record Cycles(IsolationLevel level, List<Case> cases, List<TransactionSummary> transactions) implements Explanation {
+    record Cycles(IsolationLevel level, List<Case> cases, List<TransactionSummary> transactions,
+            List<Assumption.UnwrittenInitialValue> premises) implements Explanation {
         /**
          * Validates and copies.
          *
@@ -65,6 +91,16 @@ public sealed interface Explanation permits Explanation.Screened, Explanation.Cy
                 throw new IllegalArgumentException("a proof by cycles needs at least one case");
             }
             transactions = List.copyOf(transactions);
+            premises = List.copyOf(premises);
+        }
+
+        /**
+         * A proof by cycles that rests on the history's operations alone.
+         *
+         * @throws IllegalArgumentException if there is no case
+         */
+        public Cycles(IsolationLevel level, List<Case> cases, List<TransactionSummary> transactions) {
+            this(level, cases, transactions, List.of());
         }
 
         /** Whether one cycle exists whatever the database chose: no case analysis. */

@@ -50,6 +50,7 @@ public final class HtmlRenderer {
         } else if (explanation instanceof Explanation.Unexplained unexplained) {
             out.append("<p class=\"reason\">").append(escape(unexplained.reason())).append("</p>\n");
         }
+        premises(explanation, out);
         transactions(explanation.transactions(), out);
         out.append("<p class=\"footer\">Written by isocheck. Edge types: ww write-write (a later version), wr write-read"
                 + " (a version read), rw read-write (a read missed a later version), predicate-rw (a predicate read"
@@ -94,6 +95,17 @@ public final class HtmlRenderer {
                     .append("</code></li>\n");
         }
         out.append("</ul>\n");
+    }
+
+    private static void premises(Explanation explanation, StringBuilder out) {
+        if (explanation.premises().isEmpty()) {
+            return;
+        }
+        out.append("<section class=\"premises\">\n<p>").append(escape(Wording.premisesIntro(explanation))).append("</p>\n<ul>\n");
+        for (Assumption.UnwrittenInitialValue premise : explanation.premises()) {
+            out.append("<li>").append(escape(premise.text())).append("</li>\n");
+        }
+        out.append("</ul>\n<p>").append(escape(Wording.premisesAdvice(explanation))).append("</p>\n</section>\n");
     }
 
     private static String operation(OperationRef op) {
@@ -265,6 +277,7 @@ public final class HtmlRenderer {
             svg.cycle text.id { font-weight: bold; font-size: 14px; }
             svg.cycle text.edge { font-size: 13px; font-weight: bold; paint-order: stroke; stroke: #fff; stroke-width: 4px; }
             ol.edges li { margin-bottom: 0.4em; }
+            .premises { background: #fdf8e6; padding: 0.3em 0.9em; border-left: 4px solid #b58900; margin-top: 1em; }
             table { border-collapse: collapse; margin-top: 0.5em; }
             th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; vertical-align: top; text-align: left; }
             td ol { margin: 0; padding-left: 2.2em; }

@@ -26,6 +26,9 @@ import org.apiguardian.api.API;
  *   <li>for a read: {@code read}, {@code related} (operations with a {@code role}) and
  *       {@code explanation};</li>
  *   <li>for unexplained: {@code reason};</li>
+ *   <li>only when the explanation has {@link Explanation#premises() premises}: {@code premises}, each
+ *       {@code kind} ({@code unwritten-initial-value}), {@code key}, {@code writers}, {@code read}
+ *       and {@code text}, and {@code premisesAdvice}, how to state the initial state instead;</li>
  *   <li>{@code transactions}: each {@code id}, {@code session} (or {@code null}), {@code committed}, {@code start} and
  *       {@code end} (or {@code null}) and {@code operations}; for a recorded transaction also
  *       {@code thread} and {@code statements} (each {@code sql}, {@code parameters} and
@@ -93,6 +96,11 @@ public final class JsonRenderer {
             node.put("kind", "unexplained");
             node.putNull("anomaly");
             node.put("reason", unexplained.reason());
+        }
+        if (!explanation.premises().isEmpty()) {
+            ArrayNode premises = node.putArray("premises");
+            explanation.premises().forEach(p -> premises.add(assumption(p)));
+            node.put("premisesAdvice", Wording.premisesAdvice(explanation));
         }
         ArrayNode transactions = node.putArray("transactions");
         for (TransactionSummary t : explanation.transactions()) {
@@ -172,6 +180,12 @@ public final class JsonRenderer {
             node.put("key", read.key());
             putNullable(node, "writer", read.writer().orElse(null));
             node.set("read", operation(read.read()));
+        } else if (assumption instanceof Assumption.UnwrittenInitialValue unwritten) {
+            node.put("kind", "unwritten-initial-value");
+            node.put("key", unwritten.key());
+            ArrayNode writers = node.putArray("writers");
+            unwritten.writers().forEach(writers::add);
+            node.set("read", operation(unwritten.read()));
         }
         node.put("text", assumption.text());
         return node;

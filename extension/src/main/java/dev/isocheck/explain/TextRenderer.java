@@ -83,7 +83,21 @@ public final class TextRenderer {
         }
         lines.add("");
         put(Wording.conclusion(cycles.level()), "  ", "  ", lines);
+        premises(cycles, lines);
         transactions(cycles.transactions(), lines);
+    }
+
+    /** The reads the explanation takes not to be of their key's unknown initial value, and how to say otherwise. */
+    private void premises(Explanation explanation, List<String> lines) {
+        if (explanation.premises().isEmpty()) {
+            return;
+        }
+        lines.add("");
+        put(Wording.premisesIntro(explanation), "  ", "  ", lines);
+        for (Assumption.UnwrittenInitialValue premise : explanation.premises()) {
+            put(premise.text(), "    ", "      ", lines);
+        }
+        put(Wording.premisesAdvice(explanation), "  ", "  ", lines);
     }
 
     /**
@@ -120,6 +134,7 @@ public final class TextRenderer {
         for (ReadAnomaly.Related related : anomaly.related()) {
             put(related.role() + ": " + operation(related.operation()), "  ", "      ", lines);
         }
+        premises(screened, lines);
         transactions(screened.transactions(), lines);
     }
 

@@ -78,6 +78,50 @@ final class Wording {
                 + (texts.isEmpty() ? ":" : ", if " + String.join(", and ", texts) + ":");
     }
 
+    /**
+     * The sentence before an explanation's {@link Explanation#premises() premises}: "This rests on
+     * flag's unknown initial value being one no transaction writes:".
+     */
+    static String premisesIntro(Explanation explanation) {
+        List<String> keys = premiseKeys(explanation);
+        return keys.size() == 1
+                ? "This rests on " + keys.get(0) + "'s unknown initial value being one no transaction writes:"
+                : "This rests on the unknown initial values of " + and(keys) + " being ones no transaction writes:";
+    }
+
+    /** After the premises: why the history's initial state is read so, and how to state it instead. */
+    static String premisesAdvice(Explanation explanation) {
+        List<String> listed = new ArrayList<>();
+        premiseKeys(explanation).forEach(key -> listed.add(quote(key) + ": ..."));
+        return "By default (\"unknown\": \"unwritten\") an initial value the history does not list is one no"
+                + " transaction writes. If the database may have held such a value before the history began (rows"
+                + " that existed already, a flag set and cleared again), state the initial state instead: list the"
+                + " initial values in the init line ({\"init\": {" + String.join(", ", listed) + "}}), or declare"
+                + " that unlisted ones may be any value ({\"init\": {}, \"unknown\": \"any\"}).";
+    }
+
+    private static List<String> premiseKeys(Explanation explanation) {
+        return explanation.premises().stream().map(Assumption.UnwrittenInitialValue::key).distinct().toList();
+    }
+
+    /** "a", "a and b", "a, b and c". */
+    private static String and(List<String> words) {
+        return words.size() == 1 ? words.get(0)
+                : String.join(", ", words.subList(0, words.size() - 1)) + " and " + words.get(words.size() - 1);
+    }
+
+    /** A key as a JSON string. */
+    private static String quote(String key) {
+        StringBuilder out = new StringBuilder("\"");
+        for (char c : key.toCharArray()) {
+            if (c == '"' || c == '\\') {
+                out.append('\\');
+            }
+            out.append(c);
+        }
+        return out.append('"').toString();
+    }
+
     /** Why the level forbids a cycle, after its edges. */
     static String conclusion(IsolationLevel level) {
         return switch (level) {

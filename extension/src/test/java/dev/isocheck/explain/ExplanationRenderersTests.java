@@ -33,6 +33,55 @@ class ExplanationRenderersTests {
         return EXPLAINER.explain(ClassicHistories.lostUpdate(), IsolationLevel.SNAPSHOT_ISOLATION);
     }
 
+    /** Issue 14's toggle, read with the default "unknown": "unwritten": G1c resting on flag's initial value. */
+    private static Explanation toggle() {
+        HistoryBuilder b = History.builder();
+        b.transaction("T1").read("flag", false).write("flag", true);
+        b.transaction("T2").read("flag", true).write("flag", false);
+        return EXPLAINER.explain(b.build(), IsolationLevel.SERIALIZABLE);
+    }
+
+    @Test
+    void everyRendererSaysWhatTheExplanationRestsOnAndHowToStateTheInitialState() throws Exception {
+        Explanation toggle = toggle();
+        assertThat(toggle.premises()).extracting(Assumption.UnwrittenInitialValue::text).containsExactly(
+                "T1 read flag = false, taken not to be flag's initial value because T2 writes flag = false",
+                "T2 read flag = true, taken not to be flag's initial value because T1 writes flag = true");
+        assertThat(toggle.premises().get(0).writers()).containsExactly("T2");
+        assertThat(toggle.premises().get(0).read().text()).isEqualTo("read flag = false");
+
+        String text = new TextRenderer("  ").render(toggle);
+        assertThat(text).contains("""
+                    This rests on flag's unknown initial value being one no transaction writes:
+                      T1 read flag = false, taken not to be flag's initial value because T2 writes flag = false
+                      T2 read flag = true, taken not to be flag's initial value because T1 writes flag = true
+                    By default ("unknown": "unwritten") an initial value the history does not list is one no
+                    transaction writes. If the database may have held such a value before the history began (rows
+                    that existed already, a flag set and cleared again), state the initial state instead: list the
+                    initial values in the init line ({"init": {"flag": ...}}), or declare that unlisted ones may be
+                    any value ({"init": {}, "unknown": "any"}).
+                """);
+        assertThat(text.lines()).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(100));
+
+        JsonNode json = new ObjectMapper().readTree(new JsonRenderer().render(toggle));
+        JsonNode premise = json.get("premises").get(1);
+        assertThat(premise.get("kind").asText()).isEqualTo("unwritten-initial-value");
+        assertThat(premise.get("key").asText()).isEqualTo("flag");
+        assertThat(premise.get("writers").toString()).isEqualTo("[\"T1\"]");
+        assertThat(premise.get("read").get("transaction").asText()).isEqualTo("T2");
+        assertThat(premise.get("text").asText()).startsWith("T2 read flag = true, taken not to be");
+        assertThat(json.get("premisesAdvice").asText()).contains("{\"init\": {}, \"unknown\": \"any\"}");
+        assertThat(new ObjectMapper().readTree(new JsonRenderer().render(writeSkew())).has("premises")).isFalse();
+
+        assertThat(new DotRenderer().render(toggle)).contains("label=\"G1c at serializable: a cycle of 2 transactions\\n"
+                + "This rests on flag's unknown initial value being one no transaction writes:\\n"
+                + "T1 read flag = false, taken not to be flag's initial value because T2 writes flag = false\\n");
+        assertThat(new HtmlRenderer().render(toggle)).contains("<section class=\"premises\">",
+                "<li>T1 read flag = false, taken not to be flag&#39;s initial value because T2 writes flag = false</li>",
+                "({&quot;init&quot;: {}, &quot;unknown&quot;: &quot;any&quot;})");
+        assertThat(new HtmlRenderer().render(writeSkew())).doesNotContain("class=\"premises\"");
+    }
+
     @Test
     void textShowsTheCycleEachEdgeAndEachTransaction() {
         assertThat(new TextRenderer().render(writeSkew())).isEqualTo("""

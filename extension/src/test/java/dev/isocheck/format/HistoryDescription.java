@@ -30,7 +30,7 @@ final class HistoryDescription {
                 initial.put(h.keys().name(k), h.values().get(v).toString());
             }
         }
-        out.append("complete=").append(init.isComplete()).append(" init=").append(initial).append('\n');
+        out.append("complete=").append(init.isComplete()).append(" unknown=").append(init.unknownValues()).append(" init=").append(initial).append('\n');
         for (Session s : h.sessions()) {
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < s.size(); i++) {

@@ -11,6 +11,7 @@ import dev.isocheck.history.Session;
 import dev.isocheck.history.SqlStatement;
 import dev.isocheck.history.Status;
 import dev.isocheck.history.Transaction;
+import dev.isocheck.history.UnknownInitialValues;
 import dev.isocheck.history.Value;
 import dev.isocheck.history.ValueTable;
 import java.io.IOException;
@@ -166,6 +167,23 @@ class JsonlHistoryReaderTests {
     }
 
     @Test
+    void unknownSaysWhatAnUnlistedInitialValueMayBe() throws Exception {
+        History any = read("{\"init\": {\"x\": 0}, \"unknown\": \"any\"}\n{\"id\": 1, \"ops\": [{\"op\": \"read\", \"key\": \"y\", \"value\": 1}]}\n");
+        assertThat(any.initialState().unknownValues()).isEqualTo(UnknownInitialValues.ANY);
+        assertThat(any.initialState().mayBeAnyValue(any.keys().idOf("y"))).isTrue();
+        assertThat(any.initialState().mayBeAnyValue(any.keys().idOf("x"))).as("listed").isFalse();
+        assertThat(read("{\"init\": {}, \"unknown\": \"unwritten\"}\n").initialState().unknownValues())
+                .isEqualTo(UnknownInitialValues.UNWRITTEN);
+        assertThat(read("{\"init\": {}, \"unknown\": null}\n").initialState().unknownValues())
+                .as("null is the default").isEqualTo(UnknownInitialValues.UNWRITTEN);
+        assertThat(read("{\"id\": 1, \"ops\": []}\n").initialState().unknownValues())
+                .as("no init line").isEqualTo(UnknownInitialValues.UNWRITTEN);
+        History complete = read("{\"init\": {}, \"complete\": true, \"unknown\": \"any\"}\n"
+                + "{\"id\": 1, \"ops\": [{\"op\": \"read\", \"key\": \"y\", \"value\": null}]}\n");
+        assertThat(complete.initialState().mayBeAnyValue(0)).as("no key is unknown in a complete state").isFalse();
+    }
+
+    @Test
     void anEmptyFileIsAnEmptyHistory() throws Exception {
         History h = read("");
         assertThat(h.size()).isZero();
@@ -258,6 +276,9 @@ class JsonlHistoryReaderTests {
         "{\"init\": {}}\\n{\"init\": {}} | 2 | a second initial state (the first is on line 1)",
         "{\"init\": [1]} | 1 | \"init\" must be an object mapping keys to values, not an array",
         "{\"init\": {}, \"complete\": \"yes\"} | 1 | \"complete\" must be true or false, not a string (\"yes\")",
+        "{\"init\": {}, \"unknown\": \"sometimes\"} | 1 | \"unknown\" must be \"unwritten\" or \"any\", not a string (\"sometimes\")",
+        "// first\\n{\"init\": {}, \"unknown\": \"ANY\"} | 2 | \"unknown\" must be \"unwritten\" or \"any\", not a string (\"ANY\")",
+        "{\"init\": {}, \"unknown\": true} | 1 | \"unknown\" must be \"unwritten\" or \"any\", not a boolean (true)",
         "{\"init\": {}, \"id\": 1, \"ops\": []} | 1 | a line is either an initial state (\"init\") or a transaction (\"id\"), not both",
         "{\"ops\": []} | 1 | neither an initial state (no \"init\") nor a transaction (no \"id\")",
         "[1, 2] | 1 | expected a JSON object (an initial state or a transaction), found an array",

@@ -144,6 +144,31 @@ class JsonlHistoryWriterTests {
     }
 
     @Test
+    void unknownIsWrittenOnlyWhenItIsNotTheDefault() throws Exception {
+        HistoryBuilder any = History.builder().unknownInitialValues(UnknownInitialValues.ANY);
+        any.transaction(1).read("flag", false).write("flag", true);
+        History anyHistory = any.build();
+        String text = text(anyHistory);
+        assertThat(text).isEqualTo("{\"init\":{},\"unknown\":\"any\"}\n"
+                + "{\"id\":1,\"ops\":[{\"op\":\"read\",\"key\":\"flag\",\"value\":false},"
+                + "{\"op\":\"write\",\"key\":\"flag\",\"value\":true}]}\n");
+        roundTrips(anyHistory);
+        assertThat(reread(text).initialState().unknownValues()).isEqualTo(UnknownInitialValues.ANY);
+
+        HistoryBuilder listed = History.builder().initialValue("x", 0).unknownInitialValues(UnknownInitialValues.ANY);
+        listed.transaction(1).read("y", 1);
+        History listedHistory = listed.build();
+        assertThat(text(listedHistory)).startsWith("{\"init\":{\"x\":0},\"unknown\":\"any\"}\n");
+        roundTrips(listedHistory);
+
+        HistoryBuilder unwritten = History.builder().initialValue("x", 0).unknownInitialValues(UnknownInitialValues.UNWRITTEN);
+        unwritten.transaction(1).read("y", 1);
+        History unwrittenHistory = unwritten.build();
+        assertThat(text(unwrittenHistory)).startsWith("{\"init\":{\"x\":0}}\n");
+        assertThat(reread(text(unwrittenHistory)).initialState().unknownValues()).isEqualTo(UnknownInitialValues.UNWRITTEN);
+    }
+
+    @Test
     void streamsAndFilesGetTheSameUtf8Text() throws Exception {
         History h = everything(false);
         String expected = text(h);

@@ -61,6 +61,32 @@ class HistoryBuilderTests {
     }
 
     @Test
+    void unknownInitialValuesAreUnwrittenUnlessDeclaredAny() {
+        HistoryBuilder b = History.builder().initialValue("x", 0);
+        b.transaction("T1").read("x", 0).read("y", 1);
+        History h = b.build();
+        assertThat(h.initialState().unknownValues()).isEqualTo(UnknownInitialValues.UNWRITTEN);
+        assertThat(h.initialState().mayBeAnyValue(h.keys().idOf("y"))).isFalse();
+
+        HistoryBuilder any = History.builder().initialValue("x", 0).unknownInitialValues(UnknownInitialValues.ANY);
+        any.transaction("T1").read("x", 0).read("y", 1);
+        History a = any.build();
+        assertThat(a.initialState().unknownValues()).isEqualTo(UnknownInitialValues.ANY);
+        assertThat(a.initialState().mayBeAnyValue(a.keys().idOf("y"))).isTrue();
+        assertThat(a.initialState().mayBeAnyValue(a.keys().idOf("x"))).as("a listed key is known").isFalse();
+
+        HistoryBuilder complete = History.builder().initialStateComplete(true).unknownInitialValues(UnknownInitialValues.ANY);
+        complete.transaction("T1").read("y", null);
+        assertThat(complete.build().initialState().mayBeAnyValue(0)).as("complete: nothing is unknown").isFalse();
+
+        assertThatThrownBy(() -> History.builder().unknownInitialValues(null)).isInstanceOf(NullPointerException.class);
+        assertThat(UnknownInitialValues.ANY.formatName()).isEqualTo("any");
+        assertThat(UnknownInitialValues.fromFormatName("unwritten")).contains(UnknownInitialValues.UNWRITTEN);
+        assertThat(UnknownInitialValues.fromFormatName("Any")).isEmpty();
+        assertThat(UnknownInitialValues.fromFormatName(null)).isEmpty();
+    }
+
+    @Test
     void operationsAreStoredWithInternedKeysAndValues() {
         HistoryBuilder b = History.builder();
         b.transaction("T1").read("x", null).write("x", 5).write("y", 5).write("x", 6).delete("y");

@@ -265,7 +265,7 @@ public final class Decomposition {
     /**
      * One history per part through the public {@link HistoryBuilder}: transactions in the whole's
      * order (so each session keeps its order), with their ids, sessions, outcomes, times and
-     * operations, and the initial state of the part's keys.
+     * operations, and the initial state of the part's keys (with what an unknown one may be).
      */
     private static List<History> rebuild(History history, int[] partOf, int partCount) {
         KeyTable keys = history.keys();
@@ -273,7 +273,8 @@ public final class Decomposition {
         InitialState initial = history.initialState();
         HistoryBuilder[] builders = new HistoryBuilder[partCount];
         for (int p = 0; p < partCount; p++) {
-            builders[p] = History.builder().initialStateComplete(initial.isComplete());
+            builders[p] = History.builder().initialStateComplete(initial.isComplete())
+                    .unknownInitialValues(initial.unknownValues());
         }
         int[] keyPart = new int[keys.size()];
         Arrays.fill(keyPart, -1);

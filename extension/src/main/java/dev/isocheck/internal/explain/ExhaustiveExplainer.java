@@ -214,7 +214,8 @@ public final class ExhaustiveExplainer implements Explainer {
         // Cases needing fewer assumptions first: they read as lemmas ("if T2's version came first, a
         // cycle forms; so T1's came first") before the case they leave.
         cases.sort(Comparator.comparingInt(c -> c.assuming().size()));
-        return new Explanation.Cycles(space.level(), cases, Narration.summaries(space.history(), involved));
+        return new Explanation.Cycles(space.level(), cases, Narration.summaries(space.history(), involved),
+                narration.premises());
     }
 
     /**
@@ -266,7 +267,13 @@ public final class ExhaustiveExplainer implements Explainer {
         ReadAnomaly anomaly = new ReadAnomaly(type, read, related, finding.anomaly().explanation());
         Set<String> ids = new LinkedHashSet<>(finding.anomaly().transactions());
         related.forEach(r -> ids.add(r.operation().transaction()));
-        return new Explanation.Screened(level, anomaly, Narration.summaries(history, ids));
+        // A read that no installed write explains is not of the initial value either only because
+        // unknown initial values are read as unwritten (G1a, G1b and thin air of an unlisted key).
+        List<Assumption.UnwrittenInitialValue> premises = switch (type) {
+            case G1A, G1B, THIN_AIR -> UnwrittenPremises.of(history, reader, place.operation(), place.row()).stream().toList();
+            default -> List.of();
+        };
+        return new Explanation.Screened(level, anomaly, Narration.summaries(history, ids), premises);
     }
 
     private static String role(AnomalyType type, Transaction reader, Transaction writer, int op) {

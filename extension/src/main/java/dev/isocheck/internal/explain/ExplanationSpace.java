@@ -1,5 +1,6 @@
 package dev.isocheck.internal.explain;
 
+import dev.isocheck.explain.Assumption;
 import dev.isocheck.explain.DependencyType;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.internal.graph.ReadExplanations;
@@ -17,6 +18,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The choices a black-box history leaves open, restricted to a small set of committed transactions
@@ -77,6 +79,8 @@ final class ExplanationSpace {
     private final int[] installers;
     private final int[][] finalWrite;
     private final List<Observation> observations;
+    /** Per observation, what it rests on when only unwritten unknown initial values rule out the initial state ({@link UnwrittenPremises}). */
+    private final List<Optional<Assumption.UnwrittenInitialValue>> premises;
     private final int[] sessionAfter;
     private final int[] realTimeAfter;
     private final List<String> contradictions;
@@ -93,6 +97,7 @@ final class ExplanationSpace {
         ReadExplanations explanations = ReadExplanations.of(history);
         Map<Integer, Integer> localKeys = new LinkedHashMap<>();
         List<Observation> found = new ArrayList<>();
+        List<Optional<Assumption.UnwrittenInitialValue>> rests = new ArrayList<>();
         List<String> impossible = new ArrayList<>();
         for (int node = 0; node < nodes.length; node++) {
             Transaction t = history.transaction(nodes[node]);
@@ -101,11 +106,17 @@ final class ExplanationSpace {
                 int key = localKeys.computeIfAbsent(explanations.key(obs), k -> localKeys.size());
                 found.add(new Observation(node, key, explanations.operation(obs), explanations.row(obs),
                         explanations.value(obs), candidates));
+                rests.add(explanations.initialStateExplains(obs) ? Optional.empty()
+                        : UnwrittenPremises.of(history, t, explanations.operation(obs), explanations.row(obs)));
             }
             for (int op = 0; op < t.size(); op++) {
                 if (t.kind(op) == OpKind.PREDICATE) {
                     unreturned(node, t, op, localKeys, found, impossible);
                 }
+            }
+            while (rests.size() < found.size()) {
+                // A row a predicate read did not return may always have been the unknown initial one.
+                rests.add(Optional.empty());
             }
             for (int op = 0; op < t.size(); op++) {
                 if (t.kind(op) == OpKind.WRITE) {
@@ -130,6 +141,7 @@ final class ExplanationSpace {
             }
         }
         this.observations = List.copyOf(found);
+        this.premises = List.copyOf(rests);
         this.contradictions = List.copyOf(impossible);
         this.sessionAfter = new int[nodes.length];
         this.realTimeAfter = new int[nodes.length];
@@ -294,6 +306,15 @@ final class ExplanationSpace {
 
     List<Observation> observations() {
         return observations;
+    }
+
+    /**
+     * What observation {@code o} rests on, when the initial state is not among its sources only
+     * because unknown initial values are read as unwritten (the history's default): then a
+     * conclusion drawn from its source being a write rests on that reading. Empty otherwise.
+     */
+    Optional<Assumption.UnwrittenInitialValue> premise(int o) {
+        return premises.get(o);
     }
 
     /** The nodes after {@code node} in its session, as a mask. */

@@ -27,6 +27,8 @@ final class Narration {
 
     private final ExplanationSpace space;
     private final History history;
+    /** The observations whose premises the sentences so far rest on ({@link ExplanationSpace#premise}). */
+    private final java.util.SortedSet<Integer> restingOn = new java.util.TreeSet<>();
 
     Narration(ExplanationSpace space) {
         this.space = space;
@@ -86,6 +88,19 @@ final class Narration {
         return out;
     }
 
+    /**
+     * The premises of everything narrated so far: the reads behind write-read edges, and behind
+     * assumptions naming the one source left, that are not of the initial value only because
+     * unknown initial values are read as unwritten. In history order.
+     */
+    List<Assumption.UnwrittenInitialValue> premises() {
+        List<Assumption.UnwrittenInitialValue> out = new ArrayList<>();
+        for (int o : restingOn) {
+            out.add(space.premise(o).orElseThrow());
+        }
+        return out;
+    }
+
     /** The cycle {@code found}, justified under {@code facts}; {@code path} tells assumed order from derived order. */
     AnomalyCycle cycle(CertainGraph.Found found, Facts facts, List<ProofSearch.Choice> path) {
         List<String> ids = new ArrayList<>();
@@ -113,6 +128,10 @@ final class Narration {
         int source = obs.candidates()[split.a()];
         Optional<String> writer = source >= 0 ? Optional.of(id(source)) : Optional.empty();
         int left = facts.remaining(o) & ~(1 << split.a());
+        if (!choice.yes() && Integer.bitCount(left) == 1 && space.premise(o).isPresent()) {
+            // "so it saw T3's write": the initial value is left out only by the default reading.
+            restingOn.add(o);
+        }
         String text = readPhrase(obs) + (choice.yes() ? " saw " + seen(source)
                 : " did not see " + seen(source)
                         + (Integer.bitCount(left) == 1 ? ", so it saw " + seen(obs.candidates()[Integer.numberOfTrailingZeros(left)]) : ""));
@@ -153,12 +172,24 @@ final class Narration {
     }
 
     private Dependency writeRead(int a, int b, Facts facts) {
+        // An observation that rests on no premise justifies the edge if one does.
+        int chosen = -1;
         for (int o = 0; o < space.observations().size(); o++) {
             ExplanationSpace.Observation obs = space.observations().get(o);
             int remaining = facts.remaining(o);
             if (obs.reader() != b || Integer.bitCount(remaining) != 1
                     || obs.candidates()[Integer.numberOfTrailingZeros(remaining)] != a) {
                 continue;
+            }
+            if (chosen < 0 || space.premise(chosen).isPresent() && space.premise(o).isEmpty()) {
+                chosen = o;
+            }
+        }
+        if (chosen >= 0) {
+            int o = chosen;
+            ExplanationSpace.Observation obs = space.observations().get(o);
+            if (space.premise(o).isPresent()) {
+                restingOn.add(o);
             }
             boolean assumed = obs.candidates().length > 1;
             String reason = obs.isUnreturned()

@@ -16,8 +16,10 @@ import java.util.Arrays;
  * <ul>
  *   <li><b>WR constraints.</b> Every observation has its candidate writers: the nodes of the
  *       committed final writes that explain it ({@link ReadExplanations}), and {@link KnownGraph#INITIAL}
- *       when the initial state can. Exactly one of them served it. With duplicate values or a
- *       readable initial state there are several; with one, the write-read edge is known.</li>
+ *       when the initial state can (for every observation of a key the history does not list,
+ *       when it declares {@code "unknown": "any"}). Exactly one of them served it. With duplicate
+ *       values or a readable initial state there are several; with one, the write-read edge is
+ *       known.</li>
  *   <li><b>WW constraints.</b> The writers of a key are the committed transactions that write it
  *       (their last write is installed). Each pair is ordered one way or the other; T⊥, the writer
  *       of every initial value, always comes first and needs no choice.</li>

@@ -38,6 +38,11 @@ import java.util.TreeMap;
  *       initial value explains, and that no single value can be consistent with.</li>
  * </ul>
  *
+ * <p>With {@code "unknown": "any"} ({@link dev.isocheck.history.UnknownInitialValues#ANY}) the
+ * initial value of a key the history does not list may be any value, so every observation of such
+ * a key is explained and none is a G1a, G1b or thin air; reads that only that initial value
+ * explains must still agree, and INT is unchanged.
+ *
  * <p>Each anomaly names the reader first, then the writers involved, and says which operation
  * showed it. Every one is a violation of every level isocheck checks, so screening never raises a
  * false alarm for a correct database.

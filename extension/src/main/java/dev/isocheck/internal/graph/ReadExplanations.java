@@ -29,7 +29,9 @@ import java.util.Set;
  * when it can explain the observation ({@link #initialStateExplains(int)}). For the unknown initial
  * value of a key: an absent observation and a row (object) observation always can; any other
  * present one only when no write of that key, by any transaction (the reader, aborted ones and
- * overwritten writes included), is consistent with it.
+ * overwritten writes included), is consistent with it, unless the history declares that unknown
+ * initial values may be any value ({@link dev.isocheck.history.UnknownInitialValues#ANY}): then
+ * every observation of the key can.
  *
  * <p>Built in time linear in the history for exact matches (an open-addressing hash of (key,
  * value id) to writers, with no allocation per operation). An object observation is compared with
@@ -317,8 +319,10 @@ public final class ReadExplanations {
         boolean explains;
         if (initial == InitialState.UNKNOWN) {
             // A row observation names only the columns it selected; the initial row may share them
-            // with a written row, so only a non-row value is ruled out by a write of it.
-            explains = observed == ValueTable.ABSENT || value.isObject() || !anyWrite;
+            // with a written row, so only a non-row value is ruled out by a write of it, and only
+            // when unknown initial values are unwritten: otherwise the initial value may be any.
+            explains = observed == ValueTable.ABSENT || value.isObject() || !anyWrite
+                    || history.initialState().mayBeAnyValue(key);
         } else {
             explains = observed == initial || value.isConsistentWith(values.get(initial));
         }

@@ -104,14 +104,15 @@ final class TransactionReplay {
     /**
      * An observation of a key's unknown initial value: absent or a row is always possible; another
      * present value only if no transaction wrote a value it is consistent with (the initial value
-     * is one nobody wrote); and it must be compatible with every other observation of that
-     * initial value.
+     * is one nobody wrote), unless the history declares that an unknown initial value may be any
+     * value ({@link InitialState#mayBeAnyValue}); and it must be compatible with every other
+     * observation of that initial value.
      */
     private boolean observesInitial(int key, int observed, InitialValueKnowledge[] knowledge) {
         Value value = values.get(observed);
         // A row observation names only the columns it selected: the initial row may share them
         // with a written row, so only a non-row value is ruled out by a write of it.
-        if (!value.isAbsent() && !value.isObject()) {
+        if (!value.isAbsent() && !value.isObject() && !history.initialState().mayBeAnyValue(key)) {
             for (int written : writtenValues[key]) {
                 if (value.isConsistentWith(values.get(written))) {
                     return false;

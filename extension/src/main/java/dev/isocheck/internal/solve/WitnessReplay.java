@@ -281,8 +281,9 @@ public final class WitnessReplay {
     private boolean observesInitial(int key, int observed, Knowledge knowledge) {
         Value value = values.get(observed);
         // A row shows only the columns read, which the initial row may share with a written row
-        // (docs/semantics.md): only a non-row value is ruled out by a write of it.
-        if (!value.isAbsent() && !value.isObject()) {
+        // (docs/semantics.md): only a non-row value is ruled out by a write of it, and only when
+        // unknown initial values are unwritten.
+        if (!value.isAbsent() && !value.isObject() && !history.initialState().mayBeAnyValue(key)) {
             for (int written : writtenValues(key)) {
                 if (value.isConsistentWith(values.get(written))) {
                     return false;

@@ -88,6 +88,49 @@ class CheckCommandTests {
         assertThat(out()).contains("\"ok\":null").contains("internal error").doesNotContain("\"ok\":true");
     }
 
+    /** Issue 14's toggle as a recorder writes it, without an init line. */
+    private static final String TOGGLE = """
+            {"id": "T1", "ops": [{"op": "read", "key": "flag", "value": false}, {"op": "write", "key": "flag", "value": true}]}
+            {"id": "T2", "ops": [{"op": "read", "key": "flag", "value": true}, {"op": "write", "key": "flag", "value": false}]}
+            """;
+
+    @Test
+    void aToggleWithoutAnInitLineIsAViolationThatSaysWhatItRestsOnAndIsOkWithUnknownAny() throws IOException {
+        Path unwritten = file("toggle.jsonl", TOGGLE);
+        assertThat(check(unwritten.toString())).isEqualTo(1);
+        assertThat(out()).startsWith(unwritten + ": VIOLATION G1c\n").contains(String.join("\n",
+                "    This rests on flag's unknown initial value being one no transaction writes:",
+                "      T1 read flag = false, taken not to be flag's initial value because T2 writes flag = false",
+                "      T2 read flag = true, taken not to be flag's initial value because T1 writes flag = true",
+                "    By default (\"unknown\": \"unwritten\") an initial value the history does not list is one no",
+                "    transaction writes. If the database may have held such a value before the history began (rows",
+                "    that existed already, a flag set and cleared again), state the initial state instead: list the",
+                "    initial values in the init line ({\"init\": {\"flag\": ...}}), or declare that unlisted ones may be",
+                "    any value ({\"init\": {}, \"unknown\": \"any\"}).", ""));
+        assertThat(err()).isEmpty();
+
+        out.reset();
+        Path any = file("toggle-any.jsonl", "{\"init\": {}, \"unknown\": \"any\"}\n" + TOGGLE);
+        assertThat(check("--level", "serializable", any.toString())).isZero();
+        assertThat(out()).isEqualTo(any + ": OK\n");
+        out.reset();
+        assertThat(check("--level", "strict-serializable", any.toString())).isZero();
+        out.reset();
+        assertThat(check("--level", "snapshot-isolation", any.toString())).isZero();
+
+        out.reset();
+        assertThat(check("--json", unwritten.toString())).isEqualTo(1);
+        JsonNode json = new ObjectMapper().readTree(out());
+        assertThat(json.get("ok").asBoolean()).isFalse();
+        assertThat(json.get("evidence").get("premises")).hasSize(2);
+        assertThat(json.get("evidence").get("premises").get(0).get("kind").asText()).isEqualTo("unwritten-initial-value");
+
+        out.reset();
+        Path bad = file("toggle-bad.jsonl", "{\"init\": {}, \"unknown\": \"all\"}\n" + TOGGLE);
+        assertThat(check(bad.toString())).isEqualTo(2);
+        assertThat(err()).isEqualTo("isocheck: " + bad + ":1: \"unknown\" must be \"unwritten\" or \"any\", not a string (\"all\")\n");
+    }
+
     @Test
     void satisfiedHistoryPrintsOkAndExitsZero() throws IOException {
         Path serial = file("serial.jsonl", SERIAL);

@@ -7,6 +7,8 @@ import dev.isocheck.Verdict;
 import dev.isocheck.internal.graph.ReadAnomalies;
 import dev.isocheck.history.History;
 import dev.isocheck.internal.reference.ReferenceChecker;
+import dev.isocheck.format.JsonlHistoryWriter;
+import dev.isocheck.internal.simulate.AnyInitialValues;
 import dev.isocheck.internal.simulate.GeneratedHistory;
 import dev.isocheck.internal.simulate.HistoryGenerator;
 import dev.isocheck.internal.simulate.InjectedBug;
@@ -14,9 +16,13 @@ import dev.isocheck.internal.simulate.SeededRuns;
 import dev.isocheck.internal.simulate.SimulatedDatabase;
 import dev.isocheck.internal.simulate.Workload;
 import dev.isocheck.internal.simulate.Workload.InitialKnowledge;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import org.junit.jupiter.api.DisplayName;
@@ -152,5 +158,75 @@ class DifferentialTests {
             assertThat(satisfied.get(level).get()).as("histories satisfying %s", level).isGreaterThan(100);
         }
         assertThat(screened.get()).as("histories with screening anomalies").isGreaterThan(50);
+    }
+
+    /**
+     * The same on histories as a recorder writes them ({@code "unknown": "any"}, most initial values
+     * forgotten, {@link AnyInitialValues}), from every kind of database: the screening never flags
+     * what the reference accepts, the pipeline says what the reference says, and forgetting the
+     * initial state never turns a satisfied history into a violation (it only allows more).
+     */
+    @Test
+    void screeningPipelineAndReferenceAgreeWhenUnknownInitialValuesMayBeAny() {
+        Map<IsolationLevel, AtomicInteger> violated = new EnumMap<>(IsolationLevel.class);
+        Map<IsolationLevel, AtomicInteger> satisfied = new EnumMap<>(IsolationLevel.class);
+        for (IsolationLevel level : LEVELS) {
+            violated.put(level, new AtomicInteger());
+            satisfied.put(level, new AtomicInteger());
+        }
+        AtomicInteger screened = new AtomicInteger();
+        AtomicInteger rescued = new AtomicInteger();
+        List<SimulatedDatabase> databases = List.of(SimulatedDatabase.serial(), SimulatedDatabase.readCommitted(),
+                SimulatedDatabase.lostUpdate(0.5), SimulatedDatabase.staleRead(0.3), SimulatedDatabase.abortedRead(0.3),
+                SimulatedDatabase.intermediateRead(0.3), SimulatedDatabase.snapshotIsolation());
+        long base = 4_000;
+        for (SimulatedDatabase database : databases) {
+            forEachVariant(database, 14, base, (workload, generated) -> {
+                History recorded = AnyInitialValues.forget(generated.history(), new SplittableRandom(generated.seed()));
+                try {
+                    boolean anomaly = !ReadAnomalies.find(recorded).isEmpty();
+                    screened.addAndGet(anomaly ? 1 : 0);
+                    for (IsolationLevel level : LEVELS) {
+                        Verdict reference = REFERENCE.check(recorded, level);
+                        assertThat(reference).as("reference at %s", level).isNotInstanceOf(Verdict.Unknown.class);
+                        (reference.isSatisfied() ? satisfied : violated).get(level).incrementAndGet();
+                        if (anomaly) {
+                            assertThat(reference.isViolated()).as("screening found %s, reference at %s",
+                                    ReadAnomalies.find(recorded), level).isTrue();
+                        }
+                        boolean before = REFERENCE.check(generated.history(), level).isSatisfied();
+                        if (before) {
+                            assertThat(reference.isSatisfied()).as("satisfied before forgetting, at %s", level).isTrue();
+                        } else if (reference.isSatisfied()) {
+                            rescued.incrementAndGet();
+                        }
+                        assertThat(PIPELINE.check(recorded, level).isSatisfied()).as("pipeline agrees at %s", level)
+                                .isEqualTo(reference.isSatisfied());
+                    }
+                } catch (AssertionError e) {
+                    throw new AssertionError(e.getMessage() + "\nwith \"unknown\": \"any\":\n" + render(recorded), e);
+                }
+            });
+            base += 10_000_000L;
+        }
+        System.out.printf("\"unknown\": \"any\": screening, pipeline vs reference at %s: %d satisfied, %d violated; %d screened,"
+                + " %d verdicts violated before forgetting the initial state and satisfied after%n", LEVELS[0],
+                satisfied.get(LEVELS[0]).get(), violated.get(LEVELS[0]).get(), screened.get(), rescued.get());
+        for (IsolationLevel level : LEVELS) {
+            assertThat(violated.get(level).get()).as("violations found at %s", level).isGreaterThan(50);
+            assertThat(satisfied.get(level).get()).as("histories satisfying %s", level).isGreaterThan(50);
+        }
+        assertThat(screened.get()).as("histories with screening anomalies").isGreaterThan(10);
+        assertThat(rescued.get()).as("violations that only the forgotten initial state made").isGreaterThan(10);
+    }
+
+    private static String render(History h) {
+        StringWriter out = new StringWriter();
+        try {
+            new JsonlHistoryWriter().write(h, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
     }
 }

@@ -6,6 +6,7 @@ import dev.isocheck.history.InitialState;
 import dev.isocheck.history.PredicateRead;
 import dev.isocheck.history.Session;
 import dev.isocheck.history.Transaction;
+import dev.isocheck.history.UnknownInitialValues;
 import dev.isocheck.history.Value;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,7 +18,8 @@ import java.util.SplittableRandom;
  * The disjoint union of histories, for decomposition tests: history {@code i}'s transaction ids,
  * session names, keys and tables get the prefix {@code p<i>.}, so the components share no key and
  * no session; their transactions are interleaved at random (each keeping its own order) or
- * concatenated. Each component's initial state is kept exactly: a complete one is listed key by key.
+ * concatenated. Each component's initial state is kept exactly: a complete one is listed key by key;
+ * all components must read unknown initial values alike ({@code "unknown"}), and the union does too.
  */
 final class DisjointUnion {
 
@@ -32,6 +34,15 @@ final class DisjointUnion {
     /** The components interleaved by {@code random} ({@code null}: concatenated). */
     static History of(List<History> components, SplittableRandom random) {
         HistoryBuilder b = History.builder().initialStateComplete(false);
+        // One reading of unknown initial values for the whole union: the components must agree.
+        UnknownInitialValues unknown = components.isEmpty() ? UnknownInitialValues.UNWRITTEN
+                : components.get(0).initialState().unknownValues();
+        for (History h : components) {
+            if (h.initialState().unknownValues() != unknown) {
+                throw new IllegalArgumentException("the components read unknown initial values differently");
+            }
+        }
+        b.unknownInitialValues(unknown);
         int[] next = new int[components.size()];
         for (int c = 0; c < components.size(); c++) {
             History h = components.get(c);

@@ -8,6 +8,7 @@ import dev.isocheck.Anomaly;
 import dev.isocheck.AnomalyType;
 import dev.isocheck.history.History;
 import dev.isocheck.history.HistoryBuilder;
+import dev.isocheck.history.UnknownInitialValues;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +52,35 @@ class ReadAnomaliesTests {
         b.transaction("T1").read("x", 3).write("x", 3);
         assertThat(ReadAnomalies.find(b.build())).containsExactly(new Anomaly(AnomalyType.THIN_AIR, List.of("T1"),
                 "T1 read x = 3, which only T1 itself writes, later, so it cannot be x's unknown initial value either"));
+    }
+
+    @Test
+    void withUnknownAnyAReadOfAValueNobodyInstalledMayBeTheInitialValue() {
+        // Each of these is an anomaly above; with "unknown": "any" the unlisted key may have held
+        // the value before the history began, so none is.
+        HistoryBuilder b = History.builder().unknownInitialValues(UnknownInitialValues.ANY);
+        b.transaction("T1").write("a", 5).aborted();
+        b.transaction("T2").read("a", 5);
+        b.transaction("T3").write("b", 7).write("b", 8);
+        b.transaction("T4").read("b", 7);
+        b.transaction("T5").read("c", 3).write("c", 3);
+        assertThat(ReadAnomalies.find(b.build())).isEmpty();
+
+        // A listed key is still known, and a key the init line lists stays checked.
+        HistoryBuilder listed = History.builder().unknownInitialValues(UnknownInitialValues.ANY).initialValue("a", 0);
+        listed.transaction("T1").write("a", 5).aborted();
+        listed.transaction("T2").read("a", 5);
+        assertThat(ReadAnomalies.find(listed.build())).extracting(Anomaly::type).containsExactly(AnomalyType.G1A);
+    }
+
+    @Test
+    void withUnknownAnyReadsOnlyTheInitialValueExplainsMustStillAgree() {
+        HistoryBuilder b = History.builder().unknownInitialValues(UnknownInitialValues.ANY);
+        b.transaction("T1").read("x", 1);
+        b.transaction("T2").read("x", 2);
+        b.transaction("T3").write("x", 1).write("x", 3).read("x", 4);
+        assertThat(ReadAnomalies.find(b.build())).extracting(Anomaly::type)
+                .containsExactly(AnomalyType.INITIAL_VALUE_CONFLICT, AnomalyType.INTERNAL);
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isocheck.history.History;
 import dev.isocheck.history.HistoryBuilder;
+import dev.isocheck.history.UnknownInitialValues;
 import dev.isocheck.history.Value;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -80,6 +81,25 @@ class ReadExplanationsTests {
         // which the initial row may share with the aborted write (docs/semantics.md).
         assertThat(e.initialStateExplains(3)).isTrue();
         assertThat(e.writers(3)).isEmpty();
+    }
+
+    @Test
+    void withUnknownAnyTheUnknownInitialValueExplainsEveryObservation() {
+        HistoryBuilder b = History.builder().initialValue("k", 0).unknownInitialValues(UnknownInitialValues.ANY);
+        b.transaction("T0").write("x", 1).write("k", 1);
+        b.transaction("T1").write("y", 2).aborted();
+        b.transaction("T2").read("x", 1).read("y", 2).read("k", 1);
+        ReadExplanations e = ReadExplanations.of(b.build());
+        assertThat(e.size()).isEqualTo(3);
+        // x = 1 may be T0's write or the initial value; y = 2 only the initial value.
+        assertThat(e.writers(0)).containsExactly(0);
+        assertThat(e.initialStateExplains(0)).isTrue();
+        assertThat(e.hasOneExplanation(0)).isFalse();
+        assertThat(e.writers(1)).isEmpty();
+        assertThat(e.initialStateExplains(1)).isTrue();
+        // k is listed: its initial value is known to be 0.
+        assertThat(e.initialStateExplains(2)).isFalse();
+        assertThat(e.hasOneExplanation(2)).isTrue();
     }
 
     @Test

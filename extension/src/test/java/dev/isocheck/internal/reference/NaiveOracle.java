@@ -7,6 +7,7 @@ import dev.isocheck.history.OpKind;
 import dev.isocheck.history.PredicateRead;
 import dev.isocheck.history.Session;
 import dev.isocheck.history.Transaction;
+import dev.isocheck.history.UnknownInitialValues;
 import dev.isocheck.history.Value;
 import dev.isocheck.internal.predicate.ParsedWhere;
 import dev.isocheck.internal.predicate.WherePredicate;
@@ -130,6 +131,8 @@ final class NaiveOracle {
         private final Map<String, Value> initial = new HashMap<>();
         /** Per key, every value written to it by any transaction, aborted ones included. */
         private final Map<String, List<Value>> everWritten = new HashMap<>();
+        /** Whether an unknown initial value may be any value ({@code "unknown": "any"}), even a written one. */
+        private final boolean initialMayBeAny;
         /** {@code sessionBefore[a][b]}: a before b in session order (committed transactions only). */
         private final boolean[][] sessionBefore;
         /** {@code realTimeBefore[a][b]}: {@code end(a) < start(b)}, both recorded. */
@@ -138,6 +141,7 @@ final class NaiveOracle {
         private final boolean[][] writeConflict;
 
         Model(History history) {
+            initialMayBeAny = history.initialState().unknownValues() == UnknownInitialValues.ANY;
             for (int k = 0; k < history.keys().size(); k++) {
                 String name = history.keys().name(k);
                 allKeys.add(name);
@@ -371,7 +375,8 @@ final class NaiveOracle {
         /**
          * The rules of {@code docs/semantics.md} for unknown initial values, over everything the
          * candidate observed: a present non-row observation is consistent with no value anyone wrote
-         * to the key (a row shows only the columns read, which the initial row may share); all observations are pairwise compatible; and a predicate that did not return the key
+         * to the key (a row shows only the columns read, which the initial row may share), unless
+         * the history says an unknown initial value may be any value; all observations are pairwise compatible; and a predicate that did not return the key
          * would not have been TRUE on what the observations show, when they show every field it names.
          */
         private boolean validate(Obligations obligations) {
@@ -379,7 +384,7 @@ final class NaiveOracle {
                 List<Value> seen = entry.getValue();
                 List<Value> written = everWritten.getOrDefault(entry.getKey(), List.of());
                 for (Value observation : seen) {
-                    if (observation.isAbsent() || observation.isObject()) {
+                    if (observation.isAbsent() || observation.isObject() || initialMayBeAny) {
                         continue;
                     }
                     for (Value w : written) {

@@ -282,6 +282,56 @@ class ReferenceCheckerTests {
             assertLevels(b.build(), false, false, false);
         }
 
+        private static HistoryBuilder any() {
+            return History.builder().unknownInitialValues(dev.isocheck.history.UnknownInitialValues.ANY);
+        }
+
+        @Test
+        void withUnknownAnyAWrittenValueMayBeTheInitialValue() {
+            // The same history as above, recorded: x may have started at 1.
+            HistoryBuilder b = any();
+            b.transaction("T2").session("s").read("x", 1);
+            b.transaction("T1").session("s").write("x", 1);
+            assertLevels(b.build(), true, true, true);
+        }
+
+        @Test
+        void aToggleNeedsTheInitialValueToBeOneAWriteRepeats() {
+            // Issue 14: T1 sets the flag it read false, T2 clears the flag it read true.
+            for (boolean any : new boolean[] {false, true}) {
+                HistoryBuilder b = any ? any() : History.builder();
+                b.transaction("T1").read("flag", false).write("flag", true);
+                b.transaction("T2").read("flag", true).write("flag", false);
+                assertLevels(b.build(), any, any, any);
+            }
+        }
+
+        @Test
+        void withUnknownAnyEveryReadOfTheInitialVersionStillSeesOneValue() {
+            // Nobody writes 2, so T2 read the initial version; T1, before it in its session, read 1,
+            // which T3 wrote or the initial version held. The initial value cannot be both 1 and 2,
+            // so T1 read T3's 1, T3 precedes T1 and T2, and T2 could not have seen the initial version.
+            HistoryBuilder b = any();
+            b.transaction("T1").session("s").read("x", 1);
+            b.transaction("T2").session("s").read("x", 2);
+            b.transaction("T3").write("x", 1);
+            assertLevels(b.build(), false, false, false);
+            // Rows: the same fields in every read of the initial row.
+            HistoryBuilder rows = any();
+            rows.transaction("T1").session("s").read("t/1", Map.of("id", 1, "v", 1));
+            rows.transaction("T2").session("s").read("t/1", Map.of("id", 1, "v", 2));
+            rows.transaction("T3").write("t/1", Map.of("id", 1, "v", 1));
+            assertLevels(rows.build(), false, false, false);
+        }
+
+        @Test
+        void withUnknownAnyAListedInitialValueIsStillKnown() {
+            HistoryBuilder b = any().initialValue("x", 0);
+            b.transaction("T2").session("s").read("x", 1);
+            b.transaction("T1").session("s").write("x", 1);
+            assertLevels(b.build(), false, false, false);
+        }
+
         @Test
         void predicateMissingAKnownInitialRow() {
             // doctors/3 is known (from T1's read) to be on call initially, and nobody writes it:

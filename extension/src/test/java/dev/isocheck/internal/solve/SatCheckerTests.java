@@ -12,6 +12,7 @@ import dev.isocheck.history.History;
 import dev.isocheck.internal.prune.PrunedPolygraph;
 import dev.isocheck.internal.prune.Pruner;
 import dev.isocheck.history.HistoryBuilder;
+import dev.isocheck.history.UnknownInitialValues;
 import dev.isocheck.internal.reference.ReferenceChecker;
 import java.util.List;
 import java.util.Map;
@@ -157,6 +158,40 @@ class SatCheckerTests {
         b.transaction("R2").read("x", Map.of("a", 2)).read("y", 1);
         b.transaction("Y").write("y", 1);
         assertVerdicts(b.build(), false, false);
+    }
+
+    @Test
+    void withUnknownAnyTheInitialValueMayBeAWrittenOneButStaysOneValue() {
+        // The toggle of issue 14: T1 read false (the initial value) and set it, T2 read T1's true.
+        HistoryBuilder toggle = History.builder().unknownInitialValues(UnknownInitialValues.ANY);
+        toggle.transaction("T1").read("flag", false).write("flag", true);
+        toggle.transaction("T2").read("flag", true).write("flag", false);
+        History h = toggle.build();
+        assertVerdicts(h, true, true, true);
+        List<String> witness = ((Verdict.Satisfied) ENGINE.check(h, IsolationLevel.SERIALIZABLE)).witness();
+        assertThat(new WitnessReplay(h).failure(witness, true)).isEmpty();
+        assertThat(new WitnessReplay(h).snapshotFailure(witness)).isEmpty();
+
+        // R1 and R2 read 1 and 2: W wrote 1, nobody 2, so R2 read the initial value and R1 W's 1;
+        // R2 comes after W in its session, which it could not see past.
+        HistoryBuilder one = History.builder().unknownInitialValues(UnknownInitialValues.ANY);
+        one.transaction("W").session("s").write("x", 1);
+        one.transaction("R1").read("x", 1);
+        one.transaction("R2").session("s").read("x", 2);
+        assertVerdicts(one.build(), false, false, false);
+    }
+
+    @Test
+    void theWitnessReplayAcceptsAReadOfAWrittenValueFromTheInitialStateOnlyWithUnknownAny() {
+        for (boolean any : new boolean[] {false, true}) {
+            HistoryBuilder b = History.builder()
+                    .unknownInitialValues(any ? UnknownInitialValues.ANY : UnknownInitialValues.UNWRITTEN);
+            b.transaction("T1").read("x", 1);
+            b.transaction("T2").write("x", 1);
+            History h = b.build();
+            assertThat(new WitnessReplay(h).failure(List.of("T1", "T2"), false).isEmpty()).as("any: %s", any).isEqualTo(any);
+            assertThat(new WitnessReplay(h).snapshotFailure(List.of("T1", "T2")).isEmpty()).as("any: %s", any).isEqualTo(any);
+        }
     }
 
     @Test
