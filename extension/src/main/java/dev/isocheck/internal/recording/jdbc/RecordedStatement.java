@@ -3,6 +3,7 @@ package dev.isocheck.internal.recording.jdbc;
 import dev.isocheck.internal.recording.Observation;
 import dev.isocheck.internal.recording.Observation.LeftOut;
 import dev.isocheck.internal.recording.Observation.RowsRead;
+import dev.isocheck.internal.recording.StatementNames;
 import dev.isocheck.internal.recording.TransactionLog;
 import dev.isocheck.internal.recording.sql.AnalysedStatement;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.Opaque;
@@ -91,7 +92,7 @@ final class RecordedStatement implements InvocationHandler {
     static PreparedStatement prepare(RecordedConnection connection, Connection real, Method method, Object[] args) throws Throwable {
         String sql = (String) args[0];
         AnalysedStatement analysed = SqlAnalyzer.analyse(sql);
-        Optional<String> rewrite = analysed instanceof Write write && args.length == 1
+        Optional<String> rewrite = analysed instanceof Write write && asPlainPrepare(args)
                 ? connection.dialect().rewrite(write, sql) : Optional.empty();
         if (rewrite.isPresent()) {
             PreparedStatement rewrittenStatement = null;
@@ -109,6 +110,17 @@ final class RecordedStatement implements InvocationHandler {
         }
         PreparedStatement plain = (PreparedStatement) Proxies.call(real, method, args);
         return wrap(connection, plain, PreparedStatement.class, sql, false);
+    }
+
+    /**
+     * Whether a {@code prepareStatement} asks for nothing beyond the SQL: {@code (sql)}, or
+     * {@code (sql, TYPE_FORWARD_ONLY, CONCUR_READ_ONLY)}, the defaults spelled out, as Jdbi
+     * prepares every statement.
+     */
+    private static boolean asPlainPrepare(Object[] args) {
+        return args.length == 1 || args.length == 3
+                && Integer.valueOf(ResultSet.TYPE_FORWARD_ONLY).equals(args[1])
+                && Integer.valueOf(ResultSet.CONCUR_READ_ONLY).equals(args[2]);
     }
 
     @Override
@@ -377,7 +389,8 @@ final class RecordedStatement implements InvocationHandler {
                 texts.add(value == WhereText.Unbound.NULL ? "NULL" : String.valueOf(value));
             }
         }
-        connection.observe(log, new Observation.StatementSent(dev.isocheck.history.SqlStatement.of(sql, texts)));
+        connection.observe(log, new Observation.StatementSent(
+                new dev.isocheck.history.SqlStatement(sql, texts, StatementNames.of(sql))));
     }
 
     /** The reads a query's result will show, or {@code null} when it cannot be keyed. */
