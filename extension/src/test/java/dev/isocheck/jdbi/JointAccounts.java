@@ -10,11 +10,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
+import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
 import org.jdbi.v3.sqlobject.SqlObjectPlugin;
 
 /**
- * Alice's and Bob's accounts, 100 each, in a fresh H2 database of their own, used through Jdbi on
+ * Alice's and Bob's accounts, 100 each, in a fresh database of their own (H2 unless given one), used through Jdbi on
  * a recorded data source. The bank lets either withdraw as long as the two accounts together
  * cover it: each reads both balances, then withdraws from their own account. Run concurrently
  * the two withdrawals are the write skew of the overdraft example.
@@ -31,18 +33,32 @@ public final class JointAccounts {
 
     private final DataSource plain;
     private final Jdbi jdbi;
+    private final TransactionIsolationLevel isolation;
 
-    /** Fresh accounts, the SqlObject plugin installed and, when {@code named}, the isocheck plugin. */
+    /** Fresh accounts in H2, the SqlObject plugin installed and, when {@code named}, the isocheck plugin. */
     public JointAccounts(boolean named) {
-        JdbcDataSource h2 = new JdbcDataSource();
-        h2.setURL("jdbc:h2:mem:accounts-" + DATABASES.incrementAndGet() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000");
-        plain = h2;
+        this(freshH2(), named, TransactionIsolationLevel.UNKNOWN);
+    }
+
+    /**
+     * The accounts in an empty database, its tables created outside the recording; transactions at
+     * {@code isolation} ({@link TransactionIsolationLevel#UNKNOWN}: the database's default).
+     */
+    public JointAccounts(DataSource empty, boolean named, TransactionIsolationLevel isolation) {
+        plain = empty;
+        this.isolation = isolation;
         run("CREATE TABLE accounts (id INT PRIMARY KEY, owner VARCHAR(20) NOT NULL, balance INT NOT NULL)",
                 "INSERT INTO accounts VALUES (1, 'alice', 100), (2, 'bob', 100)");
         jdbi = Jdbi.create(Isocheck.record(plain)).installPlugin(new SqlObjectPlugin());
         if (named) {
             jdbi.installPlugin(new IsocheckPlugin());
         }
+    }
+
+    private static DataSource freshH2() {
+        JdbcDataSource h2 = new JdbcDataSource();
+        h2.setURL("jdbc:h2:mem:accounts-" + DATABASES.incrementAndGet() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000");
+        return h2;
     }
 
     /** The Jdbi on the recorded data source. */
@@ -60,7 +76,7 @@ public final class JointAccounts {
      * it, through {@link AccountDao}; {@code afterRead} runs between the reads and the write.
      */
     public boolean withdraw(int from, int other, int amount, Runnable afterRead) {
-        return jdbi.inTransaction(handle -> {
+        HandleCallback<Boolean, RuntimeException> withdrawal = handle -> {
             AccountDao accounts = handle.attach(AccountDao.class);
             int total = accounts.balance(from) + accounts.balance(other);
             afterRead.run();
@@ -69,7 +85,9 @@ public final class JointAccounts {
             }
             accounts.withdraw(from, amount);
             return true;
-        });
+        };
+        return isolation == TransactionIsolationLevel.UNKNOWN ? jdbi.inTransaction(withdrawal)
+                : jdbi.inTransaction(isolation, withdrawal);
     }
 
     /**
