@@ -21,12 +21,11 @@ import org.jdbi.v3.core.statement.StatementCustomizer;
  * jdbi.installPlugin(new IsocheckPlugin());
  * }</pre>
  *
- * <p>The plugin changes nothing the application sees: it neither wraps nor alters Jdbi's
- * connections and statements, and it works whether or not a test is recording (it then names
- * nothing). Statements run outside a SqlObject ({@code handle.createUpdate(...)}) stay unnamed.
- * The name is the SqlObject type's simple name and the method's name; a statement prepared by
- * anything that wraps the recorded connection's SQL differently from Jdbi stays unnamed, never
- * misnamed.
+ * <p>The name is the SqlObject type's simple name and the method's name. Statements run outside
+ * a SqlObject ({@code handle.createUpdate(...)}) stay unnamed. The plugin changes nothing the
+ * application sees: it neither wraps nor alters Jdbi's connections and statements, and outside a
+ * recorded test it has nothing to name. Names only label statements in reports; checking
+ * ignores them.
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class IsocheckPlugin implements JdbiPlugin {
