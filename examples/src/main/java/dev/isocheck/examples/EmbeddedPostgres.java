@@ -32,6 +32,15 @@ public final class EmbeddedPostgres {
         return server.getPostgresDatabase();
     }
 
+    /**
+     * The JDBC URL of the server's {@code postgres} database, user {@code postgres}, starting the
+     * server the first time: for code configured by URL.
+     */
+    public static synchronized String jdbcUrl() {
+        dataSource();
+        return server.getJdbcUrl("postgres", "postgres");
+    }
+
     /** Stops the server, if it was started; the next {@link #dataSource()} starts a new one. */
     public static synchronized void stop() throws IOException {
         if (server != null) {
