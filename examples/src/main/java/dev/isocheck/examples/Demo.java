@@ -58,7 +58,23 @@ public final class Demo {
     public static void main(String[] args) throws Exception {
         Path directory = Path.of(args.length > 0 ? args[0] : "target/isocheck-demo").toAbsolutePath().normalize();
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        new Demo(out, directory).run();
+        try {
+            run(out, directory);
+        } finally {
+            EmbeddedPostgres.stop();
+        }
+    }
+
+    /**
+     * Runs the demo on the JVM's embedded PostgreSQL (started if it is not), printing to
+     * {@code out} and writing the files into {@code directory}.
+     *
+     * @return how many of the six runs violate serializable
+     */
+    static int run(PrintStream out, Path directory) throws Exception {
+        Demo demo = new Demo(out, directory);
+        demo.run();
+        return demo.violations;
     }
 
     private void run() throws Exception {
@@ -72,13 +88,9 @@ public final class Demo {
         long started = System.nanoTime();
         DataSource postgres = EmbeddedPostgres.dataSource();
         out.printf(Locale.ROOT, "started in %.1f s%n%n", (System.nanoTime() - started) / 1e9);
-        try {
-            Files.createDirectories(directory);
-            bank(postgres);
-            rota(postgres);
-        } finally {
-            EmbeddedPostgres.stop();
-        }
+        Files.createDirectories(directory);
+        bank(postgres);
+        rota(postgres);
         out.println("Reports (.html) and recorded histories (.jsonl): " + directory);
         out.println("Check a history again, offline, at another level (PostgreSQL's REPEATABLE READ is snapshot isolation):");
         out.println("  java -jar extension/target/isocheck.jar check --level snapshot-isolation "
