@@ -1,0 +1,56 @@
+package dev.isocheck.examples.inventory;
+
+import dev.isocheck.Isocheck;
+import dev.isocheck.examples.Concurrently;
+import dev.isocheck.examples.IsolationSetting;
+import dev.isocheck.examples.Rendezvous;
+import dev.isocheck.examples.Transactions;
+import java.sql.SQLException;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * The inventory's tests' scenario: 10 lamps on hand, and two orders of one lamp each at the same
+ * moment. Booking the pickup holds both orders until both have read the stock.
+ */
+final class TwoOrdersAtOnce {
+
+    static final String LAMP = "lamp";
+
+    private final Inventory unrecorded;
+    private final Transactions transactions;
+    private final Inventory inventory;
+
+    /** A fresh stock in {@code database}; the inventory under test runs at {@code isolation}, recorded. */
+    TwoOrdersAtOnce(DataSource database, IsolationSetting isolation) throws SQLException {
+        Inventory.createSchema(database);
+        unrecorded = new Inventory(new Transactions(database, isolation), Shipping.NONE);
+        unrecorded.stock(LAMP, 10);
+        transactions = new Transactions(Isocheck.record(database), isolation);
+        Rendezvous bothRead = new Rendezvous(2);
+        inventory = new Inventory(transactions, (sku, quantity) -> bothRead.arrive());
+    }
+
+    /** Both orders at once; for each, {@code null} when it went through, or what it threw. */
+    List<Throwable> order() throws InterruptedException {
+        return Concurrently.run(List.of(
+                new Concurrently.Task("order-1", () -> {
+                    inventory.reserve(LAMP, 1);
+                    return null;
+                }),
+                new Concurrently.Task("order-2", () -> {
+                    inventory.reserve(LAMP, 1);
+                    return null;
+                })));
+    }
+
+    /** The lamps on hand now, read without recording. */
+    int onHand() throws SQLException {
+        return unrecorded.onHand(LAMP);
+    }
+
+    /** How many reservations the database made the inventory retry. */
+    int retries() {
+        return transactions.retries();
+    }
+}

@@ -1,0 +1,35 @@
+package dev.isocheck.examples.rota;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.isocheck.IsolationLevel;
+import dev.isocheck.SerializableCheck;
+import dev.isocheck.examples.IsolationSetting;
+import java.util.Objects;
+import org.junit.jupiter.api.Test;
+
+/** The rota's concurrency tests: every transaction is recorded and checked after the test. */
+@SerializableCheck
+class RotaTests {
+
+    @Test
+    void atSerializableSomeoneStaysOnCall() throws Exception {
+        AliceAndBobGoOffCall requests = new AliceAndBobGoOffCall(IsolationSetting.SERIALIZABLE);
+
+        var outcomes = requests.goOffCall();
+
+        assertThat(requests.retries()).isPositive();
+        assertThat(outcomes).filteredOn(Objects::nonNull).singleElement().isInstanceOf(LastDoctorOnCall.class);
+        assertThat(requests.onCall()).hasSize(1);
+    }
+
+    /** Snapshot isolation (PostgreSQL's REPEATABLE READ) allows this write skew; serializable does not ({@link RotaAnomalyTests}). */
+    @Test
+    @SerializableCheck(level = IsolationLevel.SNAPSHOT_ISOLATION)
+    void repeatableReadIsSnapshotIsolationWhichAllowsWriteSkew() throws Exception {
+        AliceAndBobGoOffCall requests = new AliceAndBobGoOffCall(IsolationSetting.REPEATABLE_READ);
+
+        assertThat(requests.goOffCall()).containsOnlyNulls();
+        assertThat(requests.onCall()).isEmpty();
+    }
+}
