@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.STABLE;
 
 import dev.isocheck.explain.Explanation;
 import dev.isocheck.explain.TextRenderer;
+import dev.isocheck.explain.TransactionSummary;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -121,13 +122,29 @@ public record CheckResult(Verdict verdict, Optional<Explanation> explanation, Du
     }
 
     /**
-     * The anomaly the checking engine reported for a violation, in its own words; the
-     * {@link #explanation()} is the evidence a developer reads.
+     * The anomaly of a violation, named as the {@link #explanation()} names it: when the explanation
+     * is a cycle (or a case analysis over cycles), its type and transactions, so that code asserting
+     * on {@code anomaly().type()} sees the {@code G2-item} the message shows rather than the
+     * engine's {@link AnomalyType#NO_VALID_ORDER}; otherwise the anomaly the checking engine reported.
+     * The engine's own finding stays in {@link #verdict()}.
      *
      * @return present exactly when the verdict is a violation; never {@code null}
      */
     public Optional<Anomaly> anomaly() {
-        return verdict instanceof Verdict.Violated violated ? Optional.of(violated.anomaly()) : Optional.empty();
+        if (!(verdict instanceof Verdict.Violated violated)) {
+            return Optional.empty();
+        }
+        if (explanation.orElse(null) instanceof Explanation.Cycles cycles) {
+            // The explanation's transactions are the cycles' in the order the story is told.
+            List<String> ids = cycles.transactions().stream().map(TransactionSummary::id).toList();
+            return Optional.of(new Anomaly(cycles.anomalyType(), ids, firstLine(explanationText().orElseThrow())));
+        }
+        return Optional.of(violated.anomaly());
+    }
+
+    private static String firstLine(String text) {
+        int end = text.indexOf('\n');
+        return end < 0 ? text : text.substring(0, end);
     }
 
     /**

@@ -92,7 +92,9 @@ class SerializableCheckTests {
                 """.formatted(file));
         IsolationViolationError violation = (IsolationViolationError) failure;
         assertThat(violation.level()).isEqualTo(IsolationLevel.SERIALIZABLE);
-        assertThat(violation.anomaly().type()).isNotNull();
+        assertThat(violation.anomaly().type()).isEqualTo(AnomalyType.G2_ITEM);
+        assertThat(violation.anomaly().transactions()).containsExactly("T1", "T2");
+        assertThat(violation.anomaly().explanation()).startsWith("G2-item (write skew) at serializable");
         assertThat(violation.explanation().transactions()).extracting(t -> t.id()).containsExactly("T1", "T2");
         assertThat(violation.reportFile()).isEqualTo(reports.resolve(file + ".html")).isRegularFile();
         assertThat(violation.historyFile()).isEqualTo(reports.resolve(file + ".jsonl")).isRegularFile();

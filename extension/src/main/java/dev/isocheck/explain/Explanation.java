@@ -118,6 +118,11 @@ public sealed interface Explanation permits Explanation.Screened, Explanation.Cy
             return leastSevere().anomaly();
         }
 
+        /** The type of the cycle {@link #anomaly()} names, without Elle's suffix: {@code G-single}, {@code G2-item}. */
+        public dev.isocheck.AnomalyType anomalyType() {
+            return leastSevere().type();
+        }
+
         /** The familiar name of the cycle {@link #anomaly()} names, if it has one. */
         public Optional<String> familiarName() {
             return leastSevere().familiarName();
