@@ -85,11 +85,23 @@ public final class SqlAnalyzer {
      * (H2, HSQLDB, MySQL) run after an implicit commit of the transaction in progress.
      */
     public static boolean commitsImplicitly(String sql) {
-        String first = sql.strip().split("\\s+", 2)[0].toUpperCase(Locale.ROOT);
-        return switch (first) {
+        return switch (firstWord(sql)) {
             case "CREATE", "ALTER", "DROP", "TRUNCATE", "GRANT", "REVOKE", "COMMENT", "ANALYZE", "RENAME" -> true;
             default -> false;
         };
+    }
+
+    /** The statement's first word in upper case; scanned by hand, since this runs for every statement sent. */
+    private static String firstWord(String sql) {
+        int start = 0;
+        while (start < sql.length() && Character.isWhitespace(sql.charAt(start))) {
+            start++;
+        }
+        int end = start;
+        while (end < sql.length() && !Character.isWhitespace(sql.charAt(end))) {
+            end++;
+        }
+        return sql.substring(start, end).toUpperCase(Locale.ROOT);
     }
 
     /**

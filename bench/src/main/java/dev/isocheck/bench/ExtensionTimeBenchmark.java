@@ -1,0 +1,164 @@
+package dev.isocheck.bench;
+
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
+
+import dev.isocheck.Isocheck;
+import dev.isocheck.SerializableCheck;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/**
+ * The time {@code @SerializableCheck} adds after a test body: a test whose body runs
+ * {@code transactions} recorded transfers on embedded PostgreSQL from 16 threads is run through the
+ * JUnit Platform launcher, and the time from the body's last commit to JUnit's report of the test
+ * is what a developer waits for the check (finishing the recording, checking, and for a violation
+ * explaining and writing the report and the history).
+ *
+ * <p>Two bodies: at SERIALIZABLE, retrying on SQLSTATE 40001, whose history satisfies the level;
+ * and at READ COMMITTED, where reading a balance and then updating it lets another transfer in
+ * between, so the history violates serializability and the failure is explained.
+ *
+ * <p>{@code java -cp bench/target/isocheck-bench.jar dev.isocheck.bench.ExtensionTimeBenchmark
+ * [transactions [runs]]} (default 1000 7); prints each run and the medians.
+ */
+public final class ExtensionTimeBenchmark {
+
+    static final int THREADS = 16;
+    static final int ACCOUNTS = 1000;
+
+    static volatile DataSource database;
+    static volatile int transactions = 1000;
+    static volatile long bodyEnded;
+
+    private ExtensionTimeBenchmark() {
+    }
+
+    /** Runs the benchmark; arguments as in the class comment. */
+    public static void main(String[] args) throws Exception {
+        transactions = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+        int runs = args.length > 1 ? Integer.parseInt(args[1]) : 7;
+        Path reports = Files.createTempDirectory("isocheck-bench-reports");
+        System.out.printf("time added after a body of %d recorded transactions (%d threads), %d runs, %d cores%n",
+                transactions, THREADS, runs, Runtime.getRuntime().availableProcessors());
+        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start()) {
+            database = postgres.getPostgresDatabase();
+            RecordingBenchmark.createAccounts(database, ACCOUNTS);
+            for (String body : List.of("serializableWithRetry", "readCommitted")) {
+                time(body, 1, reports); // warm-up
+                long[] added = new long[runs];
+                for (int run = 0; run < runs; run++) {
+                    added[run] = time(body, run + 2, reports);
+                }
+                long[] sorted = added.clone();
+                java.util.Arrays.sort(sorted);
+                System.out.printf("  %-22s median %5d ms after the body (runs %s)%n", body, sorted[runs / 2],
+                        java.util.Arrays.toString(added));
+            }
+        }
+    }
+
+    /** Runs one test method; returns the milliseconds from its body's end to JUnit's report of it. */
+    private static long time(String method, int run, Path reports) {
+        long[] finished = new long[1];
+        String[] outcome = new String[1];
+        TestExecutionListener listener = new TestExecutionListener() {
+            @Override
+            public void executionFinished(TestIdentifier test, TestExecutionResult result) {
+                if (test.isTest()) {
+                    finished[0] = System.nanoTime();
+                    outcome[0] = result.getStatus() + result.getThrowable()
+                            .map(t -> ": " + t.getMessage().lines().findFirst().orElse("")).orElse("");
+                }
+            }
+        };
+        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+                .selectors(selectMethod(Bodies.class, method))
+                .configurationParameter("isocheck.report.dir", reports.toString())
+                .build();
+        Launcher launcher = LauncherFactory.create();
+        bodyEnded = 0;
+        launcher.execute(request, listener);
+        if (bodyEnded == 0 || outcome[0] == null) {
+            throw new IllegalStateException(method + " did not run: " + outcome[0]);
+        }
+        if (run == 1) {
+            System.out.printf("  %s: %s%n", method, outcome[0]);
+        }
+        return (finished[0] - bodyEnded) / 1_000_000;
+    }
+
+    /** The test bodies the launcher runs. */
+    @SerializableCheck
+    public static class Bodies {
+
+        @Test
+        void serializableWithRetry() throws Exception {
+            transfers(Connection.TRANSACTION_SERIALIZABLE);
+        }
+
+        @Test
+        void readCommitted() throws Exception {
+            transfers(Connection.TRANSACTION_READ_COMMITTED);
+        }
+
+        private static void transfers(int isolation) throws Exception {
+            DataSource recorded = Isocheck.record(database);
+            ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+            try {
+                List<Future<?>> clients = new ArrayList<>();
+                for (int i = 0; i < THREADS; i++) {
+                    int share = transactions / THREADS + (i < transactions % THREADS ? 1 : 0);
+                    SplittableRandom random = new SplittableRandom(i);
+                    clients.add(pool.submit(() -> {
+                        try (Connection c = recorded.getConnection()) {
+                            c.setAutoCommit(false);
+                            c.setTransactionIsolation(isolation);
+                            for (int n = 0; n < share; n++) {
+                                transferWithRetry(c, random);
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> client : clients) {
+                    client.get();
+                }
+            } finally {
+                pool.shutdown();
+            }
+            bodyEnded = System.nanoTime();
+        }
+
+        private static void transferWithRetry(Connection c, SplittableRandom random) throws SQLException {
+            while (true) {
+                try {
+                    RecordingBenchmark.transfer(c, random, ACCOUNTS);
+                    return;
+                } catch (SQLException e) {
+                    c.rollback();
+                    if (!"40001".equals(e.getSQLState()) && !"40P01".equals(e.getSQLState())) {
+                        throw e;
+                    }
+                }
+            }
+        }
+    }
+}

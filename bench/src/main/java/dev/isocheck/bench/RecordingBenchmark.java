@@ -1,0 +1,175 @@
+package dev.isocheck.bench;
+
+import dev.isocheck.Isocheck;
+import dev.isocheck.internal.recording.RecordedHistory;
+import dev.isocheck.internal.recording.Recording;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.sql.DataSource;
+
+/**
+ * What recording costs an application: the throughput of a transfer workload on embedded
+ * PostgreSQL with and without {@link Isocheck#record}, and the time {@code @SerializableCheck}
+ * adds after a test body ({@link ExtensionTimeBenchmark}).
+ *
+ * <p>The workload: {@code threads} clients, each on its own connection, each running
+ * {@code transfers} transactions at READ COMMITTED: read two balances by primary key, then move an
+ * amount with two {@code UPDATE … SET balance = balance ± ?}, then commit, over {@code accounts}
+ * accounts (many, so that lock waits do not dominate), the table created afresh before every run.
+ * Rounds alternate plain and recorded so that drift in a shared machine's load falls on both alike;
+ * the median of each is compared.
+ *
+ * <p>{@code java -cp bench/target/isocheck-bench.jar dev.isocheck.bench.RecordingBenchmark
+ * [threads [transfers [rounds [accounts]]]]} (default 16 200 7 1000).
+ */
+public final class RecordingBenchmark {
+
+    private RecordingBenchmark() {
+    }
+
+    /** Runs the benchmark; arguments as in the class comment. */
+    public static void main(String[] args) throws Exception {
+        int threads = args.length > 0 ? Integer.parseInt(args[0]) : 16;
+        int transfers = args.length > 1 ? Integer.parseInt(args[1]) : 200;
+        int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 7;
+        int accounts = args.length > 3 ? Integer.parseInt(args[3]) : 1000;
+        System.out.printf("recording overhead: %d threads x %d transfers, %d accounts, %d rounds each way, %d cores%n",
+                threads, transfers, accounts, rounds, Runtime.getRuntime().availableProcessors());
+        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start()) {
+            DataSource plain = postgres.getPostgresDatabase();
+            DataSource recorded = Isocheck.record(plain);
+            createAccounts(plain, accounts);
+            // Warm-up: the JIT, PostgreSQL's caches, and the recorder's primary-key cache.
+            run(plain, threads, transfers, accounts, 1);
+            recordedRun(recorded, threads, transfers, accounts, 2);
+            double[] plainRates = new double[rounds];
+            double[] recordedRates = new double[rounds];
+            for (int round = 0; round < rounds; round++) {
+                // A fresh table for every run: dead row versions pile up under updates and slow
+                // PostgreSQL down several times over a few thousand transfers, which would charge
+                // the later runs for the earlier ones.
+                createAccounts(plain, accounts);
+                plainRates[round] = run(plain, threads, transfers, accounts, 100 + round);
+                createAccounts(plain, accounts);
+                recordedRates[round] = recordedRun(recorded, threads, transfers, accounts, 200 + round);
+                System.out.printf("  round %d: plain %8.0f tx/s, recorded %8.0f tx/s%n",
+                        round + 1, plainRates[round], recordedRates[round]);
+            }
+            double plainMedian = median(plainRates);
+            double recordedMedian = median(recordedRates);
+            System.out.printf("median: plain %.0f tx/s, recorded %.0f tx/s: recording costs %.1f%% of throughput%n",
+                    plainMedian, recordedMedian, 100 * (1 - recordedMedian / plainMedian));
+        }
+    }
+
+    /** Runs the workload recorded into a fresh recording, and checks that every transaction was kept. */
+    private static double recordedRun(DataSource recorded, int threads, int transfers, int accounts, long seed)
+            throws Exception {
+        Recording recording = new Recording("RecordingBenchmark");
+        double rate;
+        try (Recording.Binding ignored = recording.bind()) {
+            rate = run(recorded, threads, transfers, accounts, seed);
+        }
+        RecordedHistory history = recording.finish();
+        if (history.history().size() < threads * transfers || !history.notModelled().isEmpty()) {
+            throw new IllegalStateException("the recording lost transactions or left tables out: "
+                    + history.history().size() + " transactions, not modelled " + history.notModelled());
+        }
+        return rate;
+    }
+
+    static void createAccounts(DataSource dataSource, int accounts) throws SQLException {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS accounts");
+            s.execute("CREATE TABLE accounts (id INT PRIMARY KEY, balance INT NOT NULL)");
+            s.execute("INSERT INTO accounts SELECT g, 1000 FROM generate_series(1, " + accounts + ") g");
+            s.execute("CHECKPOINT");
+        }
+    }
+
+    /** Runs the workload on {@code threads} connections; returns committed transactions per second. */
+    static double run(DataSource dataSource, int threads, int transfers, int accounts, long seed) throws Exception {
+        List<Connection> connections = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            Connection c = dataSource.getConnection();
+            c.setAutoCommit(false);
+            c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            connections.add(c);
+        }
+        CountDownLatch start = new CountDownLatch(1);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> workers = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            Connection c = connections.get(i);
+            SplittableRandom random = new SplittableRandom(seed * 1_000 + i);
+            Thread worker = new Thread(() -> {
+                try {
+                    start.await();
+                    for (int n = 0; n < transfers; n++) {
+                        transfer(c, random, accounts);
+                    }
+                } catch (Throwable t) {
+                    failure.compareAndSet(null, t);
+                }
+            });
+            worker.start();
+            workers.add(worker);
+        }
+        long begin = System.nanoTime();
+        start.countDown();
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        long elapsed = System.nanoTime() - begin;
+        for (Connection c : connections) {
+            c.close();
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("a client failed", failure.get());
+        }
+        return threads * (double) transfers / (elapsed / 1e9);
+    }
+
+    /** One transfer; accounts taken in id order so that two transfers never deadlock. */
+    static void transfer(Connection c, SplittableRandom random, int accounts) throws SQLException {
+        int a = 1 + random.nextInt(accounts);
+        int b = 1 + random.nextInt(accounts - 1);
+        b = b >= a ? b + 1 : b;
+        int from = Math.min(a, b);
+        int to = Math.max(a, b);
+        int amount = 1 + random.nextInt(10);
+        try (PreparedStatement read = c.prepareStatement("SELECT balance FROM accounts WHERE id = ?")) {
+            for (int id : new int[] {from, to}) {
+                read.setInt(1, id);
+                try (ResultSet rows = read.executeQuery()) {
+                    rows.next();
+                }
+            }
+        }
+        try (PreparedStatement update = c.prepareStatement("UPDATE accounts SET balance = balance + ? WHERE id = ?")) {
+            update.setInt(1, -amount);
+            update.setInt(2, from);
+            update.executeUpdate();
+            update.setInt(1, amount);
+            update.setInt(2, to);
+            update.executeUpdate();
+        }
+        c.commit();
+    }
+
+    static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+}
