@@ -63,6 +63,15 @@ public sealed interface Observation {
             return table;
         }
 
+        /** What has been seen so far, kept apart from the rows the application may still move to. */
+        public RowsRead frozen() {
+            RowsRead copy = new RowsRead(table, fixedByWhere, onlyEqualities);
+            copy.rows.addAll(rows);
+            copy.exhausted = exhausted;
+            copy.predicateWhere = predicateWhere;
+            return copy;
+        }
+
         /** The rows seen so far. */
         public List<Map<String, Object>> rows() {
             return List.copyOf(rows);

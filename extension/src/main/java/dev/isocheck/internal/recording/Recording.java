@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * The history of one test under construction: every transaction the test's recorded connections
@@ -28,7 +29,7 @@ public final class Recording {
     private static final Set<Recording> IN_PROGRESS = ConcurrentHashMap.newKeySet();
 
     private final String name;
-    private final List<RecordedTransaction> transactions = new ArrayList<>();
+    private final List<Supplier<RecordedTransaction>> transactions = new ArrayList<>();
     private final List<NotModelled> notModelled = new ArrayList<>();
     private final List<NotModelled> failures = new ArrayList<>();
     private final Map<Object, String> sessions = new IdentityHashMap<>();
@@ -81,8 +82,11 @@ public final class Recording {
                 c -> "connection-" + (sessions.size() + 1));
     }
 
-    /** Adds a finished transaction. Ignored once finished: a straggler thread's work comes too late. */
-    public synchronized void add(RecordedTransaction transaction) {
+    /**
+     * Adds a finished transaction, built when the recording finishes. Ignored once finished: a
+     * straggler thread's work comes too late.
+     */
+    public synchronized void add(Supplier<RecordedTransaction> transaction) {
         if (!finished) {
             transactions.add(Objects.requireNonNull(transaction, "transaction is null"));
         }
@@ -118,8 +122,9 @@ public final class Recording {
     public synchronized RecordedHistory finish() {
         finished = true;
         IN_PROGRESS.remove(this);
+        List<RecordedTransaction> built = transactions.stream().map(Supplier::get).toList();
         Map<String, NotModelled> leftOut = new LinkedHashMap<>();
-        for (RecordedTransaction t : transactions) {
+        for (RecordedTransaction t : built) {
             for (Observation.LeftOut l : t.leftOut()) {
                 String table = l.table().orElse(RecordedTransaction.EVERY_TABLE);
                 leftOut.computeIfAbsent(table, k -> new NotModelled(
@@ -131,8 +136,8 @@ public final class Recording {
             leftOut.putIfAbsent(RecordedTransaction.EVERY_TABLE, failures.get(0));
         }
         HistoryBuilder builder = History.builder().unknownInitialValues(UnknownInitialValues.ANY);
-        for (int i = 0; i < transactions.size(); i++) {
-            transactions.get(i).addTo(builder, "T" + (i + 1), leftOut.keySet());
+        for (int i = 0; i < built.size(); i++) {
+            built.get(i).addTo(builder, "T" + (i + 1), leftOut.keySet());
         }
         List<NotModelled> all = new ArrayList<>(leftOut.values());
         all.addAll(notModelled);

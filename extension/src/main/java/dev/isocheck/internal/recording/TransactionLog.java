@@ -104,8 +104,13 @@ public final class TransactionLog {
      * @param primaryKeys the primary key columns of each table, empty when unknown
      */
     public void finish(long end, Outcome outcome, PrimaryKeyLookup primaryKeys) {
-        recording.add(new RecordedTransaction(session, thread, start, Math.max(end, start), outcome,
-                List.copyOf(observations), primaryKeys));
+        List<Observation> seen = observations.stream()
+                .map(o -> o instanceof Observation.RowsRead read ? read.frozen() : o).toList();
+        long ended = Math.max(end, start);
+        // Turned into operations when the recording finishes, not here on the application's thread:
+        // the observations are frozen as they are now and the primary keys a cache that only grows, so the
+        // result is the same, and the application's transaction does not pay for it.
+        recording.add(() -> new RecordedTransaction(session, thread, start, ended, outcome, seen, primaryKeys));
     }
 
     /** How a transaction ended. */
