@@ -1,7 +1,8 @@
 /**
  * The JDBC side of recording: {@link dev.isocheck.internal.recording.jdbc.RecordingDataSource}
- * (behind {@code Isocheck.record}) and {@link dev.isocheck.internal.recording.jdbc.IsocheckDriver}
- * ({@code jdbc:isocheck:<real url>}) hand out recorded connections, statements and results.
+ * (behind {@code Isocheck.record}) and {@link dev.isocheck.internal.recording.jdbc.RecordingDriver}
+ * (behind the public {@code dev.isocheck.IsocheckDriver}, for {@code jdbc:isocheck:<real url>}) hand
+ * out recorded connections, statements and results.
  *
  * <p><strong>Why JDK dynamic proxies, not datasource-proxy.</strong> datasource-proxy's listeners
  * see every execution, and its {@code QueryTransformer} can rewrite SQL, but a rewritten write

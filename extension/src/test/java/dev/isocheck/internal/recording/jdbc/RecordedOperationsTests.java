@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isocheck.AnomalyType;
 import dev.isocheck.CheckResult;
+import dev.isocheck.IsocheckDriver;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.history.History;
 import dev.isocheck.history.SqlStatement;
@@ -187,6 +188,31 @@ class RecordedOperationsTests {
         History history = recording.finish().history();
         assertThat(history.transactions()).singleElement().hasToString("T1: w(accounts/1, {\"balance\":1,\"doc\":null,\"id\":1,\"owner\":\"ann\"})");
         assertThat(DriverManager.getDriver("jdbc:h2:mem:x")).isNotInstanceOf(IsocheckDriver.class);
+        assertThat(DriverManager.getDriver("jdbc:isocheck:h2:mem:x")).isInstanceOf(IsocheckDriver.class);
+        // One driver answers for the prefix: the public class, not its implementation as well.
+        long claiming = 0;
+        for (java.sql.Driver d : java.util.Collections.list(DriverManager.getDrivers())) {
+            claiming += d.acceptsURL("jdbc:isocheck:h2:mem:x") ? 1 : 0;
+        }
+        assertThat(claiming).isEqualTo(1);
+    }
+
+    @Test
+    void theDriverNamedByClassRecordsAsFrameworksUseIt() throws Exception {
+        // What Spring Boot's spring.datasource.driver-class-name and HikariCP's driverClassName do:
+        // load the class by name, instantiate it, and connect through it, bypassing DriverManager.
+        java.sql.Driver driver = (java.sql.Driver) Class.forName("dev.isocheck.IsocheckDriver")
+                .getDeclaredConstructor().newInstance();
+        assertThat(driver.acceptsURL("jdbc:h2:mem:operations")).isFalse();
+        assertThat(driver.connect("jdbc:h2:mem:operations", new java.util.Properties())).isNull();
+        Recording recording = new Recording("by class name");
+        try (Recording.Binding ignored = recording.bind();
+             Connection c = driver.connect("jdbc:isocheck:h2:mem:operations", new java.util.Properties());
+             Statement s = c.createStatement()) {
+            assertThat(s.executeUpdate("UPDATE accounts SET balance = 2 WHERE id = 1")).isEqualTo(1);
+        }
+        assertThat(recording.finish().history().transactions()).singleElement()
+                .hasToString("T1: w(accounts/1, {\"balance\":2,\"doc\":null,\"id\":1,\"owner\":\"ann\"})");
     }
 
     @Test

@@ -12,11 +12,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 
 /**
- * The {@code jdbc:isocheck:<real url>} driver: it claims only URLs with that prefix, opens the
- * real URL through {@link DriverManager}, and records the connection as {@code Isocheck.record}'s
- * DataSource does. Registered through {@code META-INF/services/java.sql.Driver}.
+ * What the public {@code dev.isocheck.IsocheckDriver} does: it claims only URLs starting
+ * {@code jdbc:isocheck:}, opens the real URL through {@link DriverManager}, and records the
+ * connection as {@code Isocheck.record}'s DataSource does. Not registered itself: the public class
+ * is, so that one driver answers for the prefix.
  */
-public final class IsocheckDriver implements Driver {
+public final class RecordingDriver implements Driver {
 
     /** The prefix this driver claims. */
     public static final String PREFIX = "jdbc:isocheck:";
@@ -24,16 +25,8 @@ public final class IsocheckDriver implements Driver {
     /** One cache of primary keys per real URL: the connections to one database share it. */
     private static final Map<String, PrimaryKeys> PRIMARY_KEYS = new ConcurrentHashMap<>();
 
-    static {
-        try {
-            DriverManager.registerDriver(new IsocheckDriver());
-        } catch (SQLException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    /** For the service loader. */
-    public IsocheckDriver() {
+    /** A driver; every instance shares the primary keys it has looked up per database. */
+    public RecordingDriver() {
     }
 
     @Override
