@@ -117,6 +117,10 @@ public final class CheckCommand {
 
     /** Runs the command on its arguments (without the word {@code check}) and returns the exit status. */
     public int run(String[] args) {
+        if (java.util.Arrays.asList(args).contains("--help") || java.util.Arrays.asList(args).contains("-h")) {
+            out.println(USAGE);
+            return EXIT_OK;
+        }
         Options options;
         try {
             options = Options.parse(args);

@@ -45,6 +45,13 @@ class MainTests {
     }
 
     @Test
+    void helpAfterCheckPrintsTheUsageAndSucceeds() {
+        assertThat(run(Map.of(), "check", "--help")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("usage: isocheck check");
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
+
+    @Test
     void aValidGpuModeChecksAsUsual() throws IOException {
         Path serial = Files.writeString(dir.resolve("serial.jsonl"), SERIAL);
 
