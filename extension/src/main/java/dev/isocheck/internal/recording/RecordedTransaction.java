@@ -153,8 +153,8 @@ public final class RecordedTransaction {
     }
 
     /** Adds this transaction to {@code builder}, without the operations on the tables in {@code leftOutTables}. */
-    void addTo(HistoryBuilder builder, String id, Set<String> leftOutTables) {
-        TransactionBuilder t = builder.transaction(id).session(session).thread(thread).times(start, end);
+    void addTo(HistoryBuilder builder, String id, Set<String> leftOutTables, long origin) {
+        TransactionBuilder t = builder.transaction(id).session(session).thread(thread).times(start - origin, end - origin);
         if (!committed) {
             t.aborted();
         }
@@ -172,6 +172,11 @@ public final class RecordedTransaction {
                 t.predicate(p.table(), p.where(), p.rows());
             }
         }
+    }
+
+    /** When the transaction started ({@link System#nanoTime}). */
+    long start() {
+        return start;
     }
 
     /** An operation with its table. */

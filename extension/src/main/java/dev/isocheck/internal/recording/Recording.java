@@ -112,7 +112,8 @@ public final class Recording {
     }
 
     /**
-     * Stops recording and builds the history: transactions in the order they were added, the
+     * Stops recording and builds the history: transactions in the order they were added, their
+     * times in nanoseconds since the first one started, the
      * initial state unknown and possibly a value some transaction writes again
      * ({@link UnknownInitialValues#ANY}), since the recorder never saw the tables' rows before the test.
      * The tables some transaction wrote without the recorder seeing the rows are left out of every
@@ -136,8 +137,11 @@ public final class Recording {
             leftOut.putIfAbsent(RecordedTransaction.EVERY_TABLE, failures.get(0));
         }
         HistoryBuilder builder = History.builder().unknownInitialValues(UnknownInitialValues.ANY);
+        // Times count from the first transaction's start, in nanoseconds, as Jepsen's histories do:
+        // System.nanoTime's own origin is arbitrary, and its values unreadable in a report.
+        long origin = built.stream().mapToLong(RecordedTransaction::start).min().orElse(0);
         for (int i = 0; i < built.size(); i++) {
-            built.get(i).addTo(builder, "T" + (i + 1), leftOut.keySet());
+            built.get(i).addTo(builder, "T" + (i + 1), leftOut.keySet(), origin);
         }
         List<NotModelled> all = new ArrayList<>(leftOut.values());
         all.addAll(notModelled);
