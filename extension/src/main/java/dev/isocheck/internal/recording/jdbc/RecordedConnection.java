@@ -4,7 +4,10 @@ import dev.isocheck.internal.recording.Observation;
 import dev.isocheck.internal.recording.Recording;
 import dev.isocheck.internal.recording.TransactionLog;
 import dev.isocheck.internal.recording.TransactionLog.Outcome;
+import dev.isocheck.internal.recording.sql.AnalysedStatement;
 import dev.isocheck.internal.recording.sql.Dialect;
+import dev.isocheck.internal.recording.sql.HiddenColumns;
+import dev.isocheck.internal.recording.sql.TableColumns;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.sql.CallableStatement;
@@ -62,6 +65,35 @@ final class RecordedConnection implements InvocationHandler {
 
     Dialect dialect() {
         return dialect;
+    }
+
+    /**
+     * The columns of {@code table}, looked up now if not yet known and the connection is between
+     * transactions (a look-up inside the application's transaction could start its snapshot
+     * early); empty when unknown.
+     */
+    synchronized Optional<TableColumns> columnsOf(String table) {
+        if (!primaryKeys.knows(java.util.Set.of(table)) && !open) {
+            primaryKeys.lookUp(real, java.util.Set.of(table));
+            if (!autoCommit) {
+                try {
+                    real.rollback();
+                } catch (SQLException | RuntimeException ignored) {
+                    // Nothing was written; the application's next statement finds out about a broken connection.
+                }
+            }
+        }
+        return primaryKeys.columnsOf(table);
+    }
+
+    /** The form to send a query in so that the recorder sees the rows it ranges over, when there is one. */
+    Optional<HiddenColumns> hiddenColumns(AnalysedStatement analysed, String sql) {
+        String table = analysed instanceof AnalysedStatement.Query q ? q.table()
+                : analysed instanceof AnalysedStatement.Aggregate a ? a.table() : null;
+        if (table == null || Recording.current().isEmpty()) {
+            return Optional.empty();
+        }
+        return columnsOf(table).flatMap(columns -> HiddenColumns.plan(analysed, sql, columns, dialect));
     }
 
     @Override

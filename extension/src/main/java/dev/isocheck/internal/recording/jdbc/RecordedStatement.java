@@ -12,6 +12,7 @@ import dev.isocheck.internal.recording.sql.AnalysedStatement.Query;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.Write;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.WriteKind;
 import dev.isocheck.internal.recording.sql.ColumnValues;
+import dev.isocheck.internal.recording.sql.HiddenColumns;
 import dev.isocheck.internal.recording.sql.SqlAnalyzer;
 import dev.isocheck.internal.recording.sql.WhereText;
 import java.lang.reflect.InvocationHandler;
@@ -65,6 +66,9 @@ final class RecordedStatement implements InvocationHandler {
     private RowsRead pendingRead;
     private TransactionLog pendingLog;
     private AnalysedStatement pendingAnalysis;
+    private HiddenColumns pendingHidden;
+    /** For a prepared query sent with columns added for the recorder: those columns; else {@code null}. */
+    private HiddenColumns hiddenPlan;
 
     private RecordedStatement(RecordedConnection connection, Statement real, String preparedSql, boolean rewritten,
                               Connection realConnection, Method prepareMethod, Object[] prepareArgs) {
@@ -92,6 +96,24 @@ final class RecordedStatement implements InvocationHandler {
     static PreparedStatement prepare(RecordedConnection connection, Connection real, Method method, Object[] args) throws Throwable {
         String sql = (String) args[0];
         AnalysedStatement analysed = SqlAnalyzer.analyse(sql);
+        if ((analysed instanceof Query || analysed instanceof AnalysedStatement.Aggregate) && asPlainPrepare(args)) {
+            Optional<HiddenColumns> plan = connection.hiddenColumns(analysed, sql);
+            if (plan.isPresent()) {
+                Object[] planned = args.clone();
+                planned[0] = plan.get().sql();
+                PreparedStatement withHidden = null;
+                try {
+                    withHidden = (PreparedStatement) Proxies.call(real, method, planned);
+                } catch (SQLException e) {
+                    // Sent as written below: the application gets the original's answer.
+                }
+                if (withHidden != null) {
+                    PreparedStatement proxy = wrap(connection, withHidden, PreparedStatement.class, sql, false);
+                    ((RecordedStatement) java.lang.reflect.Proxy.getInvocationHandler(proxy)).hiddenPlan = plan.get();
+                    return proxy;
+                }
+            }
+        }
         Optional<String> rewrite = analysed instanceof Write write && asPlainPrepare(args)
                 ? connection.dialect().rewrite(write, sql) : Optional.empty();
         if (rewrite.isPresent()) {
@@ -182,6 +204,10 @@ final class RecordedStatement implements InvocationHandler {
                 }
                 return Proxies.call(real, method, args);
             case "getMetaData":
+                if (hiddenPlan != null) {
+                    java.sql.ResultSetMetaData meta = (java.sql.ResultSetMetaData) Proxies.call(real, method, args);
+                    return meta == null ? null : new HiddenView(hiddenPlan, meta.getColumnCount()).metaData(meta);
+                }
                 return rewritten ? original().getMetaData() : Proxies.call(real, method, args);
             default:
                 if (name.startsWith("set") && arity >= 2 && method.getParameterTypes()[0] == int.class
@@ -212,7 +238,7 @@ final class RecordedStatement implements InvocationHandler {
                 Proxies.call(target, parameterMethods.get(call.getKey()), call.getValue());
             }
         }
-        return execute(analysed, preparedSql, target, method, args);
+        return execute(analysed, preparedSql, target, method, args, rewritten ? null : hiddenPlan, null);
     }
 
     private Object executeText(String name, Method method, Object[] args) throws Throwable {
@@ -224,35 +250,62 @@ final class RecordedStatement implements InvocationHandler {
                 return executeRewritten(name, write, () -> real.executeQuery(rewrite.get()), sql);
             }
         }
-        return execute(analysed, sql, real, method, args);
+        if ((analysed instanceof Query || analysed instanceof AnalysedStatement.Aggregate) && args.length == 1
+                && !name.equals("executeUpdate") && !name.equals("executeLargeUpdate")) {
+            Optional<HiddenColumns> plan = connection.hiddenColumns(analysed, sql);
+            if (plan.isPresent()) {
+                return execute(analysed, sql, real, method, new Object[] {plan.get().sql()}, plan.get(),
+                        connection.dialect().abortsOnError() ? null : args);
+            }
+        }
+        return execute(analysed, sql, real, method, args, null, null);
     }
 
-    /** Sends a statement unchanged; records its reads, or its table as left out when it writes. */
-    private Object execute(AnalysedStatement analysed, String sql, Statement target, Method method, Object[] args) throws Throwable {
+    /**
+     * Sends a statement, unchanged or with hidden columns added; records its reads, or its table
+     * as left out when it writes.
+     *
+     * @param hidden   the columns added to the statement in {@code args}, {@code null} for none
+     * @param fallback the application's own arguments, to send when the statement with hidden
+     *                 columns fails on a database where a failure leaves the transaction usable, so
+     *                 that the application gets the original's answer; {@code null} for none
+     */
+    private Object execute(AnalysedStatement analysed, String sql, Statement target, Method method, Object[] args,
+                           HiddenColumns hidden, Object[] fallback) throws Throwable {
         TransactionLog log = connection.beforeExecute();
         if (!connection.dialect().transactionalDdl() && SqlAnalyzer.commitsImplicitly(sql)) {
             connection.implicitCommit();
         }
         statement(log, sql);
-        RowsRead read = rowsRead(analysed);
+        RowsRead read = rowsRead(analysed, hidden);
         leaveOut(log, analysed, sql);
         connection.observe(log, read);
         Object result;
         try {
             result = Proxies.call(target, method, args);
         } catch (SQLException e) {
-            connection.afterExecute(e, false);
-            throw e;
+            if (fallback == null) {
+                connection.afterExecute(e, false);
+                throw e;
+            }
+            hidden = null;
+            try {
+                result = Proxies.call(target, method, fallback);
+            } catch (SQLException again) {
+                connection.afterExecute(again, false);
+                throw again;
+            }
         }
         if (result instanceof ResultSet rs) {
             connection.afterExecute(null, true);
-            return observe(rs, read, log, analysed);
+            return observe(rs, hidden == null && !(analysed instanceof Query) ? null : read, log, analysed, hidden);
         }
         if (Boolean.TRUE.equals(result)) {
             // execute() with a result: the application fetches it with getResultSet().
-            pendingRead = read;
+            pendingRead = hidden == null && !(analysed instanceof Query) ? null : read;
             pendingLog = log;
             pendingAnalysis = analysed;
+            pendingHidden = hidden;
             connection.afterExecute(null, true);
             return result;
         }
@@ -394,7 +447,10 @@ final class RecordedStatement implements InvocationHandler {
     }
 
     /** The reads a query's result will show, or {@code null} when it cannot be keyed. */
-    private RowsRead rowsRead(AnalysedStatement analysed) {
+    private RowsRead rowsRead(AnalysedStatement analysed, HiddenColumns hidden) {
+        if (analysed instanceof AnalysedStatement.Aggregate aggregate && hidden != null) {
+            return new RowsRead(aggregate.table(), Map.of(), false);
+        }
         if (!(analysed instanceof Query query)) {
             return null;
         }
@@ -409,20 +465,23 @@ final class RecordedStatement implements InvocationHandler {
                 && fixed.size() == query.equalities().size());
     }
 
-    private ResultSet observePending(ResultSet rs) {
+    private ResultSet observePending(ResultSet rs) throws SQLException {
         if (rs == null || rs instanceof java.lang.reflect.Proxy) {
             return null;
         }
         RowsRead pending = pendingRead;
         TransactionLog log = pendingLog;
         AnalysedStatement analysed = pendingAnalysis;
+        HiddenColumns hidden = pendingHidden;
         pendingRead = null;
         pendingLog = null;
         pendingAnalysis = null;
-        return observe(rs, pending, log, analysed);
+        pendingHidden = null;
+        return observe(rs, pending, log, analysed, hidden);
     }
 
-    private ResultSet observe(ResultSet rs, RowsRead read, TransactionLog log, AnalysedStatement analysed) {
+    private ResultSet observe(ResultSet rs, RowsRead read, TransactionLog log, AnalysedStatement analysed, HiddenColumns hidden)
+            throws SQLException {
         if (rs == null) {
             return null;
         }
@@ -440,7 +499,7 @@ final class RecordedStatement implements InvocationHandler {
         } catch (SQLException | RuntimeException e) {
             capped = true;
         }
-        return ObservedResultSet.wrap(rs, proxy, connection, log, read, analysed, bound, capped);
+        return ObservedResultSet.wrap(rs, proxy, connection, log, read, analysed, bound, capped, hidden);
     }
 
     private PreparedStatement original() throws Throwable {

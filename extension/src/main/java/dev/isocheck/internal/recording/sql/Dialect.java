@@ -44,6 +44,19 @@ public enum Dialect {
      */
     public abstract Optional<String> rewrite(Write write, String sql);
 
+    /**
+     * Whether this database aggregates a column into an array in a given order, which the recorder
+     * adds to an aggregate query to learn the rows it ranged over ({@link HiddenColumns}).
+     */
+    public boolean aggregatesArrays() {
+        return this == POSTGRESQL || this == H2;
+    }
+
+    /** The aggregate of {@code column}'s values into an array ordered by {@code order} (quoted columns). */
+    public String aggregateArray(String column, java.util.List<String> order) {
+        return (this == POSTGRESQL ? "array_agg(" : "ARRAY_AGG(") + column + " ORDER BY " + String.join(", ", order) + ")";
+    }
+
     /** Whether any error in a transaction makes the database abort it (PostgreSQL's rule). */
     public boolean abortsOnError() {
         return this == POSTGRESQL;

@@ -1,6 +1,7 @@
 package dev.isocheck.internal.recording.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.isocheck.AnomalyType;
 import dev.isocheck.CheckResult;
@@ -118,6 +119,90 @@ abstract class RecorderScenarios {
 
         assertThat(result.isViolated()).as("%s", result.verdict()).isTrue();
         assertThat(RecordedRun.cycleTypes(result)).containsExactly(AnomalyType.G2);
+    }
+
+    /** How many doctors are on call, by the textbook write-skew check: an aggregate over a predicate. */
+    static int onCallCount(Connection c) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT count(*) FROM doctors WHERE on_call = ?")) {
+            s.setBoolean(1, true);
+            try (ResultSet rs = s.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getMetaData().getColumnCount()).isEqualTo(1);
+                int count = rs.getInt(1);
+                assertThat(rs.next()).isFalse();
+                return count;
+            }
+        }
+    }
+
+    @Test
+    void aCountOverAPredicateIsAPredicateReadOfTheRowsItRangedOver() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("count", database().dataSource(), ds -> {
+            try (Connection a = open(ds, weakIsolation()); Connection b = open(ds, weakIsolation())) {
+                assertThat(onCallCount(a)).isEqualTo(2);
+                assertThat(onCallCount(b)).isEqualTo(2);
+                assertThat(goOffCall(a, 1)).isEqualTo(1);
+                assertThat(goOffCall(b, 2)).isEqualTo(1);
+                a.commit();
+                b.commit();
+            }
+        });
+
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString)
+                .anySatisfy(t -> assertThat(t).contains("predicate(doctors where on_call = TRUE) -> [doctors/1={\"id\":1,\"on_call\":true},"
+                        + " doctors/2={\"id\":2,\"on_call\":true}]"));
+        CheckResult result = RecordedRun.check(recorded, IsolationLevel.SERIALIZABLE);
+        assertThat(result.isViolated()).as("%s", result.verdict()).isTrue();
+        assertThat(RecordedRun.cycleTypes(result)).as("%s", result.explanationText().orElse(""))
+                .containsExactly(AnomalyType.G2_ITEM);
+    }
+
+    @Test
+    void aggregatesOfEveryKindAndNoRowsAreRecordedAsTheirPredicate() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("aggregates", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                try (ResultSet rs = s.executeQuery("SELECT count(id), sum(id), min(id), max(id), avg(id) AS mean FROM doctors")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getMetaData().getColumnCount()).isEqualTo(5);
+                    assertThat(rs.getLong(1)).isEqualTo(2);
+                    assertThat(rs.getLong(2)).isEqualTo(3);
+                    assertThat(rs.getDouble("mean")).isEqualTo(1.5);
+                }
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM doctors WHERE id > 5")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getLong(1)).isZero();
+                }
+            }
+        });
+
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString).containsExactly(
+                "T1: predicate(doctors where TRUE) -> [doctors/1={\"id\":1}, doctors/2={\"id\":2}]",
+                "T2: predicate(doctors where id > 5) -> []");
+    }
+
+    @Test
+    void aQueryWhoseProjectionOmitsItsWhereIsCheckedAsThePredicateItIs() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("hidden where", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection();
+                 PreparedStatement s = c.prepareStatement("SELECT name FROM doctors WHERE on_call = ? ORDER BY 1")) {
+                s.setBoolean(1, true);
+                try (ResultSet rs = s.executeQuery()) {
+                    assertThat(rs.getMetaData().getColumnCount()).isEqualTo(1);
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getString("name")).isEqualTo("alice");
+                    assertThatThrownBy(() -> rs.getObject(2)).isInstanceOf(SQLException.class);
+                    assertThatThrownBy(() -> rs.findColumn("isocheck_hidden_1")).isInstanceOf(SQLException.class);
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.next()).isFalse();
+                }
+            }
+        });
+
+        assertThat(recorded.history().transactions()).extracting(Object::toString).singleElement().asString()
+                .isEqualTo("T1: predicate(doctors where on_call = TRUE) -> [doctors/1={\"id\":1,\"name\":\"alice\",\"on_call\":true},"
+                        + " doctors/2={\"id\":2,\"name\":\"bob\",\"on_call\":true}]");
     }
 
     @Test
