@@ -41,10 +41,10 @@ final class HiddenView {
 
     /**
      * The arguments to call a {@link ResultSet} column method with: an index past the visible
-     * columns is moved past the real ones too, a hidden label is replaced by one that is not there,
+     * columns is moved past the real ones too, a label that finds a hidden column is replaced by one that is not there,
      * so that the driver answers as it would without them.
      */
-    Object[] arguments(Method method, Object[] args) {
+    Object[] arguments(Method method, Object[] args, ResultSet real) {
         if (args == null || args.length == 0 || !columnMethod(method)) {
             return args;
         }
@@ -53,12 +53,24 @@ final class HiddenView {
             moved[0] = index + hidden.columns().size();
             return moved;
         }
-        if (args[0] instanceof String label && hidden.hides(label)) {
+        if (args[0] instanceof String label && (hidden.hides(label) || findsHidden(real, label))) {
             Object[] moved = args.clone();
             moved[0] = NO_SUCH_LABEL;
             return moved;
         }
         return args;
+    }
+
+    /**
+     * Whether the driver resolves {@code label} to a hidden column: some (H2) match a label against
+     * the column's own name as well as its alias, so a hidden {@code qty} would answer to "qty".
+     */
+    private boolean findsHidden(ResultSet real, String label) {
+        try {
+            return real.findColumn(label) > visible;
+        } catch (SQLException | RuntimeException e) {
+            return false;
+        }
     }
 
     private static boolean columnMethod(Method method) {

@@ -79,7 +79,7 @@ final class ObservedResultSet implements InvocationHandler {
             if (method.getName().equals("getMetaData")) {
                 return view.metaData(real.getMetaData());
             }
-            args = view.arguments(method, args);
+            args = view.arguments(method, args, real);
         }
         switch (method.getName()) {
             case "getStatement":

@@ -78,6 +78,10 @@ class InvisibilityTests {
         RecordedHistory checkable = RecordedRun.record("checkable", recorded, ds -> InvisibilityWorkload.run(ds, false));
         assertThat(checkable.notModelled()).allSatisfy(n -> assertThat(n.subject()).startsWith("table no_such_table"));
         assertThat(checkable.history().transactions()).hasSizeGreaterThan(InvisibilityWorkload.THREADS * 10);
+        // The hidden columns were there: aggregates and narrow projections became predicate reads.
+        assertThat(checkable.history().transactions()).extracting(Object::toString)
+                .anyMatch(t -> t.matches("(?s).*predicate\\(items where id = \\d+998\\).*"))
+                .anyMatch(t -> t.contains("predicate(items where qty >= 2 AND id BETWEEN"));
         CheckResult result = RecordedRun.check(checkable, IsolationLevel.SERIALIZABLE);
         assertThat(result.isSatisfied()).as("%s", result.explanationText().orElse("")).isTrue();
     }

@@ -73,7 +73,7 @@ final class InvisibilityWorkload {
                 c.setAutoCommit(!transaction);
                 int id = base + random.nextInt(20);
                 try {
-                    int kind = random.nextInt(12);
+                    int kind = random.nextInt(15);
                     if (!unseenWrites && (kind == 7 || kind == 8 || kind == 10)) {
                         // Generated keys and batches are sent unchanged, and leave their tables out.
                         kind = 5;
@@ -179,6 +179,55 @@ final class InvisibilityWorkload {
                     seen.add("batch " + Arrays.toString(s.executeBatch()));
                 }
             }
+            case 12 -> {
+                // An aggregate over a predicate: sent with hidden aggregated columns.
+                try (PreparedStatement s = c.prepareStatement(
+                        "SELECT count(*), sum(qty) AS total, min(price), max(name), avg(qty) FROM items WHERE id >= ? AND id < ?")) {
+                    s.setInt(1, base);
+                    s.setInt(2, base + 1000);
+                    seen.add("aggregate meta " + describe(s.getMetaData()));
+                    try (ResultSet rs = s.executeQuery()) {
+                        seen.add("aggregate " + describe(rs.getMetaData()) + " " + rs.getMetaData().getColumnCount());
+                        while (rs.next()) {
+                            seen.add("aggregate row " + rs.getLong(1) + " " + rs.getObject("total") + " " + rs.wasNull() + " "
+                                    + rs.getBigDecimal(3) + " " + rs.getString(4) + " " + rs.findColumn("total")
+                                    + " " + rs.getObject(5) + " " + outcome(() -> rs.getObject(6))
+                                    + " " + outcome(() -> rs.getObject("isocheck_hidden_1"))
+                                    + " " + outcome(() -> rs.findColumn("isocheck_hidden_2")));
+                        }
+                    }
+                }
+            }
+            case 13 -> {
+                try (Statement s = c.createStatement()) {
+                    // The same through execute and getResultSet, and an aggregate over no rows.
+                    boolean result = s.execute("SELECT count(id), max(qty) FROM items WHERE id = " + (base + 998));
+                    try (ResultSet rs = s.getResultSet()) {
+                        seen.add("execute aggregate " + result + " " + describe(rs.getMetaData()));
+                        while (rs.next()) {
+                            seen.add("aggregate row " + rs.getInt(1) + " " + rs.getObject(2) + " " + rs.wasNull());
+                        }
+                    }
+                }
+            }
+            case 14 -> {
+                // A projection without the key or the WHERE's columns: sent with hidden plain columns.
+                try (PreparedStatement s = c.prepareStatement("SELECT name, price FROM items WHERE qty >= ? AND id BETWEEN ? AND ?")) {
+                    s.setInt(1, 2);
+                    s.setInt(2, base);
+                    s.setInt(3, base + 999);
+                    try (ResultSet rs = s.executeQuery()) {
+                        seen.add("narrow " + describe(rs.getMetaData()));
+                        List<String> rows = new ArrayList<>();
+                        while (rs.next()) {
+                            rows.add(rs.getString("name") + " " + rs.getBigDecimal(2) + " " + outcome(() -> rs.getObject(3))
+                                    + " " + outcome(() -> rs.getObject("qty")));
+                        }
+                        java.util.Collections.sort(rows);
+                        seen.addAll(rows);
+                    }
+                }
+            }
             case 10 -> {
                 try (Statement s = c.createStatement()) {
                     // A write sent with executeQuery: H2 refuses it, PostgreSQL runs it and then complains.
@@ -203,6 +252,34 @@ final class InvisibilityWorkload {
                     }
                 }
             }
+        }
+    }
+
+    /** Everything the metadata says of each column, and what asking for one past the last gives. */
+    static String describe(ResultSetMetaData meta) throws SQLException {
+        if (meta == null) {
+            return "no metadata";
+        }
+        StringBuilder out = new StringBuilder().append(meta.getColumnCount());
+        for (int i = 1; i <= meta.getColumnCount(); i++) {
+            out.append(" [").append(meta.getColumnLabel(i).toLowerCase(java.util.Locale.ROOT)).append(' ')
+                    .append(meta.getColumnName(i).toLowerCase(java.util.Locale.ROOT)).append(' ').append(meta.getColumnType(i))
+                    .append(' ').append(meta.getColumnTypeName(i)).append(' ').append(meta.getColumnClassName(i)).append(' ')
+                    .append(meta.isNullable(i)).append(' ').append(meta.getPrecision(i)).append(' ').append(meta.getScale(i)).append(']');
+        }
+        int past = meta.getColumnCount() + 1;
+        out.append(' ').append(outcome(() -> meta.getColumnLabel(past)));
+        return out.toString();
+    }
+
+    /** What a call gives: its value, or the class and SQLSTATE of what it throws. */
+    static String outcome(java.util.concurrent.Callable<Object> call) {
+        try {
+            return String.valueOf(call.call());
+        } catch (SQLException e) {
+            return "exception " + e.getClass().getName() + " " + e.getSQLState();
+        } catch (Exception e) {
+            return "exception " + e.getClass().getName();
         }
     }
 
