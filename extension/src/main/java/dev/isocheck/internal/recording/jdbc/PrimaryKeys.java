@@ -155,7 +155,7 @@ final class PrimaryKeys implements PrimaryKeyLookup {
         }
     }
 
-    /** The table's columns by lower-case name; a name two columns fold to is left out. */
+    /** The table's columns by lower-case name; none when two fold to one name. */
     private static Map<String, TableColumns.Column> columns(DatabaseMetaData metaData, String schema, String table) throws SQLException {
         Map<String, TableColumns.Column> found = new java.util.LinkedHashMap<>();
         Set<String> twice = new java.util.HashSet<>();
@@ -172,8 +172,9 @@ final class PrimaryKeys implements PrimaryKeyLookup {
                 }
             }
         }
-        found.keySet().removeAll(twice);
-        return Map.copyOf(found);
+        // Two columns one name folds to: which is which is not known, and a row without one of them
+        // would be partial; nothing is added or asked for on such a table.
+        return twice.isEmpty() ? Map.copyOf(found) : Map.of();
     }
 
     private static Optional<List<String>> find(DatabaseMetaData metaData, String schema, String table) throws SQLException {

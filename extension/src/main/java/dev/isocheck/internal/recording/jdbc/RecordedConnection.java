@@ -86,6 +86,12 @@ final class RecordedConnection implements InvocationHandler {
         return primaryKeys.columnsOf(table);
     }
 
+    /** The exact names of every column of {@code table}, when known (and its key too); empty otherwise. */
+    Optional<String[]> everyColumn(String table) {
+        return columnsOf(table).filter(c -> !c.columns().isEmpty())
+                .map(c -> c.columns().values().stream().map(TableColumns.Column::name).toArray(String[]::new));
+    }
+
     /** The form to send a query in so that the recorder sees the rows it ranges over, when there is one. */
     Optional<HiddenColumns> hiddenColumns(AnalysedStatement analysed, String sql) {
         String table = analysed instanceof AnalysedStatement.Query q ? q.table()

@@ -69,6 +69,12 @@ final class RecordedStatement implements InvocationHandler {
     private HiddenColumns pendingHidden;
     /** For a prepared query sent with columns added for the recorder: those columns; else {@code null}. */
     private HiddenColumns hiddenPlan;
+    /** For a write prepared asking for every column as generated keys (HSQLDB): the write; else {@code null}. */
+    private Write keysWrite;
+    /** Whether the last execution's generated keys were the recorder's, not what the application asked for. */
+    private boolean keysTaken;
+    /** A statement never executed, whose generated keys are what the application gets in place of the recorder's. */
+    private Statement standIn;
 
     private RecordedStatement(RecordedConnection connection, Statement real, String preparedSql, boolean rewritten,
                               Connection realConnection, Method prepareMethod, Object[] prepareArgs) {
@@ -110,6 +116,24 @@ final class RecordedStatement implements InvocationHandler {
                 if (withHidden != null) {
                     PreparedStatement proxy = wrap(connection, withHidden, PreparedStatement.class, sql, false);
                     ((RecordedStatement) java.lang.reflect.Proxy.getInvocationHandler(proxy)).hiddenPlan = plan.get();
+                    return proxy;
+                }
+            }
+        }
+        if (analysed instanceof Write write && args.length == 1 && connection.dialect().returnsRowsAsGeneratedKeys()) {
+            Optional<String[]> columns = connection.everyColumn(write.table());
+            if (columns.isPresent()) {
+                PreparedStatement withKeys = null;
+                try {
+                    withKeys = real.prepareStatement(sql, columns.get());
+                } catch (SQLException e) {
+                    // Sent as written below: the application gets the original's answer.
+                }
+                if (withKeys != null) {
+                    RecordedStatement handler = new RecordedStatement(connection, withKeys, sql, false, real, method, args);
+                    handler.keysWrite = write;
+                    PreparedStatement proxy = Proxies.create(PreparedStatement.class, handler);
+                    handler.proxy = proxy;
                     return proxy;
                 }
             }
@@ -160,6 +184,9 @@ final class RecordedStatement implements InvocationHandler {
                 if (original != null) {
                     original.close();
                 }
+                if (standIn != null) {
+                    standIn.close();
+                }
                 return Proxies.call(real, method, args);
             case "executeQuery":
             case "execute":
@@ -167,6 +194,7 @@ final class RecordedStatement implements InvocationHandler {
             case "executeLargeUpdate":
                 lastWasRewritten = false;
                 rewrittenCount = -1;
+                keysTaken = false;
                 return arity == 0 ? executePrepared(name, method, args) : executeText(name, method, args);
             case "addBatch":
                 if (arity == 1) {
@@ -191,6 +219,8 @@ final class RecordedStatement implements InvocationHandler {
                 parameterCalls.clear();
                 parameterMethods.clear();
                 return Proxies.call(real, method, args);
+            case "getGeneratedKeys":
+                return keysTaken ? standIn().getGeneratedKeys() : Proxies.call(real, method, args);
             case "getUpdateCount":
                 return lastWasRewritten ? (Object) (int) rewrittenCount : Proxies.call(real, method, args);
             case "getLargeUpdateCount":
@@ -227,6 +257,9 @@ final class RecordedStatement implements InvocationHandler {
 
     private Object executePrepared(String name, Method method, Object[] args) throws Throwable {
         AnalysedStatement analysed = SqlAnalyzer.analyse(preparedSql);
+        if (keysWrite != null && !name.equals("executeQuery")) {
+            return executeReturningKeys(keysWrite, preparedSql, method, args);
+        }
         if (rewritten && !name.equals("executeQuery")) {
             return executeRewritten(name, (Write) analysed, () -> ((PreparedStatement) real).executeQuery(), preparedSql);
         }
@@ -244,6 +277,14 @@ final class RecordedStatement implements InvocationHandler {
     private Object executeText(String name, Method method, Object[] args) throws Throwable {
         String sql = (String) args[0];
         AnalysedStatement analysed = SqlAnalyzer.analyse(sql);
+        if (analysed instanceof Write write && args.length == 1 && !name.equals("executeQuery")
+                && connection.dialect().returnsRowsAsGeneratedKeys()) {
+            Optional<String[]> columns = connection.everyColumn(write.table());
+            if (columns.isPresent()) {
+                return executeReturningKeys(write, sql, Statement.class.getMethod(name, String.class, String[].class),
+                        new Object[] {sql, columns.get()});
+            }
+        }
         if (analysed instanceof Write write && args.length == 1 && !name.equals("executeQuery")) {
             Optional<String> rewrite = connection.dialect().rewrite(write, sql);
             if (rewrite.isPresent()) {
@@ -360,6 +401,70 @@ final class RecordedStatement implements InvocationHandler {
             default:
                 return (int) count;
         }
+    }
+
+    /**
+     * Sends a write unchanged but asking for every column of its table as generated keys, which
+     * the database (HSQLDB) answers with the rows written, and keeps those rows. The application
+     * gets the statement's own answers; its {@code getGeneratedKeys} then gets what a statement
+     * that asked for none gets.
+     */
+    private Object executeReturningKeys(Write write, String sql, Method method, Object[] args) throws Throwable {
+        TransactionLog log = connection.beforeExecute();
+        statement(log, sql);
+        Object result;
+        int maxRows = uncapped();
+        try {
+            result = Proxies.call(real, method, args);
+        } catch (SQLException e) {
+            connection.afterExecute(e, false);
+            throw e;
+        } finally {
+            recap(maxRows);
+        }
+        keysTaken = true;
+        long count = result instanceof Number n ? n.longValue() : real.getUpdateCount();
+        connection.observe(log, writtenRows(write, sql, count));
+        connection.afterExecute(null, false);
+        return result;
+    }
+
+    /**
+     * The rows in the generated keys of the statement just executed, when there are as many as it
+     * wrote and every one could be read; else the table left out.
+     */
+    private Observation writtenRows(Write write, String sql, long count) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        if (count == 0) {
+            // Nothing written; HSQLDB's keys of no rows are a result without columns that may refuse to be read.
+            return new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE, write.assigned());
+        }
+        boolean complete = true;
+        try (ResultSet rs = real.getGeneratedKeys()) {
+            RowReader reader = null;
+            while (rs.next()) {
+                if (reader == null) {
+                    reader = new RowReader(rs, null);
+                }
+                rows.add(reader.row());
+                complete &= !reader.ambiguous();
+            }
+        } catch (SQLException | RuntimeException e) {
+            complete = false;
+        }
+        if (!complete || rows.size() != count) {
+            return new LeftOut(Optional.of(write.table()), sql,
+                    "the rows written did not all come back as generated keys (" + rows.size() + " of " + count + ")");
+        }
+        return new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE, write.assigned());
+    }
+
+    private Statement standIn() throws Throwable {
+        if (standIn == null) {
+            standIn = preparedSql != null && realConnection != null ? (Statement) Proxies.call(realConnection, prepareMethod, prepareArgs)
+                    : real.getConnection().createStatement();
+        }
+        return standIn;
     }
 
     /**

@@ -30,6 +30,23 @@ public enum Dialect {
         }
     },
 
+    /**
+     * HSQLDB: no RETURNING, but its generated keys, asked for by column names, are the rows an
+     * INSERT or UPDATE wrote (new values) or a DELETE removed: the statement is sent unchanged,
+     * asking for every column of the table.
+     */
+    HSQLDB {
+        @Override
+        public Optional<String> rewrite(Write write, String sql) {
+            return Optional.empty();
+        }
+
+        @Override
+        public boolean returnsRowsAsGeneratedKeys() {
+            return true;
+        }
+    },
+
     /** Any other database: writes are not rewritten, and so leave their tables out of the check. */
     OTHER {
         @Override
@@ -57,6 +74,14 @@ public enum Dialect {
         return (this == POSTGRESQL ? "array_agg(" : "ARRAY_AGG(") + column + " ORDER BY " + String.join(", ", order) + ")";
     }
 
+    /**
+     * Whether writes are sent unchanged asking for every column as generated keys, which are then
+     * the rows written (HSQLDB), instead of being rewritten.
+     */
+    public boolean returnsRowsAsGeneratedKeys() {
+        return false;
+    }
+
     /** Whether any error in a transaction makes the database abort it (PostgreSQL's rule). */
     public boolean abortsOnError() {
         return this == POSTGRESQL;
@@ -75,6 +100,9 @@ public enum Dialect {
         }
         if (name.equals("h2")) {
             return H2;
+        }
+        if (name.equals("hsql database engine")) {
+            return HSQLDB;
         }
         return OTHER;
     }

@@ -26,7 +26,7 @@ class InvisibilityTests {
 
     @Test
     void hsqldbSeesNoDifference() throws Exception {
-        // No rewriting dialect: every write is sent unchanged, and leaves its table out.
+        // Writes are sent unchanged, asking for every column as generated keys.
         compare(hsqldb("invisible-plain"), hsqldb("invisible-recorded"), false);
     }
 
@@ -51,7 +51,8 @@ class InvisibilityTests {
     }
 
     private static void compare(DataSource plain, DataSource recorded, boolean postgres) throws Exception {
-        boolean rewrites = !recorded.getClass().getName().contains("hsqldb");
+        // HSQLDB has no ordered array aggregate: its aggregates stay unrecorded.
+        boolean aggregates = !recorded.getClass().getName().contains("hsqldb");
         InvisibilityWorkload.schema(plain, postgres);
         InvisibilityWorkload.schema(recorded, postgres);
 
@@ -69,9 +70,6 @@ class InvisibilityTests {
         }
         assertThat(history.notModelled()).extracting(n -> n.subject().split(" ")[1])
                 .filteredOn(table -> !table.startsWith("no_such_table")).containsExactlyInAnyOrder("items", "events");
-        if (!rewrites) {
-            return;
-        }
 
         // Without the unseen writes nothing is left out, and the concurrent history passes the check.
         InvisibilityWorkload.schema(recorded, postgres);
@@ -80,8 +78,11 @@ class InvisibilityTests {
         assertThat(checkable.history().transactions()).hasSizeGreaterThan(InvisibilityWorkload.THREADS * 10);
         // The hidden columns were there: aggregates and narrow projections became predicate reads.
         assertThat(checkable.history().transactions()).extracting(Object::toString)
-                .anyMatch(t -> t.matches("(?s).*predicate\\(items where id = \\d+998\\).*"))
                 .anyMatch(t -> t.contains("predicate(items where qty >= 2 AND id BETWEEN"));
+        if (aggregates) {
+            assertThat(checkable.history().transactions()).extracting(Object::toString)
+                    .anyMatch(t -> t.matches("(?s).*predicate\\(items where id = \\d+998\\).*"));
+        }
         CheckResult result = RecordedRun.check(checkable, IsolationLevel.SERIALIZABLE);
         assertThat(result.isSatisfied()).as("%s", result.explanationText().orElse("")).isTrue();
     }
