@@ -12,6 +12,7 @@ import dev.isocheck.internal.recording.sql.AnalysedStatement.Query;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.Write;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.WriteKind;
 import dev.isocheck.internal.recording.sql.ColumnValues;
+import dev.isocheck.internal.recording.sql.Dialect;
 import dev.isocheck.internal.recording.sql.HiddenColumns;
 import dev.isocheck.internal.recording.sql.SqlAnalyzer;
 import dev.isocheck.internal.recording.sql.WhereText;
@@ -75,6 +76,13 @@ final class RecordedStatement implements InvocationHandler {
     private boolean keysTaken;
     /** A statement never executed, whose generated keys are what the application gets in place of the recorder's. */
     private Statement standIn;
+    /**
+     * The driver's statement that ran the last batch when it was not {@link #real} (a rewritten
+     * write's batch runs on the original): it answers what the application asks about that run.
+     */
+    private Statement ranOn;
+    /** For a rewritten write: the original asking for every column as generated keys, to run batches on. */
+    private PreparedStatement batchOriginal;
 
     private RecordedStatement(RecordedConnection connection, Statement real, String preparedSql, boolean rewritten,
                               Connection realConnection, Method prepareMethod, Object[] prepareArgs) {
@@ -187,6 +195,9 @@ final class RecordedStatement implements InvocationHandler {
                 if (standIn != null) {
                     standIn.close();
                 }
+                if (batchOriginal != null) {
+                    batchOriginal.close();
+                }
                 return Proxies.call(real, method, args);
             case "executeQuery":
             case "execute":
@@ -195,6 +206,7 @@ final class RecordedStatement implements InvocationHandler {
                 lastWasRewritten = false;
                 rewrittenCount = -1;
                 keysTaken = false;
+                ranOn = null;
                 return arity == 0 ? executePrepared(name, method, args) : executeText(name, method, args);
             case "addBatch":
                 if (arity == 1) {
@@ -220,19 +232,20 @@ final class RecordedStatement implements InvocationHandler {
                 parameterMethods.clear();
                 return Proxies.call(real, method, args);
             case "getGeneratedKeys":
-                return keysTaken ? standIn().getGeneratedKeys() : Proxies.call(real, method, args);
+                return keysTaken ? standIn().getGeneratedKeys() : Proxies.call(answering(), method, args);
             case "getUpdateCount":
-                return lastWasRewritten ? (Object) (int) rewrittenCount : Proxies.call(real, method, args);
+                return lastWasRewritten ? (Object) (int) rewrittenCount : Proxies.call(answering(), method, args);
             case "getLargeUpdateCount":
-                return lastWasRewritten ? (Object) rewrittenCount : Proxies.call(real, method, args);
+                return lastWasRewritten ? (Object) rewrittenCount : Proxies.call(answering(), method, args);
             case "getResultSet":
-                return lastWasRewritten ? null : observePending((ResultSet) Proxies.call(real, method, args));
+                return lastWasRewritten ? null : ranOn != null ? Proxies.call(ranOn, method, args)
+                        : observePending((ResultSet) Proxies.call(real, method, args));
             case "getMoreResults":
                 if (lastWasRewritten) {
                     rewrittenCount = -1;
                     return false;
                 }
-                return Proxies.call(real, method, args);
+                return Proxies.call(answering(), method, args);
             case "getMetaData":
                 if (hiddenPlan != null) {
                     java.sql.ResultSetMetaData meta = (java.sql.ResultSetMetaData) Proxies.call(real, method, args);
@@ -387,7 +400,7 @@ final class RecordedStatement implements InvocationHandler {
             recap(maxRows);
         }
         connection.observe(log, complete
-                ? new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE, write.assigned())
+                ? new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE, write.assigned(), false)
                 : new LeftOut(Optional.of(write.table()), sql, "the recorder could not read back a row written, or its columns have ambiguous names"));
         connection.afterExecute(null, false);
         // Drivers keep the count for getUpdateCount after executeUpdate too.
@@ -424,7 +437,7 @@ final class RecordedStatement implements InvocationHandler {
         }
         keysTaken = true;
         long count = result instanceof Number n ? n.longValue() : real.getUpdateCount();
-        connection.observe(log, writtenRows(write, sql, count));
+        connection.observe(log, writtenRows(write, sql, count, real, false));
         connection.afterExecute(null, false);
         return result;
     }
@@ -433,14 +446,14 @@ final class RecordedStatement implements InvocationHandler {
      * The rows in the generated keys of the statement just executed, when there are as many as it
      * wrote and every one could be read; else the table left out.
      */
-    private Observation writtenRows(Write write, String sql, long count) {
+    private Observation writtenRows(Write write, String sql, long count, Statement from, boolean batch) {
         List<Map<String, Object>> rows = new ArrayList<>();
         if (count == 0) {
             // Nothing written; HSQLDB's keys of no rows are a result without columns that may refuse to be read.
-            return new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE, write.assigned());
+            return new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE, write.assigned(), batch);
         }
         boolean complete = true;
-        try (ResultSet rs = real.getGeneratedKeys()) {
+        try (ResultSet rs = from.getGeneratedKeys()) {
             RowReader reader = null;
             while (rs.next()) {
                 if (reader == null) {
@@ -456,7 +469,33 @@ final class RecordedStatement implements InvocationHandler {
             return new LeftOut(Optional.of(write.table()), sql,
                     "the rows written did not all come back as generated keys (" + rows.size() + " of " + count + ")");
         }
-        return new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE, write.assigned());
+        return new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE, write.assigned(), batch);
+    }
+
+    /**
+     * The columns the rewritten write returns, which are every column of its table, from its
+     * metadata: H2 computes it from the parsed statement, PostgreSQL describes the statement
+     * without running it. Used inside a transaction, where the table's columns are not looked up.
+     */
+    private Optional<String[]> returnedColumns() {
+        try {
+            java.sql.ResultSetMetaData meta = ((PreparedStatement) real).getMetaData();
+            if (meta == null || meta.getColumnCount() == 0) {
+                return Optional.empty();
+            }
+            String[] names = new String[meta.getColumnCount()];
+            for (int i = 0; i < names.length; i++) {
+                names[i] = meta.getColumnName(i + 1);
+            }
+            return Optional.of(names);
+        } catch (SQLException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The statement that ran the last execution, which answers for it. */
+    private Statement answering() {
+        return ranOn != null ? ranOn : real;
     }
 
     private Statement standIn() throws Throwable {
@@ -486,6 +525,12 @@ final class RecordedStatement implements InvocationHandler {
     }
 
     private Object executeBatch(Method method, Object[] args) throws Throwable {
+        keysTaken = false;
+        ranOn = null;
+        AnalysedStatement prepared = preparedSql == null ? null : SqlAnalyzer.analyse(preparedSql);
+        // Before the transaction starts: the table's columns may have to be looked up.
+        Statement withKeys = prepared instanceof Write write && batchSql.isEmpty() && !batchCalls.isEmpty()
+                ? batchReturningRows(write) : null;
         TransactionLog log = connection.beforeExecute();
         if (!connection.dialect().transactionalDdl() && batchSql.stream().anyMatch(SqlAnalyzer::commitsImplicitly)) {
             connection.implicitCommit();
@@ -497,12 +542,17 @@ final class RecordedStatement implements InvocationHandler {
         }
         if (preparedSql != null && !batchCalls.isEmpty()) {
             statement(log, preparedSql);
-            leaveOut(log, SqlAnalyzer.analyse(preparedSql), preparedSql);
+            if (withKeys == null) {
+                leaveOut(log, prepared, preparedSql);
+            }
         }
-        Statement target = real;
+        Statement target = withKeys != null ? withKeys : real;
         if (rewritten) {
-            // A rewritten write returns rows, which JDBC batches do not allow: replay the batch on the original.
-            target = original();
+            // A rewritten write returns rows, which JDBC batches do not allow: replay the batch on
+            // the original, or on the original asking for every column as generated keys.
+            if (withKeys == null) {
+                target = original();
+            }
             for (int i = 0; i < batchCalls.size(); i++) {
                 for (Map.Entry<Integer, Object[]> call : batchCalls.get(i).entrySet()) {
                     Proxies.call(target, batchMethods.get(i).get(call.getKey()), call.getValue());
@@ -513,14 +563,61 @@ final class RecordedStatement implements InvocationHandler {
         batchSql.clear();
         batchCalls.clear();
         batchMethods.clear();
+        ranOn = target == real ? null : target;
+        Object result;
         try {
-            Object result = Proxies.call(target, method, args);
-            connection.afterExecute(null, false);
-            return result;
+            result = Proxies.call(target, method, args);
         } catch (SQLException e) {
+            if (withKeys != null) {
+                // Some of the batch may have been written, which rows is not known.
+                connection.observe(log, new LeftOut(Optional.of(((Write) prepared).table()), preparedSql,
+                        "a batch that failed may have written some of its rows"));
+            }
             connection.afterExecute(e, false);
             throw e;
         }
+        if (withKeys != null) {
+            keysTaken = true;
+            long total = 0;
+            boolean counted = true;
+            for (int i = 0; i < java.lang.reflect.Array.getLength(result); i++) {
+                long count = ((Number) java.lang.reflect.Array.get(result, i)).longValue();
+                counted &= count >= 0;
+                total += count;
+            }
+            Write write = (Write) prepared;
+            connection.observe(log, counted ? writtenRows(write, preparedSql, total, withKeys, true)
+                    : new LeftOut(Optional.of(write.table()), preparedSql, "the batch did not say how many rows each statement wrote"));
+        }
+        connection.afterExecute(null, false);
+        return result;
+    }
+
+    /**
+     * The statement to run a prepared write's batch on so that its generated keys are the rows the
+     * batch wrote, every column asked for by name: the statement itself when it was prepared so
+     * (HSQLDB); for a rewritten write, the original asking for them, where the driver answers
+     * with rows (PostgreSQL's RETURNING; H2 for INSERT and UPDATE). {@code null} when there is none.
+     */
+    private Statement batchReturningRows(Write write) throws Throwable {
+        if (keysWrite != null) {
+            return real;
+        }
+        if (!rewritten || connection.dialect() == Dialect.H2 && write.kind() == WriteKind.DELETE) {
+            return null;
+        }
+        Optional<String[]> columns = connection.everyColumn(write.table()).or(this::returnedColumns);
+        if (columns.isEmpty()) {
+            return null;
+        }
+        if (batchOriginal == null) {
+            try {
+                batchOriginal = realConnection.prepareStatement(preparedSql, columns.get());
+            } catch (SQLException e) {
+                return null;
+            }
+        }
+        return batchOriginal;
     }
 
     /** Notes that a write the recorder does not see leaves its table (or every table) out. */

@@ -206,6 +206,61 @@ abstract class RecorderScenarios {
     }
 
     @Test
+    void writesInAPreparedBatchAreRecordedEachWithItsFullRow() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("batch", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                // Met between transactions, where the recorder looks up its columns (HSQLDB needs them).
+                try (Statement s = c.createStatement()) {
+                    s.executeQuery("SELECT * FROM notes").close();
+                }
+                c.setAutoCommit(false);
+                try (PreparedStatement s = c.prepareStatement("UPDATE doctors SET on_call = ? WHERE id = ?")) {
+                    s.setBoolean(1, false);
+                    s.setInt(2, 1);
+                    s.addBatch();
+                    s.setBoolean(1, false);
+                    s.setInt(2, 2);
+                    s.addBatch();
+                    assertThat(s.executeBatch()).containsExactly(1, 1);
+                }
+                try (PreparedStatement s = c.prepareStatement("INSERT INTO notes (id, body) VALUES (?, ?)")) {
+                    for (int id = 1; id <= 3; id++) {
+                        s.setInt(1, id);
+                        s.setString(2, "note " + id);
+                        s.addBatch();
+                    }
+                    assertThat(s.executeBatch()).containsExactly(1, 1, 1);
+                }
+                c.commit();
+            }
+        });
+
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString).filteredOn(t -> t.contains("w("))
+                .singleElement().asString().contains(
+                "w(doctors/1, {\"id\":1,\"name\":\"alice\",\"on_call\":false})",
+                "w(doctors/2, {\"id\":2,\"name\":\"bob\",\"on_call\":false})",
+                "w(notes/1, {\"body\":\"note 1\",\"id\":1})", "w(notes/3, {\"body\":\"note 3\",\"id\":3})");
+    }
+
+    @Test
+    void aBatchThatWritesOneRowTwiceLeavesItsTableOut() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("batch twice", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection();
+                 PreparedStatement s = c.prepareStatement("UPDATE counters SET n = ? WHERE id = ?")) {
+                for (int n = 1; n <= 2; n++) {
+                    s.setInt(1, n);
+                    s.setInt(2, 1);
+                    s.addBatch();
+                }
+                s.executeBatch();
+            }
+        });
+
+        assertThat(recorded.notModelled()).singleElement().satisfies(n -> assertThat(n.subject()).startsWith("table counters"));
+    }
+
+    @Test
     void lostUpdateIsCaught() throws Exception {
         RecordedHistory recorded = RecordedRun.record("lost update", database().dataSource(), ds -> {
             try (Connection a = open(ds, Connection.TRANSACTION_READ_COMMITTED);
