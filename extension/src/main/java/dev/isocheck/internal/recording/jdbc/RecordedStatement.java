@@ -81,6 +81,12 @@ final class RecordedStatement implements InvocationHandler {
      * write's batch runs on the original): it answers what the application asks about that run.
      */
     private Statement ranOn;
+    /** For a write prepared asking for the application's keys and every column: the write; else {@code null}. */
+    private Write teeWrite;
+    /** How many key columns the application asked for, -1 when it sees every column the driver returns. */
+    private int teeVisible;
+    /** The keys of the last execution with keys asked for by the application, read along by the recorder. */
+    private GeneratedKeysTee tee;
     /** For a rewritten write: the original asking for every column as generated keys, to run batches on. */
     private PreparedStatement batchOriginal;
 
@@ -146,6 +152,26 @@ final class RecordedStatement implements InvocationHandler {
                 }
             }
         }
+        if (analysed instanceof Write write && args.length == 2) {
+            Optional<Object> request = connection.keysRequest(write, args[1]);
+            if (request.isPresent()) {
+                PreparedStatement withKeys = null;
+                try {
+                    withKeys = request.get() instanceof String[] names ? real.prepareStatement(sql, names)
+                            : real.prepareStatement(sql, (Integer) request.get());
+                } catch (SQLException e) {
+                    // Sent as written below: the application gets the original's answer.
+                }
+                if (withKeys != null) {
+                    RecordedStatement handler = new RecordedStatement(connection, withKeys, sql, false, real, method, args);
+                    handler.teeWrite = write;
+                    handler.teeVisible = args[1] instanceof String[] names ? names.length : -1;
+                    PreparedStatement proxy = Proxies.create(PreparedStatement.class, handler);
+                    handler.proxy = proxy;
+                    return proxy;
+                }
+            }
+        }
         Optional<String> rewrite = analysed instanceof Write write && asPlainPrepare(args)
                 ? connection.dialect().rewrite(write, sql) : Optional.empty();
         if (rewrite.isPresent()) {
@@ -189,6 +215,9 @@ final class RecordedStatement implements InvocationHandler {
             case "getConnection":
                 return connection.proxy();
             case "close":
+                if (tee != null) {
+                    tee.drain();
+                }
                 if (original != null) {
                     original.close();
                 }
@@ -207,6 +236,11 @@ final class RecordedStatement implements InvocationHandler {
                 rewrittenCount = -1;
                 keysTaken = false;
                 ranOn = null;
+                if (tee != null) {
+                    // The driver drops the previous execution's keys now.
+                    tee.drain();
+                    tee = null;
+                }
                 return arity == 0 ? executePrepared(name, method, args) : executeText(name, method, args);
             case "addBatch":
                 if (arity == 1) {
@@ -232,6 +266,9 @@ final class RecordedStatement implements InvocationHandler {
                 parameterMethods.clear();
                 return Proxies.call(real, method, args);
             case "getGeneratedKeys":
+                if (tee != null) {
+                    return tee.keysForApplication();
+                }
                 return keysTaken ? standIn().getGeneratedKeys() : Proxies.call(answering(), method, args);
             case "getUpdateCount":
                 return lastWasRewritten ? (Object) (int) rewrittenCount : Proxies.call(answering(), method, args);
@@ -273,6 +310,9 @@ final class RecordedStatement implements InvocationHandler {
         if (keysWrite != null && !name.equals("executeQuery")) {
             return executeReturningKeys(keysWrite, preparedSql, method, args);
         }
+        if (teeWrite != null && !name.equals("executeQuery")) {
+            return executeReadingKeysAlong(teeWrite, preparedSql, method, args, teeVisible);
+        }
         if (rewritten && !name.equals("executeQuery")) {
             return executeRewritten(name, (Write) analysed, () -> ((PreparedStatement) real).executeQuery(), preparedSql);
         }
@@ -290,6 +330,15 @@ final class RecordedStatement implements InvocationHandler {
     private Object executeText(String name, Method method, Object[] args) throws Throwable {
         String sql = (String) args[0];
         AnalysedStatement analysed = SqlAnalyzer.analyse(sql);
+        if (analysed instanceof Write write && args.length == 2 && !name.equals("executeQuery")) {
+            Optional<Object> request = connection.keysRequest(write, args[1]);
+            if (request.isPresent()) {
+                Object[] sent = {sql, request.get()};
+                Method variant = request.get() instanceof String[]
+                        ? Statement.class.getMethod(name, String.class, String[].class) : method;
+                return executeReadingKeysAlong(write, sql, variant, sent, args[1] instanceof String[] names ? names.length : -1);
+            }
+        }
         if (analysed instanceof Write write && args.length == 1 && !name.equals("executeQuery")
                 && connection.dialect().returnsRowsAsGeneratedKeys()) {
             Optional<String[]> columns = connection.everyColumn(write.table());
@@ -439,6 +488,34 @@ final class RecordedStatement implements InvocationHandler {
         long count = result instanceof Number n ? n.longValue() : real.getUpdateCount();
         connection.observe(log, writtenRows(write, sql, count, real, false));
         connection.afterExecute(null, false);
+        return result;
+    }
+
+    /**
+     * Sends a write whose application asked for generated keys, asking for every column as well,
+     * and reads its rows along with the application ({@link GeneratedKeysTee}). In auto-commit
+     * mode the transaction stays open in the recording until the keys are read or given up.
+     */
+    private Object executeReadingKeysAlong(Write write, String sql, Method method, Object[] args, int visible) throws Throwable {
+        TransactionLog log = connection.beforeExecute();
+        statement(log, sql);
+        Object result;
+        try {
+            result = Proxies.call(real, method, args);
+        } catch (SQLException e) {
+            connection.afterExecute(e, false);
+            throw e;
+        }
+        long count = result instanceof Number n ? n.longValue() : real.getUpdateCount();
+        List<Map<String, Object>> rows = new ArrayList<>();
+        connection.observe(log, new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE,
+                write.assigned(), false));
+        tee = new GeneratedKeysTee(connection, log, write, sql, rows, count, visible, real, proxy);
+        boolean reading = log != null && count != 0;
+        if (reading) {
+            connection.keysPending(tee);
+        }
+        connection.afterExecute(null, reading);
         return result;
     }
 

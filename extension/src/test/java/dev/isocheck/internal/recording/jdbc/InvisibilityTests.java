@@ -68,8 +68,11 @@ class InvisibilityTests {
         if (postgres) {
             assertThat(expected.stream().flatMap(List::stream)).anyMatch(s -> s.startsWith("warning 0"));
         }
+        // Batches of Statement, a DELETE batch on H2, writes sent with executeQuery leave items out;
+        // RETURN_GENERATED_KEYS leaves events out except on PostgreSQL, where the keys are every column.
         assertThat(history.notModelled()).extracting(n -> n.subject().split(" ")[1])
-                .filteredOn(table -> !table.startsWith("no_such_table")).containsExactlyInAnyOrder("items", "events");
+                .filteredOn(table -> !table.startsWith("no_such_table"))
+                .containsExactlyInAnyOrderElementsOf(postgres ? List.of("items") : List.of("items", "events"));
 
         // Without the unseen writes nothing is left out, and the concurrent history passes the check.
         InvisibilityWorkload.schema(recorded, postgres);
@@ -87,6 +90,8 @@ class InvisibilityTests {
         // The hidden columns were there: aggregates and narrow projections became predicate reads.
         assertThat(checkable.history().transactions()).extracting(Object::toString)
                 .anyMatch(t -> t.contains("predicate(items where qty >= 2 AND id BETWEEN"))
+                // Keys asked for by name: the full rows were recorded.
+                .anyMatch(t -> t.matches("(?s).*w\\(events/\\d+, \\{\"id\":\\d+,\"owner\":\\d+,\"what\":\"named\"\\}\\).*"))
                 // Prepared batches' rows were recorded, each with its full row.
                 .anyMatch(t -> t.matches("(?s).*w\\(items/\\d+, \\{\"id\":\\d+,\"name\":\"batched\",\"price\":null,\"qty\":1\\}\\).*"));
         if (aggregates) {

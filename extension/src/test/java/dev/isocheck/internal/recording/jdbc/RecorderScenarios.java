@@ -261,6 +261,49 @@ abstract class RecorderScenarios {
     }
 
     @Test
+    void keysTheApplicationAsksForByNameAreItsAndTheRecorderLearnsTheFullRow() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("keys", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                try (Statement s = c.createStatement()) {
+                    s.executeQuery("SELECT * FROM notes").close();
+                }
+                try (PreparedStatement s = c.prepareStatement("INSERT INTO notes (id, body) VALUES (?, ?)", new String[] {"id"})) {
+                    s.setInt(1, 7);
+                    s.setString(2, "seven");
+                    assertThat(s.executeUpdate()).isEqualTo(1);
+                    try (ResultSet keys = s.getGeneratedKeys()) {
+                        assertThat(keys.getMetaData().getColumnCount()).isEqualTo(1);
+                        assertThat(keys.next()).isTrue();
+                        assertThat(keys.getInt(1)).isEqualTo(7);
+                        assertThatThrownBy(() -> keys.getString("body")).isInstanceOf(SQLException.class);
+                    }
+                }
+            }
+        });
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString)
+                .anySatisfy(t -> assertThat(t).contains("w(notes/7, {\"body\":\"seven\",\"id\":7})"));
+
+        RecordedHistory unread = RecordedRun.record("keys unread", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                c.setAutoCommit(false);
+                try (PreparedStatement s = c.prepareStatement("UPDATE notes SET body = ? WHERE id = ?", new String[] {"id"})) {
+                    s.setString(1, "eight");
+                    s.setInt(2, 7);
+                    assertThat(s.executeUpdate()).isEqualTo(1);
+                    // The keys are not read before the commit: the row written is not known.
+                    c.commit();
+                }
+            }
+        });
+
+        assertThat(unread.notModelled()).singleElement().satisfies(n -> {
+            assertThat(n.subject()).startsWith("table notes (statement: UPDATE");
+            assertThat(n.reason()).contains("generated keys");
+        });
+    }
+
+    @Test
     void lostUpdateIsCaught() throws Exception {
         RecordedHistory recorded = RecordedRun.record("lost update", database().dataSource(), ds -> {
             try (Connection a = open(ds, Connection.TRANSACTION_READ_COMMITTED);
