@@ -98,9 +98,12 @@ public sealed interface Observation {
      *
      * @param deleted  whether the rows were deleted
      * @param assigned the columns the statement sets explicitly (an UPDATE's SET list)
+     * @param batch    whether the rows are a batch's, in the order the driver gave them: when the
+     *                 batch wrote one key twice, which write came last is the driver's practice,
+     *                 not a promise, and the table is left out
      */
-    record RowsWritten(String table, List<Map<String, Object>> rows, boolean deleted, java.util.Set<String> assigned)
-            implements Observation {
+    record RowsWritten(String table, List<Map<String, Object>> rows, boolean deleted, java.util.Set<String> assigned,
+                       boolean batch) implements Observation {
     }
 
     /**

@@ -91,7 +91,7 @@ public final class RecordedTransaction {
             // Rolled back, with whatever it changed unseen: only the rows it can key are kept, for
             // the aborted reads of others.
             keyColumns.ifPresent(columns -> {
-                if (columns.stream().noneMatch(write.assigned()::contains)) {
+                if (columns.stream().noneMatch(write.assigned()::contains) && !(write.batch() && writesAKeyTwice(write, columns))) {
                     for (Map<String, Object> row : write.rows()) {
                         key(write.table(), columns, row).ifPresent(k -> ops.add(new Op.Write(write.table(), k, write.deleted() ? null : row)));
                     }
@@ -106,6 +106,11 @@ public final class RecordedTransaction {
                     "an UPDATE that sets a primary key column moves rows, and the old keys' removal is not seen"));
             return;
         }
+        if (write.batch() && keyColumns.isPresent() && writesAKeyTwice(write, keyColumns.get())) {
+            leftOut.add(new LeftOut(Optional.of(write.table()), lastStatement(),
+                    "a batch wrote one row twice, and which write came last is not known"));
+            return;
+        }
         List<Op> writes = new ArrayList<>();
         for (Map<String, Object> row : write.rows()) {
             Optional<String> key = keyColumns.flatMap(columns -> key(write.table(), columns, row));
@@ -118,6 +123,17 @@ public final class RecordedTransaction {
             writes.add(new Op.Write(write.table(), key.get(), write.deleted() ? null : row));
         }
         ops.addAll(writes);
+    }
+
+    private static boolean writesAKeyTwice(RowsWritten write, List<String> keyColumns) {
+        Set<String> seen = new java.util.HashSet<>();
+        for (Map<String, Object> row : write.rows()) {
+            Optional<String> key = key(write.table(), keyColumns, row);
+            if (key.isPresent() && !seen.add(key.get())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private String lastStatement() {

@@ -6,7 +6,11 @@ import dev.isocheck.internal.recording.Observation.LeftOut;
 import dev.isocheck.internal.recording.Observation.RowsRead;
 import dev.isocheck.internal.recording.TransactionLog;
 import dev.isocheck.internal.recording.sql.AnalysedStatement;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Aggregate;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.Query;
+import dev.isocheck.internal.recording.sql.ColumnValues;
+import dev.isocheck.internal.recording.sql.HiddenColumns;
+import dev.isocheck.internal.recording.sql.TableColumns;
 import dev.isocheck.internal.recording.sql.WhereText;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
@@ -34,6 +38,9 @@ final class ObservedResultSet implements InvocationHandler {
     private final List<Object> parameters;
     /** Whether {@code setMaxRows} may have cut the result short: then it is not every row the WHERE selects. */
     private final boolean capped;
+    /** The columns the recorder added to the query, hidden from the application; {@code null} when none. */
+    private final HiddenColumns hidden;
+    private HiddenView view;
     private RowReader reader;
     private boolean scrolled;
     private boolean done;
@@ -41,8 +48,11 @@ final class ObservedResultSet implements InvocationHandler {
     private boolean broken;
 
     private ObservedResultSet(ResultSet real, Statement statement, RecordedConnection connection, TransactionLog log,
-                              RowsRead read, AnalysedStatement analysed, List<Object> parameters, boolean capped) {
+                              RowsRead read, AnalysedStatement analysed, List<Object> parameters, boolean capped,
+                              HiddenColumns hidden) throws SQLException {
         this.capped = capped;
+        this.hidden = hidden;
+        this.view = hidden == null ? null : HiddenView.of(hidden, real);
         this.real = real;
         this.statement = statement;
         this.connection = connection;
@@ -53,9 +63,10 @@ final class ObservedResultSet implements InvocationHandler {
     }
 
     static ResultSet wrap(ResultSet real, Statement statement, RecordedConnection connection, TransactionLog log,
-                          RowsRead read, AnalysedStatement analysed, List<Object> parameters, boolean capped) {
+                          RowsRead read, AnalysedStatement analysed, List<Object> parameters, boolean capped,
+                          HiddenColumns hidden) throws SQLException {
         return Proxies.create(ResultSet.class,
-                new ObservedResultSet(real, statement, connection, log, read, analysed, parameters, capped));
+                new ObservedResultSet(real, statement, connection, log, read, analysed, parameters, capped, hidden));
     }
 
     @Override
@@ -63,6 +74,12 @@ final class ObservedResultSet implements InvocationHandler {
         Object common = Proxies.common(p, real, method, args);
         if (common != Proxies.NOT_COMMON) {
             return common;
+        }
+        if (view != null) {
+            if (method.getName().equals("getMetaData")) {
+                return view.metaData(real.getMetaData());
+            }
+            args = view.arguments(method, args, real);
         }
         switch (method.getName()) {
             case "getStatement":
@@ -97,9 +114,13 @@ final class ObservedResultSet implements InvocationHandler {
         }
 
         try {
-            if (onRow) {
+            if (analysed instanceof Aggregate aggregate) {
+                if (onRow) {
+                    aggregated(aggregate);
+                }
+            } else if (onRow) {
                 if (reader == null) {
-                    reader = new RowReader(real, ((Query) analysed).columns());
+                    reader = new RowReader(real, columns());
                 }
                 var row = reader.row();
                 synchronized (connection) {
@@ -122,6 +143,79 @@ final class ObservedResultSet implements InvocationHandler {
         return onRow;
     }
 
+    /** The table column of each result column, the hidden ones included; {@code null} for {@code *}. */
+    private List<String> columns() {
+        List<String> columns = ((Query) analysed).columns();
+        if (hidden == null || columns == null) {
+            return columns;
+        }
+        List<String> all = new java.util.ArrayList<>(columns);
+        all.addAll(hidden.columns());
+        return all;
+    }
+
+    /**
+     * Reads the rows an aggregate ranged over from its hidden arrays, one array per column, the
+     * n-th elements making the n-th row, and records them as the predicate read the aggregate was.
+     */
+    private void aggregated(Aggregate aggregate) throws SQLException {
+        List<String> names = hidden.columns();
+        Object[][] arrays = new Object[names.size()][];
+        for (int i = 0; i < names.size(); i++) {
+            Object value = real.getObject(view.hiddenIndex(i));
+            if (value == null) {
+                // No rows: SQL aggregates an empty set to NULL.
+                arrays[i] = new Object[0];
+            } else if (value instanceof java.sql.Array array && array.getArray() instanceof Object[] elements) {
+                arrays[i] = elements;
+            } else if (value instanceof Object[] elements) {
+                arrays[i] = elements;
+            } else {
+                throw new IllegalStateException("an aggregated column is not an array of objects: " + value.getClass());
+            }
+            if (arrays[i].length != arrays[0].length) {
+                throw new IllegalStateException("aggregated columns of different lengths");
+            }
+        }
+        List<java.util.Map<String, Object>> rows = new java.util.ArrayList<>();
+        for (int r = 0; r < arrays[0].length; r++) {
+            java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < names.size(); i++) {
+                Object json = ColumnValues.toJson(arrays[i][r]);
+                if (json != ColumnValues.UNSUPPORTED) {
+                    row.put(names.get(i), json);
+                }
+            }
+            rows.add(row);
+        }
+        String predicate = aggregatePredicate(aggregate);
+        synchronized (connection) {
+            rows.forEach(read::add);
+            read.exhausted(predicate);
+        }
+    }
+
+    /** The aggregate's WHERE as a predicate read, when every column it mentions was aggregated and compares exactly. */
+    private String aggregatePredicate(Aggregate aggregate) {
+        if (aggregate.limited()) {
+            return null;
+        }
+        if (aggregate.where() == null) {
+            return "TRUE";
+        }
+        Optional<String> text = WhereText.of(aggregate.where(), parameters);
+        if (text.isEmpty() || !(WherePredicate.parse(text.get()) instanceof WherePredicate where)) {
+            return null;
+        }
+        for (String column : where.columns()) {
+            Integer type = hidden.types().get(column.toLowerCase(Locale.ROOT));
+            if (type == null || !TableColumns.exactlyComparable(type)) {
+                return null;
+            }
+        }
+        return text.get();
+    }
+
     /** The WHERE as a predicate read, when the checker evaluates it exactly as the database did. */
     private String predicate() throws SQLException {
         Query query = (Query) analysed;
@@ -140,7 +234,7 @@ final class ObservedResultSet implements InvocationHandler {
             return null;
         }
         if (reader == null) {
-            reader = new RowReader(real, query.columns());
+            reader = new RowReader(real, columns());
         }
         for (String column : where.columns()) {
             if (!reader.exactlyComparable(column.toLowerCase(Locale.ROOT))) {

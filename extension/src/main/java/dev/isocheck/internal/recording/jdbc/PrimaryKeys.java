@@ -1,6 +1,7 @@
 package dev.isocheck.internal.recording.jdbc;
 
 import dev.isocheck.internal.recording.PrimaryKeyLookup;
+import dev.isocheck.internal.recording.sql.TableColumns;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
@@ -34,6 +35,13 @@ final class PrimaryKeys implements PrimaryKeyLookup {
 
     private final Map<String, Optional<List<String>>> cache = new ConcurrentHashMap<>();
     private final Map<String, Map<String, String>> sideEffects = new ConcurrentHashMap<>();
+    private final Map<String, Optional<TableColumns>> columns = new ConcurrentHashMap<>();
+
+    /** The table's key and columns, when looked up and the table has a key; empty otherwise. */
+    Optional<TableColumns> columnsOf(String table) {
+        Optional<TableColumns> found = columns.get(table);
+        return found == null ? Optional.empty() : found;
+    }
 
     @Override
     public Optional<List<String>> keyOf(String table) {
@@ -86,7 +94,10 @@ final class PrimaryKeys implements PrimaryKeyLookup {
                     effects.put("*", "the table has triggers, which may write any table unseen");
                 }
                 sideEffects.put(table, Map.copyOf(effects));
-                cache.put(table, find(metaData, schema, name));
+                Optional<List<String>> key = find(metaData, schema, name);
+                columns.put(table, key.isEmpty() ? Optional.empty()
+                        : Optional.of(new TableColumns(key.get(), columns(metaData, schema, name))));
+                cache.put(table, key);
             } catch (SQLException | RuntimeException e) {
                 return;
             }
@@ -142,6 +153,28 @@ final class PrimaryKeys implements PrimaryKeyLookup {
                 return rs.next() && rs.getLong(1) > 0;
             }
         }
+    }
+
+    /** The table's columns by lower-case name; none when two fold to one name. */
+    private static Map<String, TableColumns.Column> columns(DatabaseMetaData metaData, String schema, String table) throws SQLException {
+        Map<String, TableColumns.Column> found = new java.util.LinkedHashMap<>();
+        Set<String> twice = new java.util.HashSet<>();
+        try (ResultSet rs = metaData.getColumns(null, schema, table, null)) {
+            while (rs.next()) {
+                // The arguments are patterns, in which _ matches any character: keep this table's only.
+                if (!table.equals(rs.getString("TABLE_NAME")) || schema != null && !schema.equals(rs.getString("TABLE_SCHEM"))) {
+                    continue;
+                }
+                String name = rs.getString("COLUMN_NAME");
+                String lower = name.toLowerCase(Locale.ROOT);
+                if (found.put(lower, new TableColumns.Column(name, rs.getInt("DATA_TYPE"))) != null) {
+                    twice.add(lower);
+                }
+            }
+        }
+        // Two columns one name folds to: which is which is not known, and a row without one of them
+        // would be partial; nothing is added or asked for on such a table.
+        return twice.isEmpty() ? Map.copyOf(found) : Map.of();
     }
 
     private static Optional<List<String>> find(DatabaseMetaData metaData, String schema, String table) throws SQLException {

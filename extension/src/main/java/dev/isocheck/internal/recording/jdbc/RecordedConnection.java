@@ -4,7 +4,10 @@ import dev.isocheck.internal.recording.Observation;
 import dev.isocheck.internal.recording.Recording;
 import dev.isocheck.internal.recording.TransactionLog;
 import dev.isocheck.internal.recording.TransactionLog.Outcome;
+import dev.isocheck.internal.recording.sql.AnalysedStatement;
 import dev.isocheck.internal.recording.sql.Dialect;
+import dev.isocheck.internal.recording.sql.HiddenColumns;
+import dev.isocheck.internal.recording.sql.TableColumns;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.sql.CallableStatement;
@@ -41,6 +44,8 @@ final class RecordedConnection implements InvocationHandler {
      * what came after, and which part that was is not known.
      */
     private boolean partlyCommitted;
+    /** The generated keys of the transaction in progress the recorder is still reading along. */
+    private final java.util.List<GeneratedKeysTee> unreadKeys = new java.util.ArrayList<>();
 
     private RecordedConnection(Connection real, Dialect dialect, PrimaryKeys primaryKeys) throws SQLException {
         this.real = real;
@@ -62,6 +67,76 @@ final class RecordedConnection implements InvocationHandler {
 
     Dialect dialect() {
         return dialect;
+    }
+
+    /**
+     * The columns of {@code table}, looked up now if not yet known and the connection is between
+     * transactions (a look-up inside the application's transaction could start its snapshot
+     * early); empty when unknown.
+     */
+    synchronized Optional<TableColumns> columnsOf(String table) {
+        if (!primaryKeys.knows(java.util.Set.of(table)) && !open) {
+            primaryKeys.lookUp(real, java.util.Set.of(table));
+            if (!autoCommit) {
+                try {
+                    real.rollback();
+                } catch (SQLException | RuntimeException ignored) {
+                    // Nothing was written; the application's next statement finds out about a broken connection.
+                }
+            }
+        }
+        return primaryKeys.columnsOf(table);
+    }
+
+    /** The exact names of every column of {@code table}, when known (and its key too); empty otherwise. */
+    Optional<String[]> everyColumn(String table) {
+        return columnsOf(table).filter(c -> !c.columns().isEmpty())
+                .map(c -> c.columns().values().stream().map(TableColumns.Column::name).toArray(String[]::new));
+    }
+
+    /**
+     * What to ask the driver for in place of the generated keys the application asked for
+     * ({@code keys}: {@code RETURN_GENERATED_KEYS}, column indexes or names), so that the keys are
+     * every column of the rows written and the application's own come first; empty when there is
+     * no such request (then the write leaves its table out).
+     *
+     * <ul>
+     *   <li>{@code RETURN_GENERATED_KEYS} on PostgreSQL: as it is, the driver returns every column;</li>
+     *   <li>column names on PostgreSQL, H2 and HSQLDB: the application's, then the table's other
+     *       columns (on PostgreSQL only plain lower-case names, which mean the same quoted or not);</li>
+     *   <li>anything else ({@code RETURN_GENERATED_KEYS} elsewhere: which columns the driver picks is
+     *       its own rule; column indexes): none.</li>
+     * </ul>
+     */
+    Optional<Object> keysRequest(AnalysedStatement.Write write, Object keys) {
+        if (Integer.valueOf(Statement.RETURN_GENERATED_KEYS).equals(keys)) {
+            return dialect == Dialect.POSTGRESQL ? Optional.of(keys) : Optional.empty();
+        }
+        if (!(keys instanceof String[] names) || names.length == 0 || dialect == Dialect.OTHER) {
+            return Optional.empty();
+        }
+        return everyColumn(write.table()).flatMap(all -> {
+            java.util.List<String> request = new java.util.ArrayList<>(java.util.Arrays.asList(names));
+            for (String column : all) {
+                if (java.util.Arrays.stream(names).noneMatch(column::equalsIgnoreCase)) {
+                    if (dialect == Dialect.POSTGRESQL && !column.matches("[a-z_][a-z0-9_]*")) {
+                        return Optional.empty();
+                    }
+                    request.add(column);
+                }
+            }
+            return Optional.of(request.toArray(String[]::new));
+        });
+    }
+
+    /** The form to send a query in so that the recorder sees the rows it ranges over, when there is one. */
+    Optional<HiddenColumns> hiddenColumns(AnalysedStatement analysed, String sql) {
+        String table = analysed instanceof AnalysedStatement.Query q ? q.table()
+                : analysed instanceof AnalysedStatement.Aggregate a ? a.table() : null;
+        if (table == null || Recording.current().isEmpty()) {
+            return Optional.empty();
+        }
+        return columnsOf(table).flatMap(columns -> HiddenColumns.plan(analysed, sql, columns, dialect));
     }
 
     @Override
@@ -136,6 +211,25 @@ final class RecordedConnection implements InvocationHandler {
     synchronized void resultDone(TransactionLog of) {
         if (autoCommit && open && log == of) {
             end(Outcome.COMMITTED, true);
+        }
+    }
+
+    /** Notes keys the recorder reads along with the application, until they are resolved. */
+    synchronized void keysPending(GeneratedKeysTee keys) {
+        unreadKeys.add(keys);
+    }
+
+    /**
+     * Called when generated keys were read to their end or given up: what they leave out, if
+     * anything, goes into their transaction, which in auto-commit mode they kept open.
+     */
+    synchronized void keysResolved(GeneratedKeysTee keys, TransactionLog of, Observation leftOut) {
+        if (!unreadKeys.remove(keys)) {
+            return;
+        }
+        observe(of, leftOut);
+        if (unreadKeys.isEmpty()) {
+            resultDone(of);
         }
     }
 
@@ -257,6 +351,10 @@ final class RecordedConnection implements InvocationHandler {
         savepoints.clear();
         TransactionLog ended = log;
         log = null;
+        if (ended != null) {
+            unreadKeys.forEach(keys -> keys.transactionEnded(ended));
+        }
+        unreadKeys.clear();
         if (ended == null) {
             return;
         }

@@ -12,6 +12,8 @@ import dev.isocheck.internal.recording.sql.AnalysedStatement.Query;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.Write;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.WriteKind;
 import dev.isocheck.internal.recording.sql.ColumnValues;
+import dev.isocheck.internal.recording.sql.Dialect;
+import dev.isocheck.internal.recording.sql.HiddenColumns;
 import dev.isocheck.internal.recording.sql.SqlAnalyzer;
 import dev.isocheck.internal.recording.sql.WhereText;
 import java.lang.reflect.InvocationHandler;
@@ -65,6 +67,28 @@ final class RecordedStatement implements InvocationHandler {
     private RowsRead pendingRead;
     private TransactionLog pendingLog;
     private AnalysedStatement pendingAnalysis;
+    private HiddenColumns pendingHidden;
+    /** For a prepared query sent with columns added for the recorder: those columns; else {@code null}. */
+    private HiddenColumns hiddenPlan;
+    /** For a write prepared asking for every column as generated keys (HSQLDB): the write; else {@code null}. */
+    private Write keysWrite;
+    /** Whether the last execution's generated keys were the recorder's, not what the application asked for. */
+    private boolean keysTaken;
+    /** A statement never executed, whose generated keys are what the application gets in place of the recorder's. */
+    private Statement standIn;
+    /**
+     * The driver's statement that ran the last batch when it was not {@link #real} (a rewritten
+     * write's batch runs on the original): it answers what the application asks about that run.
+     */
+    private Statement ranOn;
+    /** For a write prepared asking for the application's keys and every column: the write; else {@code null}. */
+    private Write teeWrite;
+    /** How many key columns the application asked for, -1 when it sees every column the driver returns. */
+    private int teeVisible;
+    /** The keys of the last execution with keys asked for by the application, read along by the recorder. */
+    private GeneratedKeysTee tee;
+    /** For a rewritten write: the original asking for every column as generated keys, to run batches on. */
+    private PreparedStatement batchOriginal;
 
     private RecordedStatement(RecordedConnection connection, Statement real, String preparedSql, boolean rewritten,
                               Connection realConnection, Method prepareMethod, Object[] prepareArgs) {
@@ -92,6 +116,62 @@ final class RecordedStatement implements InvocationHandler {
     static PreparedStatement prepare(RecordedConnection connection, Connection real, Method method, Object[] args) throws Throwable {
         String sql = (String) args[0];
         AnalysedStatement analysed = SqlAnalyzer.analyse(sql);
+        if ((analysed instanceof Query || analysed instanceof AnalysedStatement.Aggregate) && asPlainPrepare(args)) {
+            Optional<HiddenColumns> plan = connection.hiddenColumns(analysed, sql);
+            if (plan.isPresent()) {
+                Object[] planned = args.clone();
+                planned[0] = plan.get().sql();
+                PreparedStatement withHidden = null;
+                try {
+                    withHidden = (PreparedStatement) Proxies.call(real, method, planned);
+                } catch (SQLException e) {
+                    // Sent as written below: the application gets the original's answer.
+                }
+                if (withHidden != null) {
+                    PreparedStatement proxy = wrap(connection, withHidden, PreparedStatement.class, sql, false);
+                    ((RecordedStatement) java.lang.reflect.Proxy.getInvocationHandler(proxy)).hiddenPlan = plan.get();
+                    return proxy;
+                }
+            }
+        }
+        if (analysed instanceof Write write && args.length == 1 && connection.dialect().returnsRowsAsGeneratedKeys()) {
+            Optional<String[]> columns = connection.everyColumn(write.table());
+            if (columns.isPresent()) {
+                PreparedStatement withKeys = null;
+                try {
+                    withKeys = real.prepareStatement(sql, columns.get());
+                } catch (SQLException e) {
+                    // Sent as written below: the application gets the original's answer.
+                }
+                if (withKeys != null) {
+                    RecordedStatement handler = new RecordedStatement(connection, withKeys, sql, false, real, method, args);
+                    handler.keysWrite = write;
+                    PreparedStatement proxy = Proxies.create(PreparedStatement.class, handler);
+                    handler.proxy = proxy;
+                    return proxy;
+                }
+            }
+        }
+        if (analysed instanceof Write write && args.length == 2) {
+            Optional<Object> request = connection.keysRequest(write, args[1]);
+            if (request.isPresent()) {
+                PreparedStatement withKeys = null;
+                try {
+                    withKeys = request.get() instanceof String[] names ? real.prepareStatement(sql, names)
+                            : real.prepareStatement(sql, (Integer) request.get());
+                } catch (SQLException e) {
+                    // Sent as written below: the application gets the original's answer.
+                }
+                if (withKeys != null) {
+                    RecordedStatement handler = new RecordedStatement(connection, withKeys, sql, false, real, method, args);
+                    handler.teeWrite = write;
+                    handler.teeVisible = args[1] instanceof String[] names ? names.length : -1;
+                    PreparedStatement proxy = Proxies.create(PreparedStatement.class, handler);
+                    handler.proxy = proxy;
+                    return proxy;
+                }
+            }
+        }
         Optional<String> rewrite = analysed instanceof Write write && asPlainPrepare(args)
                 ? connection.dialect().rewrite(write, sql) : Optional.empty();
         if (rewrite.isPresent()) {
@@ -135,8 +215,17 @@ final class RecordedStatement implements InvocationHandler {
             case "getConnection":
                 return connection.proxy();
             case "close":
+                if (tee != null) {
+                    tee.drain();
+                }
                 if (original != null) {
                     original.close();
+                }
+                if (standIn != null) {
+                    standIn.close();
+                }
+                if (batchOriginal != null) {
+                    batchOriginal.close();
                 }
                 return Proxies.call(real, method, args);
             case "executeQuery":
@@ -145,6 +234,13 @@ final class RecordedStatement implements InvocationHandler {
             case "executeLargeUpdate":
                 lastWasRewritten = false;
                 rewrittenCount = -1;
+                keysTaken = false;
+                ranOn = null;
+                if (tee != null) {
+                    // The driver drops the previous execution's keys now.
+                    tee.drain();
+                    tee = null;
+                }
                 return arity == 0 ? executePrepared(name, method, args) : executeText(name, method, args);
             case "addBatch":
                 if (arity == 1) {
@@ -169,19 +265,29 @@ final class RecordedStatement implements InvocationHandler {
                 parameterCalls.clear();
                 parameterMethods.clear();
                 return Proxies.call(real, method, args);
+            case "getGeneratedKeys":
+                if (tee != null) {
+                    return tee.keysForApplication();
+                }
+                return keysTaken ? standIn().getGeneratedKeys() : Proxies.call(answering(), method, args);
             case "getUpdateCount":
-                return lastWasRewritten ? (Object) (int) rewrittenCount : Proxies.call(real, method, args);
+                return lastWasRewritten ? (Object) (int) rewrittenCount : Proxies.call(answering(), method, args);
             case "getLargeUpdateCount":
-                return lastWasRewritten ? (Object) rewrittenCount : Proxies.call(real, method, args);
+                return lastWasRewritten ? (Object) rewrittenCount : Proxies.call(answering(), method, args);
             case "getResultSet":
-                return lastWasRewritten ? null : observePending((ResultSet) Proxies.call(real, method, args));
+                return lastWasRewritten ? null : ranOn != null ? Proxies.call(ranOn, method, args)
+                        : observePending((ResultSet) Proxies.call(real, method, args));
             case "getMoreResults":
                 if (lastWasRewritten) {
                     rewrittenCount = -1;
                     return false;
                 }
-                return Proxies.call(real, method, args);
+                return Proxies.call(answering(), method, args);
             case "getMetaData":
+                if (hiddenPlan != null) {
+                    java.sql.ResultSetMetaData meta = (java.sql.ResultSetMetaData) Proxies.call(real, method, args);
+                    return meta == null ? null : new HiddenView(hiddenPlan, meta.getColumnCount()).metaData(meta);
+                }
                 return rewritten ? original().getMetaData() : Proxies.call(real, method, args);
             default:
                 if (name.startsWith("set") && arity >= 2 && method.getParameterTypes()[0] == int.class
@@ -201,6 +307,12 @@ final class RecordedStatement implements InvocationHandler {
 
     private Object executePrepared(String name, Method method, Object[] args) throws Throwable {
         AnalysedStatement analysed = SqlAnalyzer.analyse(preparedSql);
+        if (keysWrite != null && !name.equals("executeQuery")) {
+            return executeReturningKeys(keysWrite, preparedSql, method, args);
+        }
+        if (teeWrite != null && !name.equals("executeQuery")) {
+            return executeReadingKeysAlong(teeWrite, preparedSql, method, args, teeVisible);
+        }
         if (rewritten && !name.equals("executeQuery")) {
             return executeRewritten(name, (Write) analysed, () -> ((PreparedStatement) real).executeQuery(), preparedSql);
         }
@@ -212,47 +324,91 @@ final class RecordedStatement implements InvocationHandler {
                 Proxies.call(target, parameterMethods.get(call.getKey()), call.getValue());
             }
         }
-        return execute(analysed, preparedSql, target, method, args);
+        return execute(analysed, preparedSql, target, method, args, rewritten ? null : hiddenPlan, null);
     }
 
     private Object executeText(String name, Method method, Object[] args) throws Throwable {
         String sql = (String) args[0];
         AnalysedStatement analysed = SqlAnalyzer.analyse(sql);
+        if (analysed instanceof Write write && args.length == 2 && !name.equals("executeQuery")) {
+            Optional<Object> request = connection.keysRequest(write, args[1]);
+            if (request.isPresent()) {
+                Object[] sent = {sql, request.get()};
+                Method variant = request.get() instanceof String[]
+                        ? Statement.class.getMethod(name, String.class, String[].class) : method;
+                return executeReadingKeysAlong(write, sql, variant, sent, args[1] instanceof String[] names ? names.length : -1);
+            }
+        }
+        if (analysed instanceof Write write && args.length == 1 && !name.equals("executeQuery")
+                && connection.dialect().returnsRowsAsGeneratedKeys()) {
+            Optional<String[]> columns = connection.everyColumn(write.table());
+            if (columns.isPresent()) {
+                return executeReturningKeys(write, sql, Statement.class.getMethod(name, String.class, String[].class),
+                        new Object[] {sql, columns.get()});
+            }
+        }
         if (analysed instanceof Write write && args.length == 1 && !name.equals("executeQuery")) {
             Optional<String> rewrite = connection.dialect().rewrite(write, sql);
             if (rewrite.isPresent()) {
                 return executeRewritten(name, write, () -> real.executeQuery(rewrite.get()), sql);
             }
         }
-        return execute(analysed, sql, real, method, args);
+        if ((analysed instanceof Query || analysed instanceof AnalysedStatement.Aggregate) && args.length == 1
+                && !name.equals("executeUpdate") && !name.equals("executeLargeUpdate")) {
+            Optional<HiddenColumns> plan = connection.hiddenColumns(analysed, sql);
+            if (plan.isPresent()) {
+                return execute(analysed, sql, real, method, new Object[] {plan.get().sql()}, plan.get(),
+                        connection.dialect().abortsOnError() ? null : args);
+            }
+        }
+        return execute(analysed, sql, real, method, args, null, null);
     }
 
-    /** Sends a statement unchanged; records its reads, or its table as left out when it writes. */
-    private Object execute(AnalysedStatement analysed, String sql, Statement target, Method method, Object[] args) throws Throwable {
+    /**
+     * Sends a statement, unchanged or with hidden columns added; records its reads, or its table
+     * as left out when it writes.
+     *
+     * @param hidden   the columns added to the statement in {@code args}, {@code null} for none
+     * @param fallback the application's own arguments, to send when the statement with hidden
+     *                 columns fails on a database where a failure leaves the transaction usable, so
+     *                 that the application gets the original's answer; {@code null} for none
+     */
+    private Object execute(AnalysedStatement analysed, String sql, Statement target, Method method, Object[] args,
+                           HiddenColumns hidden, Object[] fallback) throws Throwable {
         TransactionLog log = connection.beforeExecute();
         if (!connection.dialect().transactionalDdl() && SqlAnalyzer.commitsImplicitly(sql)) {
             connection.implicitCommit();
         }
         statement(log, sql);
-        RowsRead read = rowsRead(analysed);
+        RowsRead read = rowsRead(analysed, hidden);
         leaveOut(log, analysed, sql);
         connection.observe(log, read);
         Object result;
         try {
             result = Proxies.call(target, method, args);
         } catch (SQLException e) {
-            connection.afterExecute(e, false);
-            throw e;
+            if (fallback == null) {
+                connection.afterExecute(e, false);
+                throw e;
+            }
+            hidden = null;
+            try {
+                result = Proxies.call(target, method, fallback);
+            } catch (SQLException again) {
+                connection.afterExecute(again, false);
+                throw again;
+            }
         }
         if (result instanceof ResultSet rs) {
             connection.afterExecute(null, true);
-            return observe(rs, read, log, analysed);
+            return observe(rs, hidden == null && !(analysed instanceof Query) ? null : read, log, analysed, hidden);
         }
         if (Boolean.TRUE.equals(result)) {
             // execute() with a result: the application fetches it with getResultSet().
-            pendingRead = read;
+            pendingRead = hidden == null && !(analysed instanceof Query) ? null : read;
             pendingLog = log;
             pendingAnalysis = analysed;
+            pendingHidden = hidden;
             connection.afterExecute(null, true);
             return result;
         }
@@ -293,7 +449,7 @@ final class RecordedStatement implements InvocationHandler {
             recap(maxRows);
         }
         connection.observe(log, complete
-                ? new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE, write.assigned())
+                ? new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE, write.assigned(), false)
                 : new LeftOut(Optional.of(write.table()), sql, "the recorder could not read back a row written, or its columns have ambiguous names"));
         connection.afterExecute(null, false);
         // Drivers keep the count for getUpdateCount after executeUpdate too.
@@ -307,6 +463,124 @@ final class RecordedStatement implements InvocationHandler {
             default:
                 return (int) count;
         }
+    }
+
+    /**
+     * Sends a write unchanged but asking for every column of its table as generated keys, which
+     * the database (HSQLDB) answers with the rows written, and keeps those rows. The application
+     * gets the statement's own answers; its {@code getGeneratedKeys} then gets what a statement
+     * that asked for none gets.
+     */
+    private Object executeReturningKeys(Write write, String sql, Method method, Object[] args) throws Throwable {
+        TransactionLog log = connection.beforeExecute();
+        statement(log, sql);
+        Object result;
+        int maxRows = uncapped();
+        try {
+            result = Proxies.call(real, method, args);
+        } catch (SQLException e) {
+            connection.afterExecute(e, false);
+            throw e;
+        } finally {
+            recap(maxRows);
+        }
+        keysTaken = true;
+        long count = result instanceof Number n ? n.longValue() : real.getUpdateCount();
+        connection.observe(log, writtenRows(write, sql, count, real, false));
+        connection.afterExecute(null, false);
+        return result;
+    }
+
+    /**
+     * Sends a write whose application asked for generated keys, asking for every column as well,
+     * and reads its rows along with the application ({@link GeneratedKeysTee}). In auto-commit
+     * mode the transaction stays open in the recording until the keys are read or given up.
+     */
+    private Object executeReadingKeysAlong(Write write, String sql, Method method, Object[] args, int visible) throws Throwable {
+        TransactionLog log = connection.beforeExecute();
+        statement(log, sql);
+        Object result;
+        try {
+            result = Proxies.call(real, method, args);
+        } catch (SQLException e) {
+            connection.afterExecute(e, false);
+            throw e;
+        }
+        long count = result instanceof Number n ? n.longValue() : real.getUpdateCount();
+        List<Map<String, Object>> rows = new ArrayList<>();
+        connection.observe(log, new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE,
+                write.assigned(), false));
+        tee = new GeneratedKeysTee(connection, log, write, sql, rows, count, visible, real, proxy);
+        boolean reading = log != null && count != 0;
+        if (reading) {
+            connection.keysPending(tee);
+        }
+        connection.afterExecute(null, reading);
+        return result;
+    }
+
+    /**
+     * The rows in the generated keys of the statement just executed, when there are as many as it
+     * wrote and every one could be read; else the table left out.
+     */
+    private Observation writtenRows(Write write, String sql, long count, Statement from, boolean batch) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        if (count == 0) {
+            // Nothing written; HSQLDB's keys of no rows are a result without columns that may refuse to be read.
+            return new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE, write.assigned(), batch);
+        }
+        boolean complete = true;
+        try (ResultSet rs = from.getGeneratedKeys()) {
+            RowReader reader = null;
+            while (rs.next()) {
+                if (reader == null) {
+                    reader = new RowReader(rs, null);
+                }
+                rows.add(reader.row());
+                complete &= !reader.ambiguous();
+            }
+        } catch (SQLException | RuntimeException e) {
+            complete = false;
+        }
+        if (!complete || rows.size() != count) {
+            return new LeftOut(Optional.of(write.table()), sql,
+                    "the rows written did not all come back as generated keys (" + rows.size() + " of " + count + ")");
+        }
+        return new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE, write.assigned(), batch);
+    }
+
+    /**
+     * The columns the rewritten write returns, which are every column of its table, from its
+     * metadata: H2 computes it from the parsed statement, PostgreSQL describes the statement
+     * without running it. Used inside a transaction, where the table's columns are not looked up.
+     */
+    private Optional<String[]> returnedColumns() {
+        try {
+            java.sql.ResultSetMetaData meta = ((PreparedStatement) real).getMetaData();
+            if (meta == null || meta.getColumnCount() == 0) {
+                return Optional.empty();
+            }
+            String[] names = new String[meta.getColumnCount()];
+            for (int i = 0; i < names.length; i++) {
+                names[i] = meta.getColumnName(i + 1);
+            }
+            return Optional.of(names);
+        } catch (SQLException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The statement that ran the last execution, which answers for it. */
+    private Statement answering() {
+        return ranOn != null ? ranOn : real;
+    }
+
+    private Statement standIn() throws Throwable {
+        if (standIn == null) {
+            standIn = preparedSql != null && realConnection != null ? (Statement) Proxies.call(realConnection, prepareMethod, prepareArgs)
+                    : real.getConnection().createStatement();
+        }
+        return standIn;
     }
 
     /**
@@ -328,6 +602,12 @@ final class RecordedStatement implements InvocationHandler {
     }
 
     private Object executeBatch(Method method, Object[] args) throws Throwable {
+        keysTaken = false;
+        ranOn = null;
+        AnalysedStatement prepared = preparedSql == null ? null : SqlAnalyzer.analyse(preparedSql);
+        // Before the transaction starts: the table's columns may have to be looked up.
+        Statement withKeys = prepared instanceof Write write && batchSql.isEmpty() && !batchCalls.isEmpty()
+                ? batchReturningRows(write) : null;
         TransactionLog log = connection.beforeExecute();
         if (!connection.dialect().transactionalDdl() && batchSql.stream().anyMatch(SqlAnalyzer::commitsImplicitly)) {
             connection.implicitCommit();
@@ -339,12 +619,17 @@ final class RecordedStatement implements InvocationHandler {
         }
         if (preparedSql != null && !batchCalls.isEmpty()) {
             statement(log, preparedSql);
-            leaveOut(log, SqlAnalyzer.analyse(preparedSql), preparedSql);
+            if (withKeys == null) {
+                leaveOut(log, prepared, preparedSql);
+            }
         }
-        Statement target = real;
+        Statement target = withKeys != null ? withKeys : real;
         if (rewritten) {
-            // A rewritten write returns rows, which JDBC batches do not allow: replay the batch on the original.
-            target = original();
+            // A rewritten write returns rows, which JDBC batches do not allow: replay the batch on
+            // the original, or on the original asking for every column as generated keys.
+            if (withKeys == null) {
+                target = original();
+            }
             for (int i = 0; i < batchCalls.size(); i++) {
                 for (Map.Entry<Integer, Object[]> call : batchCalls.get(i).entrySet()) {
                     Proxies.call(target, batchMethods.get(i).get(call.getKey()), call.getValue());
@@ -355,14 +640,61 @@ final class RecordedStatement implements InvocationHandler {
         batchSql.clear();
         batchCalls.clear();
         batchMethods.clear();
+        ranOn = target == real ? null : target;
+        Object result;
         try {
-            Object result = Proxies.call(target, method, args);
-            connection.afterExecute(null, false);
-            return result;
+            result = Proxies.call(target, method, args);
         } catch (SQLException e) {
+            if (withKeys != null) {
+                // Some of the batch may have been written, which rows is not known.
+                connection.observe(log, new LeftOut(Optional.of(((Write) prepared).table()), preparedSql,
+                        "a batch that failed may have written some of its rows"));
+            }
             connection.afterExecute(e, false);
             throw e;
         }
+        if (withKeys != null) {
+            keysTaken = true;
+            long total = 0;
+            boolean counted = true;
+            for (int i = 0; i < java.lang.reflect.Array.getLength(result); i++) {
+                long count = ((Number) java.lang.reflect.Array.get(result, i)).longValue();
+                counted &= count >= 0;
+                total += count;
+            }
+            Write write = (Write) prepared;
+            connection.observe(log, counted ? writtenRows(write, preparedSql, total, withKeys, true)
+                    : new LeftOut(Optional.of(write.table()), preparedSql, "the batch did not say how many rows each statement wrote"));
+        }
+        connection.afterExecute(null, false);
+        return result;
+    }
+
+    /**
+     * The statement to run a prepared write's batch on so that its generated keys are the rows the
+     * batch wrote, every column asked for by name: the statement itself when it was prepared so
+     * (HSQLDB); for a rewritten write, the original asking for them, where the driver answers
+     * with rows (PostgreSQL's RETURNING; H2 for INSERT and UPDATE). {@code null} when there is none.
+     */
+    private Statement batchReturningRows(Write write) throws Throwable {
+        if (keysWrite != null) {
+            return real;
+        }
+        if (!rewritten || connection.dialect() == Dialect.H2 && write.kind() == WriteKind.DELETE) {
+            return null;
+        }
+        Optional<String[]> columns = connection.everyColumn(write.table()).or(this::returnedColumns);
+        if (columns.isEmpty()) {
+            return null;
+        }
+        if (batchOriginal == null) {
+            try {
+                batchOriginal = realConnection.prepareStatement(preparedSql, columns.get());
+            } catch (SQLException e) {
+                return null;
+            }
+        }
+        return batchOriginal;
     }
 
     /** Notes that a write the recorder does not see leaves its table (or every table) out. */
@@ -394,7 +726,10 @@ final class RecordedStatement implements InvocationHandler {
     }
 
     /** The reads a query's result will show, or {@code null} when it cannot be keyed. */
-    private RowsRead rowsRead(AnalysedStatement analysed) {
+    private RowsRead rowsRead(AnalysedStatement analysed, HiddenColumns hidden) {
+        if (analysed instanceof AnalysedStatement.Aggregate aggregate && hidden != null) {
+            return new RowsRead(aggregate.table(), Map.of(), false);
+        }
         if (!(analysed instanceof Query query)) {
             return null;
         }
@@ -409,20 +744,23 @@ final class RecordedStatement implements InvocationHandler {
                 && fixed.size() == query.equalities().size());
     }
 
-    private ResultSet observePending(ResultSet rs) {
+    private ResultSet observePending(ResultSet rs) throws SQLException {
         if (rs == null || rs instanceof java.lang.reflect.Proxy) {
             return null;
         }
         RowsRead pending = pendingRead;
         TransactionLog log = pendingLog;
         AnalysedStatement analysed = pendingAnalysis;
+        HiddenColumns hidden = pendingHidden;
         pendingRead = null;
         pendingLog = null;
         pendingAnalysis = null;
-        return observe(rs, pending, log, analysed);
+        pendingHidden = null;
+        return observe(rs, pending, log, analysed, hidden);
     }
 
-    private ResultSet observe(ResultSet rs, RowsRead read, TransactionLog log, AnalysedStatement analysed) {
+    private ResultSet observe(ResultSet rs, RowsRead read, TransactionLog log, AnalysedStatement analysed, HiddenColumns hidden)
+            throws SQLException {
         if (rs == null) {
             return null;
         }
@@ -440,7 +778,7 @@ final class RecordedStatement implements InvocationHandler {
         } catch (SQLException | RuntimeException e) {
             capped = true;
         }
-        return ObservedResultSet.wrap(rs, proxy, connection, log, read, analysed, bound, capped);
+        return ObservedResultSet.wrap(rs, proxy, connection, log, read, analysed, bound, capped, hidden);
     }
 
     private PreparedStatement original() throws Throwable {

@@ -25,9 +25,26 @@ public sealed interface AnalysedStatement {
      * @param where      the WHERE clause, {@code null} for none
      * @param limited    whether LIMIT, OFFSET, FETCH or TOP may cut the result short, so that it
      *                   is not every row satisfying the WHERE
+     * @param distinct   whether the projection is DISTINCT (so that a column added to it would
+     *                   change which rows come back)
      */
     record Query(String table, List<String> columns, Map<String, Operand> equalities, boolean onlyEqualities,
-                 Expression where, boolean limited) implements AnalysedStatement {
+                 Expression where, boolean limited, boolean distinct) implements AnalysedStatement {
+    }
+
+    /**
+     * A SELECT over one table whose projection is nothing but aggregates ({@code count(*)},
+     * {@code count(col)}, {@code sum}, {@code min}, {@code max}, {@code avg}) without GROUP BY: one
+     * row computed from every row the WHERE selects, which is a predicate read of those rows.
+     *
+     * @param table     the normalised table name
+     * @param where     the WHERE clause, {@code null} for none
+     * @param arguments the columns the aggregates take (lower case), which the rows read include
+     * @param limited   whether LIMIT, OFFSET, FETCH, TOP, SKIP LOCKED or sampling may drop the
+     *                  row or the rows it ranges over
+     */
+    record Aggregate(String table, Expression where, java.util.Set<String> arguments, boolean limited)
+            implements AnalysedStatement {
     }
 
     /**

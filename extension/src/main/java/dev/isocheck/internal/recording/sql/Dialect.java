@@ -30,6 +30,23 @@ public enum Dialect {
         }
     },
 
+    /**
+     * HSQLDB: no RETURNING, but its generated keys, asked for by column names, are the rows an
+     * INSERT or UPDATE wrote (new values) or a DELETE removed: the statement is sent unchanged,
+     * asking for every column of the table.
+     */
+    HSQLDB {
+        @Override
+        public Optional<String> rewrite(Write write, String sql) {
+            return Optional.empty();
+        }
+
+        @Override
+        public boolean returnsRowsAsGeneratedKeys() {
+            return true;
+        }
+    },
+
     /** Any other database: writes are not rewritten, and so leave their tables out of the check. */
     OTHER {
         @Override
@@ -43,6 +60,27 @@ public enum Dialect {
      * or deleted rows of a DELETE), or empty when this database has no such form.
      */
     public abstract Optional<String> rewrite(Write write, String sql);
+
+    /**
+     * Whether this database aggregates a column into an array in a given order, which the recorder
+     * adds to an aggregate query to learn the rows it ranged over ({@link HiddenColumns}).
+     */
+    public boolean aggregatesArrays() {
+        return this == POSTGRESQL || this == H2;
+    }
+
+    /** The aggregate of {@code column}'s values into an array ordered by {@code order} (quoted columns). */
+    public String aggregateArray(String column, java.util.List<String> order) {
+        return (this == POSTGRESQL ? "array_agg(" : "ARRAY_AGG(") + column + " ORDER BY " + String.join(", ", order) + ")";
+    }
+
+    /**
+     * Whether writes are sent unchanged asking for every column as generated keys, which are then
+     * the rows written (HSQLDB), instead of being rewritten.
+     */
+    public boolean returnsRowsAsGeneratedKeys() {
+        return false;
+    }
 
     /** Whether any error in a transaction makes the database abort it (PostgreSQL's rule). */
     public boolean abortsOnError() {
@@ -62,6 +100,9 @@ public enum Dialect {
         }
         if (name.equals("h2")) {
             return H2;
+        }
+        if (name.equals("hsql database engine")) {
+            return HSQLDB;
         }
         return OTHER;
     }

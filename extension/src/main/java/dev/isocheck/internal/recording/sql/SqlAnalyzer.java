@@ -240,6 +240,11 @@ public final class SqlAnalyzer {
             return withoutWrites(select) ? new NoRowsKnown("not a SELECT over a single table")
                     : new Opaque(Optional.empty(), "a SELECT with a data-modifying WITH");
         }
+        Optional<Set<String>> aggregated = aggregateArguments(select);
+        if (aggregated.isPresent()) {
+            return new AnalysedStatement.Aggregate(tableName(table), select.getWhere(), aggregated.get(),
+                    limited(select));
+        }
         List<String> columns = new ArrayList<>();
         boolean star = false;
         for (SelectItem<?> item : select.getSelectItems()) {
@@ -257,13 +262,50 @@ public final class SqlAnalyzer {
         }
         Map<String, Operand> equalities = new LinkedHashMap<>();
         boolean onlyEqualities = select.getWhere() != null && conjuncts(select.getWhere(), equalities);
-        boolean limited = select.getLimit() != null || select.getOffset() != null || select.getFetch() != null
-                || select.getTop() != null || select.getFirst() != null || select.getSkip() != null
-                || select.getLimitBy() != null || skipsRows(select);
         equalities.values().removeIf(java.util.Objects::isNull);
         return new Query(tableName(table), star ? null : List.copyOf(columns), Map.copyOf(equalities),
-                onlyEqualities, select.getWhere(), limited);
+                onlyEqualities, select.getWhere(), limited(select), select.getDistinct() != null);
     }
+
+    private static boolean limited(PlainSelect select) {
+        return select.getLimit() != null || select.getOffset() != null || select.getFetch() != null
+                || select.getTop() != null || select.getFirst() != null || select.getSkip() != null
+                || select.getLimitBy() != null || skipsRows(select);
+    }
+
+    /**
+     * When every item of the projection is one of the plain aggregates over {@code *} or one
+     * column, the columns they take; empty otherwise (expressions around or inside an aggregate,
+     * window functions, anything else).
+     */
+    private static Optional<Set<String>> aggregateArguments(PlainSelect select) {
+        Set<String> arguments = new java.util.TreeSet<>();
+        for (SelectItem<?> item : select.getSelectItems()) {
+            if (!(item.getExpression() instanceof net.sf.jsqlparser.expression.Function function)
+                    || function.getName() == null || function.getMultipartName().size() != 1 || function.getKeep() != null
+                    || function.getAttribute() != null
+                    || !AGGREGATES.contains(function.getName().toLowerCase(Locale.ROOT))) {
+                return Optional.empty();
+            }
+            var parameters = function.getParameters();
+            boolean star = function.isAllColumns() || parameters != null && parameters.size() == 1
+                    && parameters.get(0) instanceof AllColumns && !function.isDistinct();
+            if (star) {
+                if (!function.getName().equalsIgnoreCase("count")) {
+                    return Optional.empty();
+                }
+                continue;
+            }
+            if (parameters == null || parameters.size() != 1 || !(parameters.get(0) instanceof Column column)
+                    || column.getColumnName().equalsIgnoreCase("*")) {
+                return Optional.empty();
+            }
+            arguments.add(columnName(column.getColumnName()));
+        }
+        return Optional.of(Set.copyOf(arguments));
+    }
+
+    private static final Set<String> AGGREGATES = Set.of("count", "sum", "min", "max", "avg");
 
     /**
      * Whether the query may return fewer rows than its WHERE selects for reasons other than a limit:

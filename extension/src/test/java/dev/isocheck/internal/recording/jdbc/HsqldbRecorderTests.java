@@ -11,15 +11,67 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
 /**
- * The recorder on HSQLDB, a database without a rewriting dialect: reads are recorded, every write
- * leaves its table out and is listed, and nothing is guessed.
+ * The recorder on HSQLDB, a database without RETURNING: reads are recorded, and writes through
+ * the generated keys HSQLDB gives for every column asked for by name.
  */
-class HsqldbRecorderTests {
+class HsqldbRecorderTests extends RecorderScenarios {
+
+    @Override
+    TestDatabase database() {
+        return () -> hsqldb;
+    }
+
+    @Override
+    int weakIsolation() {
+        // In MVCC mode, HSQLDB's REPEATABLE READ is snapshot isolation: write skew commits.
+        return Connection.TRANSACTION_REPEATABLE_READ;
+    }
+
+    /** HSQLDB has no ordered array aggregate: an aggregate is not recorded, the write skew through one not seen. */
+    @Override
+    @Test
+    void aCountOverAPredicateIsAPredicateReadOfTheRowsItRangedOver() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("count", hsqldb, ds -> {
+            try (Connection c = ds.getConnection()) {
+                assertThat(onCallCount(c)).isEqualTo(2);
+            }
+        });
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString).containsExactly("T1: ");
+    }
+
+    @Override
+    @Test
+    void aggregatesOfEveryKindAndNoRowsAreRecordedAsTheirPredicate() {
+        // Not recorded on HSQLDB: see above.
+    }
+
 
     private final DataSource hsqldb = InvisibilityTests.hsqldb("recorder");
 
     @Test
-    void readsAreRecordedAndWritesLeaveTheirTablesOut() throws Exception {
+    void aWriteToATableFirstMetInsideATransactionLeavesItOut() throws Exception {
+        try (Connection c = hsqldb.getConnection(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS rooms");
+            s.execute("CREATE TABLE rooms (id INT PRIMARY KEY, free BOOLEAN NOT NULL)");
+        }
+        RecordedHistory recorded = RecordedRun.record("first met", hsqldb, ds -> {
+            try (Connection c = ds.getConnection()) {
+                c.setAutoCommit(false);
+                try (Statement s = c.createStatement()) {
+                    s.executeQuery("SELECT * FROM doctors").close();
+                    // The columns of rooms are not known, and are not looked up inside the transaction.
+                    assertThat(s.executeUpdate("INSERT INTO rooms VALUES (1, TRUE)")).isEqualTo(1);
+                }
+                c.commit();
+            }
+        });
+
+        assertThat(recorded.notModelled()).singleElement().satisfies(n -> assertThat(n.subject()).startsWith("table rooms"));
+    }
+
+    @Test
+    void readsAndWritesAreRecordedWritesThroughTheirGeneratedKeys() throws Exception {
         try (Connection c = hsqldb.getConnection(); Statement s = c.createStatement()) {
             s.execute("DROP TABLE IF EXISTS doctors");
             s.execute("DROP TABLE IF EXISTS shifts");
@@ -37,12 +89,9 @@ class HsqldbRecorderTests {
             }
         });
 
-        assertThat(recorded.notModelled()).singleElement().satisfies(n -> {
-            assertThat(n.subject()).startsWith("table doctors");
-            assertThat(n.reason()).contains("could not rewrite");
-        });
+        assertThat(recorded.notModelled()).isEmpty();
         assertThat(recorded.history().transactions()).extracting(Object::toString)
-                .containsExactly("T1: r(shifts/1, {\"slots\":3})", "T2: ");
+                .containsExactly("T1: r(shifts/1, {\"id\":1,\"slots\":3})", "T2: w(doctors/1, {\"id\":1,\"on_call\":false})");
         assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
     }
 }

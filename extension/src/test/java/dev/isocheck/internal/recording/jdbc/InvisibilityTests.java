@@ -26,7 +26,7 @@ class InvisibilityTests {
 
     @Test
     void hsqldbSeesNoDifference() throws Exception {
-        // No rewriting dialect: every write is sent unchanged, and leaves its table out.
+        // Writes are sent unchanged, asking for every column as generated keys.
         compare(hsqldb("invisible-plain"), hsqldb("invisible-recorded"), false);
     }
 
@@ -51,7 +51,8 @@ class InvisibilityTests {
     }
 
     private static void compare(DataSource plain, DataSource recorded, boolean postgres) throws Exception {
-        boolean rewrites = !recorded.getClass().getName().contains("hsqldb");
+        // HSQLDB has no ordered array aggregate: its aggregates stay unrecorded.
+        boolean aggregates = !recorded.getClass().getName().contains("hsqldb");
         InvisibilityWorkload.schema(plain, postgres);
         InvisibilityWorkload.schema(recorded, postgres);
 
@@ -67,17 +68,36 @@ class InvisibilityTests {
         if (postgres) {
             assertThat(expected.stream().flatMap(List::stream)).anyMatch(s -> s.startsWith("warning 0"));
         }
+        // Batches of Statement, a DELETE batch on H2, writes sent with executeQuery leave items out;
+        // RETURN_GENERATED_KEYS leaves events out except on PostgreSQL, where the keys are every column.
         assertThat(history.notModelled()).extracting(n -> n.subject().split(" ")[1])
-                .filteredOn(table -> !table.startsWith("no_such_table")).containsExactlyInAnyOrder("items", "events");
-        if (!rewrites) {
-            return;
-        }
+                .filteredOn(table -> !table.startsWith("no_such_table"))
+                .containsExactlyInAnyOrderElementsOf(postgres ? List.of("items") : List.of("items", "events"));
 
         // Without the unseen writes nothing is left out, and the concurrent history passes the check.
         InvisibilityWorkload.schema(recorded, postgres);
-        RecordedHistory checkable = RecordedRun.record("checkable", recorded, ds -> InvisibilityWorkload.run(ds, false));
+        RecordedHistory checkable = RecordedRun.record("checkable", recorded, ds -> {
+            // The tables' columns are looked up between transactions: a batch in the first
+            // transaction that meets its table could not ask for them, and would leave it out.
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                s.executeQuery("SELECT * FROM items").close();
+                s.executeQuery("SELECT * FROM events").close();
+            }
+            InvisibilityWorkload.run(ds, false);
+        });
         assertThat(checkable.notModelled()).allSatisfy(n -> assertThat(n.subject()).startsWith("table no_such_table"));
         assertThat(checkable.history().transactions()).hasSizeGreaterThan(InvisibilityWorkload.THREADS * 10);
+        // The hidden columns were there: aggregates and narrow projections became predicate reads.
+        assertThat(checkable.history().transactions()).extracting(Object::toString)
+                .anyMatch(t -> t.contains("predicate(items where qty >= 2 AND id BETWEEN"))
+                // Keys asked for by name: the full rows were recorded.
+                .anyMatch(t -> t.matches("(?s).*w\\(events/\\d+, \\{\"id\":\\d+,\"owner\":\\d+,\"what\":\"named\"\\}\\).*"))
+                // Prepared batches' rows were recorded, each with its full row.
+                .anyMatch(t -> t.matches("(?s).*w\\(items/\\d+, \\{\"id\":\\d+,\"name\":\"batched\",\"price\":null,\"qty\":1\\}\\).*"));
+        if (aggregates) {
+            assertThat(checkable.history().transactions()).extracting(Object::toString)
+                    .anyMatch(t -> t.matches("(?s).*predicate\\(items where id = \\d+998\\).*"));
+        }
         CheckResult result = RecordedRun.check(checkable, IsolationLevel.SERIALIZABLE);
         assertThat(result.isSatisfied()).as("%s", result.explanationText().orElse("")).isTrue();
     }

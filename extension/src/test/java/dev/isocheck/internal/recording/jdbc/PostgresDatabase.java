@@ -5,7 +5,7 @@ import java.io.IOException;
 import javax.sql.DataSource;
 
 /** One embedded PostgreSQL server for the test run, started on first use (binaries from Maven Central). */
-final class PostgresDatabase implements TestDatabase {
+public final class PostgresDatabase implements TestDatabase {
 
     private static PostgresDatabase instance;
     private static Throwable failure;
@@ -17,7 +17,7 @@ final class PostgresDatabase implements TestDatabase {
     }
 
     /** The server, started once; the failure to start it, rethrown, when it could not start. */
-    static synchronized PostgresDatabase get() throws Throwable {
+    public static synchronized PostgresDatabase get() throws Throwable {
         if (instance == null && failure == null) {
             try {
                 instance = new PostgresDatabase(EmbeddedPostgres.builder().start());
@@ -32,7 +32,7 @@ final class PostgresDatabase implements TestDatabase {
     }
 
     /** Another database of the same server. */
-    DataSource database(String name) {
+    public DataSource database(String name) {
         return server.getDatabase("postgres", name);
     }
 

@@ -1,6 +1,7 @@
 package dev.isocheck.internal.recording.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.isocheck.AnomalyType;
 import dev.isocheck.CheckResult;
@@ -118,6 +119,188 @@ abstract class RecorderScenarios {
 
         assertThat(result.isViolated()).as("%s", result.verdict()).isTrue();
         assertThat(RecordedRun.cycleTypes(result)).containsExactly(AnomalyType.G2);
+    }
+
+    /** How many doctors are on call, by the textbook write-skew check: an aggregate over a predicate. */
+    static int onCallCount(Connection c) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT count(*) FROM doctors WHERE on_call = ?")) {
+            s.setBoolean(1, true);
+            try (ResultSet rs = s.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getMetaData().getColumnCount()).isEqualTo(1);
+                int count = rs.getInt(1);
+                assertThat(rs.next()).isFalse();
+                return count;
+            }
+        }
+    }
+
+    @Test
+    void aCountOverAPredicateIsAPredicateReadOfTheRowsItRangedOver() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("count", database().dataSource(), ds -> {
+            try (Connection a = open(ds, weakIsolation()); Connection b = open(ds, weakIsolation())) {
+                assertThat(onCallCount(a)).isEqualTo(2);
+                assertThat(onCallCount(b)).isEqualTo(2);
+                assertThat(goOffCall(a, 1)).isEqualTo(1);
+                assertThat(goOffCall(b, 2)).isEqualTo(1);
+                a.commit();
+                b.commit();
+            }
+        });
+
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString)
+                .anySatisfy(t -> assertThat(t).contains("predicate(doctors where on_call = TRUE) -> [doctors/1={\"id\":1,\"on_call\":true},"
+                        + " doctors/2={\"id\":2,\"on_call\":true}]"));
+        CheckResult result = RecordedRun.check(recorded, IsolationLevel.SERIALIZABLE);
+        assertThat(result.isViolated()).as("%s", result.verdict()).isTrue();
+        assertThat(RecordedRun.cycleTypes(result)).as("%s", result.explanationText().orElse(""))
+                .containsExactly(AnomalyType.G2_ITEM);
+    }
+
+    @Test
+    void aggregatesOfEveryKindAndNoRowsAreRecordedAsTheirPredicate() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("aggregates", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                try (ResultSet rs = s.executeQuery("SELECT count(id), sum(id), min(id), max(id), avg(id) AS mean FROM doctors")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getMetaData().getColumnCount()).isEqualTo(5);
+                    assertThat(rs.getLong(1)).isEqualTo(2);
+                    assertThat(rs.getLong(2)).isEqualTo(3);
+                    assertThat(rs.getDouble("mean")).isEqualTo(1.5);
+                }
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM doctors WHERE id > 5")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getLong(1)).isZero();
+                }
+            }
+        });
+
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString).containsExactly(
+                "T1: predicate(doctors where TRUE) -> [doctors/1={\"id\":1}, doctors/2={\"id\":2}]",
+                "T2: predicate(doctors where id > 5) -> []");
+    }
+
+    @Test
+    void aQueryWhoseProjectionOmitsItsWhereIsCheckedAsThePredicateItIs() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("hidden where", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection();
+                 PreparedStatement s = c.prepareStatement("SELECT name FROM doctors WHERE on_call = ? ORDER BY 1")) {
+                s.setBoolean(1, true);
+                try (ResultSet rs = s.executeQuery()) {
+                    assertThat(rs.getMetaData().getColumnCount()).isEqualTo(1);
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getString("name")).isEqualTo("alice");
+                    assertThatThrownBy(() -> rs.getObject(2)).isInstanceOf(SQLException.class);
+                    assertThatThrownBy(() -> rs.findColumn("isocheck_hidden_1")).isInstanceOf(SQLException.class);
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.next()).isFalse();
+                }
+            }
+        });
+
+        assertThat(recorded.history().transactions()).extracting(Object::toString).singleElement().asString()
+                .isEqualTo("T1: predicate(doctors where on_call = TRUE) -> [doctors/1={\"id\":1,\"name\":\"alice\",\"on_call\":true},"
+                        + " doctors/2={\"id\":2,\"name\":\"bob\",\"on_call\":true}]");
+    }
+
+    @Test
+    void writesInAPreparedBatchAreRecordedEachWithItsFullRow() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("batch", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                // Met between transactions, where the recorder looks up its columns (HSQLDB needs them).
+                try (Statement s = c.createStatement()) {
+                    s.executeQuery("SELECT * FROM notes").close();
+                }
+                c.setAutoCommit(false);
+                try (PreparedStatement s = c.prepareStatement("UPDATE doctors SET on_call = ? WHERE id = ?")) {
+                    s.setBoolean(1, false);
+                    s.setInt(2, 1);
+                    s.addBatch();
+                    s.setBoolean(1, false);
+                    s.setInt(2, 2);
+                    s.addBatch();
+                    assertThat(s.executeBatch()).containsExactly(1, 1);
+                }
+                try (PreparedStatement s = c.prepareStatement("INSERT INTO notes (id, body) VALUES (?, ?)")) {
+                    for (int id = 1; id <= 3; id++) {
+                        s.setInt(1, id);
+                        s.setString(2, "note " + id);
+                        s.addBatch();
+                    }
+                    assertThat(s.executeBatch()).containsExactly(1, 1, 1);
+                }
+                c.commit();
+            }
+        });
+
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString).filteredOn(t -> t.contains("w("))
+                .singleElement().asString().contains(
+                "w(doctors/1, {\"id\":1,\"name\":\"alice\",\"on_call\":false})",
+                "w(doctors/2, {\"id\":2,\"name\":\"bob\",\"on_call\":false})",
+                "w(notes/1, {\"body\":\"note 1\",\"id\":1})", "w(notes/3, {\"body\":\"note 3\",\"id\":3})");
+    }
+
+    @Test
+    void aBatchThatWritesOneRowTwiceLeavesItsTableOut() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("batch twice", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection();
+                 PreparedStatement s = c.prepareStatement("UPDATE counters SET n = ? WHERE id = ?")) {
+                for (int n = 1; n <= 2; n++) {
+                    s.setInt(1, n);
+                    s.setInt(2, 1);
+                    s.addBatch();
+                }
+                s.executeBatch();
+            }
+        });
+
+        assertThat(recorded.notModelled()).singleElement().satisfies(n -> assertThat(n.subject()).startsWith("table counters"));
+    }
+
+    @Test
+    void keysTheApplicationAsksForByNameAreItsAndTheRecorderLearnsTheFullRow() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("keys", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                try (Statement s = c.createStatement()) {
+                    s.executeQuery("SELECT * FROM notes").close();
+                }
+                try (PreparedStatement s = c.prepareStatement("INSERT INTO notes (id, body) VALUES (?, ?)", new String[] {"id"})) {
+                    s.setInt(1, 7);
+                    s.setString(2, "seven");
+                    assertThat(s.executeUpdate()).isEqualTo(1);
+                    try (ResultSet keys = s.getGeneratedKeys()) {
+                        assertThat(keys.getMetaData().getColumnCount()).isEqualTo(1);
+                        assertThat(keys.next()).isTrue();
+                        assertThat(keys.getInt(1)).isEqualTo(7);
+                        assertThatThrownBy(() -> keys.getString("body")).isInstanceOf(SQLException.class);
+                    }
+                }
+            }
+        });
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString)
+                .anySatisfy(t -> assertThat(t).contains("w(notes/7, {\"body\":\"seven\",\"id\":7})"));
+
+        RecordedHistory unread = RecordedRun.record("keys unread", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                c.setAutoCommit(false);
+                try (PreparedStatement s = c.prepareStatement("UPDATE notes SET body = ? WHERE id = ?", new String[] {"id"})) {
+                    s.setString(1, "eight");
+                    s.setInt(2, 7);
+                    assertThat(s.executeUpdate()).isEqualTo(1);
+                    // The keys are not read before the commit: the row written is not known.
+                    c.commit();
+                }
+            }
+        });
+
+        assertThat(unread.notModelled()).singleElement().satisfies(n -> {
+            assertThat(n.subject()).startsWith("table notes (statement: UPDATE");
+            assertThat(n.reason()).contains("generated keys");
+        });
     }
 
     @Test

@@ -47,11 +47,27 @@ class SqlAnalyzerTests {
 
     @Test
     void readsThatCannotBeKeyedAreNotRecorded() {
-        for (String sql : List.of("SELECT a.x FROM a JOIN b ON a.id = b.id", "SELECT count(*) FROM t",
+        for (String sql : List.of("SELECT a.x FROM a JOIN b ON a.id = b.id", "SELECT count(*) FROM t GROUP BY x",
+                "SELECT count(*) + 1 FROM t", "SELECT count(x + 1) FROM t", "SELECT count(*) OVER () FROM t",
+                "SELECT count(*), x FROM t", "SELECT string_agg(x, ',') FROM t", "SELECT count(*) FROM t HAVING count(*) > 1",
                 "SELECT x + 1 FROM t", "SELECT x FROM (SELECT x FROM t) s", "SELECT x FROM t GROUP BY x",
                 "SELECT x FROM a UNION SELECT x FROM b")) {
             assertThat(SqlAnalyzer.analyse(sql)).as(sql).isInstanceOf(NoRowsKnown.class);
         }
+    }
+
+    @Test
+    void plainAggregatesWithoutGroupByAreAggregatesOverTheirWhere() {
+        assertThat(SqlAnalyzer.analyse("SELECT count(*) FROM doctors WHERE on_call"))
+                .isInstanceOfSatisfying(AnalysedStatement.Aggregate.class, a -> {
+                    assertThat(a.table()).isEqualTo("doctors");
+                    assertThat(a.where()).hasToString("on_call");
+                    assertThat(a.arguments()).isEmpty();
+                    assertThat(a.limited()).isFalse();
+                });
+        assertThat(SqlAnalyzer.analyse("SELECT COUNT(DISTINCT x), sum(y) AS s, min(z), max(z), avg(\"W\") FROM t"))
+                .isEqualTo(new AnalysedStatement.Aggregate("t", null, Set.of("x", "y", "z", "w"), false));
+        assertThat(((AnalysedStatement.Aggregate) SqlAnalyzer.analyse("SELECT count(*) FROM t OFFSET 1")).limited()).isTrue();
     }
 
     @Test

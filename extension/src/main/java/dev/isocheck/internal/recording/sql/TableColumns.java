@@ -1,0 +1,46 @@
+package dev.isocheck.internal.recording.sql;
+
+import java.sql.Types;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A table's columns as the database lists them: the primary key (lower case, in key order) and
+ * each column by its lower-case name, with its exact name and JDBC type. Names that two columns
+ * fold to are not listed, so that nothing is ever sent for the wrong column.
+ */
+public record TableColumns(List<String> key, Map<String, Column> columns) {
+
+    /** One column: its name exactly as the database spells it, and its {@link Types} code. */
+    public record Column(String name, int type) {
+
+        /** The column as an identifier in SQL: quoted, so that its exact spelling is what is meant. */
+        public String quoted() {
+            return '"' + name.replace("\"", "\"\"") + '"';
+        }
+    }
+
+    /**
+     * Whether comparisons of values of {@code type} are evaluated by the checker exactly as a
+     * database does: integers, exact decimals and booleans. Strings are not (collations differ),
+     * nor are floating-point numbers (a literal and a column may round differently).
+     */
+    public static boolean exactlyComparable(int type) {
+        return switch (type) {
+            case Types.INTEGER, Types.BIGINT, Types.SMALLINT, Types.TINYINT, Types.DECIMAL, Types.NUMERIC,
+                 Types.BOOLEAN, Types.BIT -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * Whether a value of {@code type} comes out of an aggregated array as the same Java value as
+     * {@code getObject} gives for the column itself, in every driver the recorder aggregates with
+     * (PostgreSQL, H2): integers, exact decimals, booleans and character strings. Other types
+     * (dates, binary, driver objects) are not aggregated.
+     */
+    public static boolean sameInArrays(int type) {
+        return exactlyComparable(type) || type == Types.VARCHAR || type == Types.NVARCHAR
+                || type == Types.LONGVARCHAR || type == Types.LONGNVARCHAR;
+    }
+}
