@@ -50,6 +50,8 @@ final class WhereCompiler {
     static final int MAX_DEPTH = 1_000;
 
     private final Set<Operand.Column> columns = new LinkedHashSet<>();
+    /** The names of the columns compared by order ({@code <}, {@code >=}, BETWEEN), not only for equality. */
+    private final Set<String> ordered = new LinkedHashSet<>();
 
     /** Thrown inside the compiler for an expression outside the supported grammar. */
     static final class Refused extends Exception {
@@ -61,6 +63,19 @@ final class WhereCompiler {
     /** The columns met so far. */
     Set<Operand.Column> columns() {
         return columns;
+    }
+
+    /** The names of the columns met so far in an ordering comparison. */
+    Set<String> ordered() {
+        return ordered;
+    }
+
+    private void ordered(Operand... operands) {
+        for (Operand operand : operands) {
+            if (operand instanceof Operand.Column column) {
+                ordered.add(column.name());
+            }
+        }
     }
 
     Condition condition(Expression e) throws Refused {
@@ -93,16 +108,23 @@ final class WhereCompiler {
             if (op.getOldOracleJoinSyntax() != 0) {
                 throw new Refused("Oracle's (+) join syntax in " + e);
             }
-            return new Condition.Compare(comparison, operand(op.getLeftExpression()), operand(op.getRightExpression()));
+            Condition.Compare compare = new Condition.Compare(comparison, operand(op.getLeftExpression()),
+                    operand(op.getRightExpression()));
+            if (comparison != Condition.Comparison.EQ && comparison != Condition.Comparison.NE) {
+                ordered(compare.left(), compare.right());
+            }
+            return compare;
         }
         if (e.getClass() == InExpression.class) {
             return in((InExpression) e);
         }
         if (e.getClass() == Between.class) {
             Between between = (Between) e;
-            return new Condition.Between(operand(between.getLeftExpression()),
+            Condition.Between compiled = new Condition.Between(operand(between.getLeftExpression()),
                     operand(between.getBetweenExpressionStart()), operand(between.getBetweenExpressionEnd()),
                     between.isNot());
+            ordered(compiled.operand(), compiled.low(), compiled.high());
+            return compiled;
         }
         if (e.getClass() == IsNullExpression.class) {
             IsNullExpression isNull = (IsNullExpression) e;

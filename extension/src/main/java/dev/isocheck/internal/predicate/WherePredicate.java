@@ -62,13 +62,15 @@ public final class WherePredicate implements ParsedWhere {
     private final Condition condition;
     private final Set<Operand.Column> columnRefs;
     private final Set<String> columns;
+    private final Set<String> orderedColumns;
     /**
      * {@link #selectiveRange()}, {@code null} until first asked: parsing does not pay for it (it
      * is a pass over the condition per column), and every read of the clause shares one answer.
      */
     private volatile Optional<ColumnRange> selectiveRange;
 
-    private WherePredicate(String where, Condition condition, Set<Operand.Column> columnRefs) {
+    private WherePredicate(String where, Condition condition, Set<Operand.Column> columnRefs, Set<String> ordered) {
+        this.orderedColumns = Collections.unmodifiableSet(new LinkedHashSet<>(ordered));
         this.where = where;
         this.condition = condition;
         this.columnRefs = Set.copyOf(columnRefs);
@@ -127,7 +129,7 @@ public final class WherePredicate implements ParsedWhere {
         WhereCompiler compiler = new WhereCompiler();
         try {
             Condition condition = compiler.condition(expression);
-            return new WherePredicate(where, condition, compiler.columns());
+            return new WherePredicate(where, condition, compiler.columns(), compiler.ordered());
         } catch (WhereCompiler.Refused refused) {
             return new UnsupportedWhere(where, refused.getMessage());
         }
@@ -178,6 +180,18 @@ public final class WherePredicate implements ParsedWhere {
      */
     public Set<String> columns() {
         return columns;
+    }
+
+    /**
+     * The names of the columns the clause compares by order ({@code <}, {@code <=}, {@code >},
+     * {@code >=}, {@code BETWEEN}) rather than only for equality, {@code IN} or {@code LIKE}:
+     * strings compare by order as the collation says, equality in a deterministic collation byte
+     * for byte, so a recorder trusts the checker with a string column only outside this set.
+     *
+     * @return a subset of {@link #columns()}; unmodifiable
+     */
+    public Set<String> orderedColumns() {
+        return orderedColumns;
     }
 
     /**

@@ -31,6 +31,7 @@ public final class Recording {
     private final String name;
     private final List<Supplier<RecordedTransaction>> transactions = new ArrayList<>();
     private final List<NotModelled> notModelled = new ArrayList<>();
+    private final Set<NotModelled> notModelledSeen = new java.util.HashSet<>();
     private final List<NotModelled> failures = new ArrayList<>();
     private final Map<Object, String> sessions = new IdentityHashMap<>();
     private boolean finished;
@@ -101,8 +102,10 @@ public final class Recording {
 
     /** Notes something left out of the check. */
     public synchronized void notModelled(NotModelled what) {
-        if (!finished) {
-            notModelled.add(Objects.requireNonNull(what, "what is null"));
+        Objects.requireNonNull(what, "what is null");
+        // A statement run a thousand times is listed once.
+        if (!finished && notModelledSeen.add(what)) {
+            notModelled.add(what);
         }
     }
 

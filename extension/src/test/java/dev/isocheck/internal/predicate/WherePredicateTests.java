@@ -186,6 +186,15 @@ class WherePredicateTests {
     }
 
     @Test
+    void namesTheColumnsItComparesByOrder() {
+        WherePredicate p = (WherePredicate) WherePredicate.parse(
+                "name = 'a' AND tag <> 'b' AND code IN ('c') AND note LIKE 'd%' AND n < 3 AND 'x' >= label"
+                        + " AND m BETWEEN lo AND 5 AND gone IS NULL AND NOT (z > 1)");
+        assertThat(p.orderedColumns()).containsExactlyInAnyOrder("n", "label", "m", "lo", "z");
+        assertThat(p.columns()).contains("name", "tag", "code", "note", "gone");
+    }
+
+    @Test
     void namesTheColumnsItReads() {
         WherePredicate p = (WherePredicate) WherePredicate.parse("d.on_call = TRUE AND (shift IN (1, 2) OR name LIKE 'A%')");
         assertThat(p.columns()).containsExactly("on_call", "shift", "name");

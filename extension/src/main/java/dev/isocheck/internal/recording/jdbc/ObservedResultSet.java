@@ -2,6 +2,8 @@ package dev.isocheck.internal.recording.jdbc;
 
 import dev.isocheck.internal.predicate.ParsedWhere;
 import dev.isocheck.internal.predicate.WherePredicate;
+import dev.isocheck.internal.predicate.UnsupportedWhere;
+import dev.isocheck.internal.recording.NotModelled;
 import dev.isocheck.internal.recording.Observation.LeftOut;
 import dev.isocheck.internal.recording.Observation.RowsRead;
 import dev.isocheck.internal.recording.TransactionLog;
@@ -20,6 +22,7 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A query's result as the application moves through it: each row it moves to becomes a read;
@@ -198,50 +201,86 @@ final class ObservedResultSet implements InvocationHandler {
     /** The aggregate's WHERE as a predicate read, when every column it mentions was aggregated and compares exactly. */
     private String aggregatePredicate(Aggregate aggregate) {
         if (aggregate.limited()) {
-            return null;
+            return unchecked(aggregate.table(), aggregate.where(), "LIMIT, OFFSET or FETCH may leave rows out");
         }
         if (aggregate.where() == null) {
             return "TRUE";
         }
-        Optional<String> text = WhereText.of(aggregate.where(), parameters);
-        if (text.isEmpty() || !(WherePredicate.parse(text.get()) instanceof WherePredicate where)) {
-            return null;
-        }
-        for (String column : where.columns()) {
-            Integer type = hidden.types().get(column.toLowerCase(Locale.ROOT));
-            if (type == null || !TableColumns.exactlyComparable(type)) {
-                return null;
-            }
-        }
-        return text.get();
+        Optional<TableColumns> table = connection.knownColumnsOf(aggregate.table());
+        return checkable(aggregate.table(), aggregate.where(), column -> {
+            Integer type = hidden.types().get(column);
+            return type != null && (TableColumns.exactlyComparable(type)
+                    || table.isPresent() && table.get().comparedExactly(column, false));
+        }, table);
     }
 
     /** The WHERE as a predicate read, when the checker evaluates it exactly as the database did. */
     private String predicate() throws SQLException {
         Query query = (Query) analysed;
         if (query.limited()) {
-            return null;
+            return unchecked(query.table(), query.where(), "LIMIT, OFFSET or FETCH may leave rows out");
         }
         if (query.where() == null) {
             return "TRUE";
         }
-        Optional<String> text = WhereText.of(query.where(), parameters);
-        if (text.isEmpty()) {
-            return null;
-        }
-        ParsedWhere parsed = WherePredicate.parse(text.get());
-        if (!(parsed instanceof WherePredicate where)) {
-            return null;
-        }
         if (reader == null) {
             reader = new RowReader(real, columns());
         }
+        Optional<TableColumns> table = connection.knownColumnsOf(query.table());
+        if (table.isPresent() && query.isPointLookup(table.get().key())) {
+            // The read of the row, or of its absence, is exact already.
+            return null;
+        }
+        RowReader rows = reader;
+        return checkable(query.table(), query.where(), column -> rows.exactlyComparable(column)
+                || rows.isText(column) && table.isPresent() && table.get().comparedExactly(column, false), table);
+    }
+
+    /**
+     * The WHERE, parameters substituted, when the checker evaluates it exactly as the database did:
+     * in its grammar, each column it mentions read along ({@code comparable}) and, if a string,
+     * compared by order nowhere. Otherwise {@code null}, and the read noted among what is not
+     * modelled: its rows are still read, but a phantom it ranged over goes unseen.
+     */
+    private String checkable(String tableName, net.sf.jsqlparser.expression.Expression whereClause,
+                             java.util.function.Predicate<String> comparable, Optional<TableColumns> table) {
+        Optional<String> text = WhereText.of(whereClause, parameters);
+        if (text.isEmpty()) {
+            return unchecked(tableName, whereClause, "a parameter is bound to a value without an exact SQL literal");
+        }
+        ParsedWhere parsed = WherePredicate.parse(text.get());
+        if (!(parsed instanceof WherePredicate where)) {
+            return unchecked(tableName, whereClause, "the checker does not evaluate it: " + ((UnsupportedWhere) parsed).reason());
+        }
+        Set<String> ordered = lowerCase(where.orderedColumns());
         for (String column : where.columns()) {
-            if (!reader.exactlyComparable(column.toLowerCase(Locale.ROOT))) {
-                return null;
+            String lower = column.toLowerCase(Locale.ROOT);
+            if (!comparable.test(lower)) {
+                return unchecked(tableName, whereClause, "the checker cannot compare column " + lower + " as the database does"
+                        + " (a string column in a collation that is not byte for byte, floating point, or a type it does not read)");
+            }
+            boolean isString = table.map(t -> t.columns().get(lower)).map(TableColumns.Column::exactText).orElse(false);
+            if (isString && ordered.contains(lower)) {
+                return unchecked(tableName, whereClause, "it compares the string column " + lower
+                        + " by order, which follows the database's collation");
             }
         }
         return text.get();
+    }
+
+    /** Notes that a read's WHERE is not checked, and why; returns {@code null}, the absent predicate. */
+    private String unchecked(String table, net.sf.jsqlparser.expression.Expression whereClause, String reason) {
+        if (log != null) {
+            log.recording().notModelled(new NotModelled("the reads of " + table + (whereClause == null ? "" : " WHERE " + whereClause),
+                    "checked as the rows returned, not as a predicate (a phantom goes unseen): " + reason));
+        }
+        return null;
+    }
+
+    private static Set<String> lowerCase(Set<String> names) {
+        Set<String> lower = new java.util.HashSet<>();
+        names.forEach(n -> lower.add(n.toLowerCase(Locale.ROOT)));
+        return lower;
     }
 
     private void finished() {

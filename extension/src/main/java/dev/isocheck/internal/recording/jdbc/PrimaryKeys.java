@@ -1,6 +1,7 @@
 package dev.isocheck.internal.recording.jdbc;
 
 import dev.isocheck.internal.recording.PrimaryKeyLookup;
+import dev.isocheck.internal.recording.sql.Dialect;
 import dev.isocheck.internal.recording.sql.TableColumns;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -64,7 +65,7 @@ final class PrimaryKeys implements PrimaryKeyLookup {
      * Looks up the tables not cached yet on {@code connection}. A failure caches nothing (the
      * connection may be broken; the next transaction tries again).
      */
-    void lookUp(Connection connection, Collection<String> tables) {
+    void lookUp(Connection connection, Dialect dialect, Collection<String> tables) {
         List<String[]> objects = null;
         for (String table : tables) {
             if (cache.containsKey(table)) {
@@ -96,7 +97,7 @@ final class PrimaryKeys implements PrimaryKeyLookup {
                 sideEffects.put(table, Map.copyOf(effects));
                 Optional<List<String>> key = find(metaData, schema, name);
                 columns.put(table, key.isEmpty() ? Optional.empty()
-                        : Optional.of(new TableColumns(key.get(), columns(metaData, schema, name))));
+                        : Optional.of(new TableColumns(key.get(), columns(connection, dialect, metaData, schema, name))));
                 cache.put(table, key);
             } catch (SQLException | RuntimeException e) {
                 return;
@@ -156,8 +157,10 @@ final class PrimaryKeys implements PrimaryKeyLookup {
     }
 
     /** The table's columns by lower-case name; none when two fold to one name. */
-    private static Map<String, TableColumns.Column> columns(DatabaseMetaData metaData, String schema, String table) throws SQLException {
+    private static Map<String, TableColumns.Column> columns(Connection connection, Dialect dialect, DatabaseMetaData metaData,
+                                                            String schema, String table) throws SQLException {
         Map<String, TableColumns.Column> found = new java.util.LinkedHashMap<>();
+        Map<String, String> typeNames = new java.util.HashMap<>();
         Set<String> twice = new java.util.HashSet<>();
         try (ResultSet rs = metaData.getColumns(null, schema, table, null)) {
             while (rs.next()) {
@@ -170,8 +173,12 @@ final class PrimaryKeys implements PrimaryKeyLookup {
                 if (found.put(lower, new TableColumns.Column(name, rs.getInt("DATA_TYPE"))) != null) {
                     twice.add(lower);
                 }
+                typeNames.put(lower, rs.getString("TYPE_NAME"));
             }
         }
+        Set<String> exactText = TextCollations.exact(dialect, connection, schema, table, typeNames);
+        found.replaceAll((lower, column) -> exactText.contains(lower)
+                ? new TableColumns.Column(column.name(), column.type(), true) : column);
         // Two columns one name folds to: which is which is not known, and a row without one of them
         // would be partial; nothing is added or asked for on such a table.
         return twice.isEmpty() ? Map.copyOf(found) : Map.of();

@@ -76,7 +76,7 @@ final class RecordedConnection implements InvocationHandler {
      */
     synchronized Optional<TableColumns> columnsOf(String table) {
         if (!primaryKeys.knows(java.util.Set.of(table)) && !open) {
-            primaryKeys.lookUp(real, java.util.Set.of(table));
+            primaryKeys.lookUp(real, dialect, java.util.Set.of(table));
             if (!autoCommit) {
                 try {
                     real.rollback();
@@ -85,6 +85,11 @@ final class RecordedConnection implements InvocationHandler {
                 }
             }
         }
+        return primaryKeys.columnsOf(table);
+    }
+
+    /** The columns of {@code table} as already looked up, without looking up (empty when not yet known). */
+    Optional<TableColumns> knownColumnsOf(String table) {
         return primaryKeys.columnsOf(table);
     }
 
@@ -376,7 +381,7 @@ final class RecordedConnection implements InvocationHandler {
     }
 
     private void lookUpKeys(TransactionLog ended) {
-        primaryKeys.lookUp(real, ended.tables());
+        primaryKeys.lookUp(real, dialect, ended.tables());
         if (!autoCommit) {
             try {
                 // The look-up may have begun a transaction; end it so that the application's next

@@ -382,6 +382,11 @@ final class RecordedStatement implements InvocationHandler {
         statement(log, sql);
         RowsRead read = rowsRead(analysed, hidden);
         leaveOut(log, analysed, sql);
+        if (analysed instanceof AnalysedStatement.Aggregate && hidden == null && log != null) {
+            log.recording().notModelled(new dev.isocheck.internal.recording.NotModelled("the query " + sql,
+                    "its reads are not checked: an aggregate whose rows the recorder learns only on PostgreSQL and H2,"
+                            + " over a table whose key it knows"));
+        }
         connection.observe(log, read);
         Object result;
         try {
@@ -706,6 +711,9 @@ final class RecordedStatement implements InvocationHandler {
             connection.observe(log, new LeftOut(opaque.table(), sql, opaque.reason()));
         } else if (real instanceof CallableStatement) {
             connection.observe(log, new LeftOut(Optional.empty(), sql, "a stored procedure may change any table"));
+        } else if (analysed instanceof AnalysedStatement.NoRowsKnown query && query.readsRows() && log != null) {
+            log.recording().notModelled(new dev.isocheck.internal.recording.NotModelled("the query " + sql,
+                    "its reads are not checked: " + query.reason()));
         }
     }
 

@@ -69,10 +69,24 @@ final class RowReader {
         return ambiguous;
     }
 
+    /** Whether {@code column} is a result column of a character string type. */
+    boolean isText(String column) {
+        for (int i = 0; i < names.length; i++) {
+            if (column.equals(names[i])) {
+                return switch (types[i]) {
+                    case Types.VARCHAR, Types.NVARCHAR, Types.LONGVARCHAR, Types.LONGNVARCHAR -> true;
+                    default -> false;
+                };
+            }
+        }
+        return false;
+    }
+
     /**
      * Whether {@code column} is a result column whose comparisons the checker evaluates exactly as
-     * a database does: integers, exact decimals and booleans. Strings are not (collations differ),
-     * nor are floating-point numbers (a literal and a column may round differently).
+     * a database does whatever its collation: integers, exact decimals and booleans (strings only
+     * where the table says their collation is exact, which {@link #isText} leaves to the caller),
+     * not floating-point numbers (a literal and a column may round differently).
      */
     boolean exactlyComparable(String column) {
         for (int i = 0; i < names.length; i++) {

@@ -30,6 +30,15 @@ public sealed interface AnalysedStatement {
      */
     record Query(String table, List<String> columns, Map<String, Operand> equalities, boolean onlyEqualities,
                  Expression where, boolean limited, boolean distinct) implements AnalysedStatement {
+
+        /**
+         * Whether the WHERE is nothing but equalities on exactly the columns of {@code key}
+         * ({@code WHERE id = ?}): the read of one row, or of its absence, which says all a
+         * predicate read would, at the cost of one key.
+         */
+        public boolean isPointLookup(List<String> key) {
+            return onlyEqualities && !limited && !key.isEmpty() && equalities.keySet().equals(java.util.Set.copyOf(key));
+        }
     }
 
     /**
@@ -57,8 +66,24 @@ public sealed interface AnalysedStatement {
     record Write(WriteKind kind, String table, java.util.Set<String> assigned) implements AnalysedStatement {
     }
 
-    /** A statement that reads nothing the recorder can key and writes no rows: weaker, never wrong. */
-    record NoRowsKnown(String reason) implements AnalysedStatement {
+    /**
+     * A statement that reads nothing the recorder can key and writes no rows: weaker, never wrong.
+     *
+     * @param readsRows whether it is a query whose reads go unchecked (a join, an expression in
+     *                  the projection), which the recording lists, rather than a statement that
+     *                  reads no rows (DDL, a setting)
+     */
+    record NoRowsKnown(String reason, boolean readsRows) implements AnalysedStatement {
+
+        /** A statement that reads no rows. */
+        public NoRowsKnown(String reason) {
+            this(reason, false);
+        }
+
+        /** A query whose reads the recorder cannot key. */
+        public static NoRowsKnown unkeyedQuery(String reason) {
+            return new NoRowsKnown(reason, true);
+        }
     }
 
     /**

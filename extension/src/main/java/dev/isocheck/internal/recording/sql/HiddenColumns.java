@@ -91,7 +91,8 @@ public record HiddenColumns(String sql, int visible, List<String> columns, boole
     }
 
     private static Optional<HiddenColumns> plain(Query query, String sql, TableColumns table) {
-        if (query.columns() == null || query.distinct() || query.where() == null && query.columns().containsAll(table.key())) {
+        if (query.columns() == null || query.distinct() || query.where() == null && query.columns().containsAll(table.key())
+                || query.isPointLookup(table.key())) {
             return Optional.empty();
         }
         Set<String> wanted = new LinkedHashSet<>(table.key());

@@ -139,7 +139,7 @@ public final class SqlAnalyzer {
         }
         if (statement instanceof Select select) {
             return withoutWrites(select)
-                    ? new NoRowsKnown("a SELECT other than one over a single table")
+                    ? NoRowsKnown.unkeyedQuery("a UNION, INTERSECT, EXCEPT, VALUES or parenthesised query")
                     : new Opaque(Optional.empty(), "a SELECT with a data-modifying WITH");
         }
         if (statement instanceof Insert insert) {
@@ -203,8 +203,11 @@ public final class SqlAnalyzer {
     private static AnalysedStatement unparsed(String sql) {
         String[] words = sql.strip().toUpperCase(Locale.ROOT).split("\\s+", 3);
         String first = words[0];
-        if (first.equals("SELECT") || first.equals("VALUES") || first.equals("SHOW")) {
-            return new NoRowsKnown("a query the SQL parser does not understand");
+        if (first.equals("SELECT") || first.equals("VALUES")) {
+            return NoRowsKnown.unkeyedQuery("a query the SQL parser does not understand");
+        }
+        if (first.equals("SHOW")) {
+            return new NoRowsKnown("a setting");
         }
         if (first.equals("SET") && !(words.length > 1 && words[1].equals("CONSTRAINTS")) || first.equals("LOCK")
                 || first.equals("COMMENT")) {
@@ -213,6 +216,23 @@ public final class SqlAnalyzer {
             return new NoRowsKnown("a setting, lock or comment");
         }
         return new Opaque(Optional.empty(), "a statement the SQL parser does not understand may change any table");
+    }
+
+    /** What keeps the recorder from keying a query's rows, in a developer's words. */
+    private static String unkeyed(PlainSelect select) {
+        if (!empty(select.getJoins())) {
+            return "a join";
+        }
+        if (select.getGroupBy() != null || select.getHaving() != null) {
+            return "GROUP BY or HAVING";
+        }
+        if (select.getWithItemsList() != null) {
+            return "a WITH query";
+        }
+        if (!(select.getFromItem() instanceof Table)) {
+            return "a subquery or function in FROM";
+        }
+        return "not a SELECT over a single table";
     }
 
     private static boolean withoutWrites(Select select) {
@@ -233,11 +253,15 @@ public final class SqlAnalyzer {
     }
 
     private static AnalysedStatement query(PlainSelect select) {
+        if (select.getFromItem() == null && select.getWithItemsList() == null) {
+            // SELECT 1, SELECT now(): a pool's validation query reads no table.
+            return new NoRowsKnown("a SELECT of no table");
+        }
         if (!(select.getFromItem() instanceof Table table)
                 || !empty(select.getJoins()) || select.getGroupBy() != null || select.getHaving() != null
                 || select.getWithItemsList() != null || select.getIntoTables() != null
                 || select.getOracleHierarchical() != null || select.getWindowDefinitions() != null) {
-            return withoutWrites(select) ? new NoRowsKnown("not a SELECT over a single table")
+            return withoutWrites(select) ? NoRowsKnown.unkeyedQuery(unkeyed(select))
                     : new Opaque(Optional.empty(), "a SELECT with a data-modifying WITH");
         }
         Optional<Set<String>> aggregated = aggregateArguments(select);
@@ -254,11 +278,11 @@ public final class SqlAnalyzer {
             } else if (e instanceof Column column) {
                 columns.add(columnName(column.getColumnName()));
             } else {
-                return new NoRowsKnown("a projection with expressions");
+                return NoRowsKnown.unkeyedQuery("a projection with expressions");
             }
         }
         if (star && !columns.isEmpty()) {
-            return new NoRowsKnown("a projection mixing * and columns");
+            return NoRowsKnown.unkeyedQuery("a projection mixing * and columns");
         }
         Map<String, Operand> equalities = new LinkedHashMap<>();
         boolean onlyEqualities = select.getWhere() != null && conjuncts(select.getWhere(), equalities);

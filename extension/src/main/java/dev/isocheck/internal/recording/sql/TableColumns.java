@@ -11,8 +11,19 @@ import java.util.Map;
  */
 public record TableColumns(List<String> key, Map<String, Column> columns) {
 
-    /** One column: its name exactly as the database spells it, and its {@link Types} code. */
-    public record Column(String name, int type) {
+    /**
+     * One column: its name exactly as the database spells it, its {@link Types} code, and whether
+     * it holds character strings the database compares for equality code point by code point, as
+     * the checker does ({@code text} in a deterministic collation on PostgreSQL, H2's
+     * {@code VARCHAR} in its default binary collation): only then may a predicate read rest on
+     * {@code =}, {@code <>}, {@code IN} or {@code LIKE} over it.
+     */
+    public record Column(String name, int type, boolean exactText) {
+
+        /** A column whose strings, if any, are not known to compare exactly. */
+        public Column(String name, int type) {
+            this(name, type, false);
+        }
 
         /** The column as an identifier in SQL: quoted, so that its exact spelling is what is meant. */
         public String quoted() {
@@ -31,6 +42,17 @@ public record TableColumns(List<String> key, Map<String, Column> columns) {
                  Types.BOOLEAN, Types.BIT -> true;
             default -> false;
         };
+    }
+
+    /**
+     * Whether the checker evaluates the comparisons a WHERE makes on {@code column} exactly as the
+     * database does: any comparison of integers, exact decimals and booleans; equality, IN and
+     * LIKE (not {@code ordered} comparisons, which follow the collation's order) of an
+     * {@linkplain Column#exactText() exact text} column. False for a column not of the table.
+     */
+    public boolean comparedExactly(String column, boolean ordered) {
+        Column found = columns.get(column.toLowerCase(java.util.Locale.ROOT));
+        return found != null && (exactlyComparable(found.type()) || found.exactText() && !ordered);
     }
 
     /**

@@ -21,6 +21,12 @@ class HsqldbRecorderTests extends RecorderScenarios {
         return () -> hsqldb;
     }
 
+    /** HSQLDB's collations are not read: its strings may compare by a collation, padded with spaces. */
+    @Override
+    boolean comparesStringsExactly() {
+        return false;
+    }
+
     @Override
     int weakIsolation() {
         // In MVCC mode, HSQLDB's REPEATABLE READ is snapshot isolation: write skew commits.
@@ -36,7 +42,10 @@ class HsqldbRecorderTests extends RecorderScenarios {
                 assertThat(onCallCount(c)).isEqualTo(2);
             }
         });
-        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.notModelled()).singleElement().satisfies(n -> {
+            assertThat(n.subject()).isEqualTo("the query SELECT count(*) FROM doctors WHERE on_call = ?");
+            assertThat(n.reason()).contains("aggregate");
+        });
         assertThat(recorded.history().transactions()).extracting(Object::toString).containsExactly("T1: ");
     }
 

@@ -70,7 +70,9 @@ class InvisibilityTests {
         }
         // Batches of Statement, a DELETE batch on H2, writes sent with executeQuery leave items out;
         // RETURN_GENERATED_KEYS leaves events out except on PostgreSQL, where the keys are every column.
-        assertThat(history.notModelled()).extracting(n -> n.subject().split(" ")[1])
+        // (Reads left unchecked are listed too, as "the reads of" and "the query": not tables left out.)
+        assertThat(history.notModelled()).filteredOn(n -> n.subject().startsWith("table "))
+                .extracting(n -> n.subject().split(" ")[1])
                 .filteredOn(table -> !table.startsWith("no_such_table"))
                 .containsExactlyInAnyOrderElementsOf(postgres ? List.of("items") : List.of("items", "events"));
 
@@ -85,7 +87,8 @@ class InvisibilityTests {
             }
             InvisibilityWorkload.run(ds, false);
         });
-        assertThat(checkable.notModelled()).allSatisfy(n -> assertThat(n.subject()).startsWith("table no_such_table"));
+        assertThat(checkable.notModelled()).filteredOn(n -> n.subject().startsWith("table "))
+                .allSatisfy(n -> assertThat(n.subject()).startsWith("table no_such_table"));
         assertThat(checkable.history().transactions()).hasSizeGreaterThan(InvisibilityWorkload.THREADS * 10);
         // The hidden columns were there: aggregates and narrow projections became predicate reads.
         assertThat(checkable.history().transactions()).extracting(Object::toString)

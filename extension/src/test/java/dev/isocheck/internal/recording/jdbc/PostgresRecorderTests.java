@@ -109,4 +109,32 @@ class PostgresRecorderTests extends RecorderScenarios {
             database().run("DROP VIEW on_duty");
         }
     }
+
+    /**
+     * Strings that compare otherwise than byte for byte make no predicate read: {@code CHAR(n)}
+     * pads with blanks ({@code 'ab' = 'ab  '}), a nondeterministic ICU collation ignores case.
+     * {@code text} in the database's collation does compare exactly.
+     */
+    @Test
+    void onlyStringsInADeterministicCollationMakePredicateReads() throws Exception {
+        database().run("DROP TABLE IF EXISTS labels",
+                "CREATE COLLATION IF NOT EXISTS case_insensitive (provider = icu, locale = 'und-u-ks-level2', deterministic = false)",
+                "CREATE TABLE labels (id INT PRIMARY KEY, code CHAR(4), tag TEXT COLLATE case_insensitive, plain TEXT)",
+                "INSERT INTO labels VALUES (1, 'ab', 'Red', 'red')");
+        RecordedHistory recorded = RecordedRun.record("collations", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                assertThat(drain(s.executeQuery("SELECT id FROM labels WHERE code = 'ab'"))).isEqualTo(1);
+                assertThat(drain(s.executeQuery("SELECT id FROM labels WHERE tag = 'RED'"))).isEqualTo(1);
+                assertThat(drain(s.executeQuery("SELECT id FROM labels WHERE plain = 'red'"))).isEqualTo(1);
+            }
+        });
+
+        assertThat(recorded.history().transactions()).extracting(Object::toString).containsExactly(
+                "T1: r(labels/1, {\"code\":\"ab  \",\"id\":1})",
+                "T2: r(labels/1, {\"id\":1,\"tag\":\"Red\"})",
+                "T3: predicate(labels where plain = 'red') -> [labels/1={\"id\":1,\"plain\":\"red\"}]");
+        assertThat(recorded.notModelled()).extracting(n -> n.subject())
+                .containsExactly("the reads of labels WHERE code = 'ab'", "the reads of labels WHERE tag = 'RED'");
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
 }

@@ -13,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -180,6 +181,56 @@ abstract class RecorderScenarios {
         assertThat(recorded.history().transactions()).extracting(Object::toString).containsExactly(
                 "T1: predicate(doctors where TRUE) -> [doctors/1={\"id\":1}, doctors/2={\"id\":2}]",
                 "T2: predicate(doctors where id > 5) -> []");
+    }
+
+    /** Whether the database compares the doctors' VARCHAR names byte for byte, as the recorder can tell. */
+    boolean comparesStringsExactly() {
+        return true;
+    }
+
+    /** Moves through a result to its end; the number of rows. */
+    static int drain(ResultSet rs) throws SQLException {
+        try (rs) {
+            int rows = 0;
+            while (rs.next()) {
+                rows++;
+            }
+            return rows;
+        }
+    }
+
+    @Test
+    void aWhereComparingStringsForEqualityIsAPredicateReadWhereTheDatabaseComparesThemExactly() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("strings", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                try (PreparedStatement s = c.prepareStatement("SELECT id FROM doctors WHERE name = ?")) {
+                    s.setString(1, "bob");
+                    assertThat(drain(s.executeQuery())).isEqualTo(1);
+                }
+                try (Statement s = c.createStatement()) {
+                    assertThat(drain(s.executeQuery("SELECT * FROM doctors WHERE name IN ('alice', 'carol') OR name LIKE 'b%'")))
+                            .isEqualTo(2);
+                    assertThat(drain(s.executeQuery("SELECT * FROM doctors WHERE name < 'b'"))).isEqualTo(1);
+                }
+            }
+        });
+
+        List<String> transactions = recorded.history().transactions().stream().map(Object::toString).toList();
+        if (comparesStringsExactly()) {
+            assertThat(transactions).containsExactly(
+                    "T1: predicate(doctors where name = 'bob') -> [doctors/2={\"id\":2,\"name\":\"bob\"}]",
+                    "T2: predicate(doctors where name IN ('alice', 'carol') OR name LIKE 'b%') ->"
+                            + " [doctors/1={\"id\":1,\"name\":\"alice\",\"on_call\":true}, doctors/2={\"id\":2,\"name\":\"bob\",\"on_call\":true}]",
+                    "T3: r(doctors/1, {\"id\":1,\"name\":\"alice\",\"on_call\":true})");
+            // By order, strings compare as the collation says: only the rows returned are read.
+            assertThat(recorded.notModelled()).singleElement().satisfies(n -> {
+                assertThat(n.subject()).isEqualTo("the reads of doctors WHERE name < 'b'");
+                assertThat(n.reason()).contains("by order");
+            });
+        } else {
+            assertThat(transactions).noneMatch(t -> t.contains("predicate("));
+            assertThat(recorded.notModelled()).hasSize(3).allSatisfy(n -> assertThat(n.reason()).contains("column name"));
+        }
     }
 
     @Test

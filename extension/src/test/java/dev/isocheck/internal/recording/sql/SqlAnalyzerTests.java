@@ -113,7 +113,9 @@ class SqlAnalyzerTests {
         assertThat(Dialect.H2.rewrite(delete, "DELETE FROM t")).contains("SELECT * FROM OLD TABLE (DELETE FROM t\n)");
         assertThat(Dialect.H2.rewrite(update, "UPDATE t SET n = 1")).contains("SELECT * FROM FINAL TABLE (UPDATE t SET n = 1\n)");
         assertThat(Dialect.OTHER.rewrite(update, "UPDATE t SET n = 1")).isEmpty();
-        assertThat(Dialect.of("HSQL Database Engine")).isEqualTo(Dialect.OTHER);
+        assertThat(Dialect.of("HSQL Database Engine")).isEqualTo(Dialect.HSQLDB);
+        assertThat(Dialect.HSQLDB.rewrite(update, "UPDATE t SET n = 1")).isEmpty();
+        assertThat(Dialect.of("MySQL")).isEqualTo(Dialect.OTHER);
     }
 
     @Test
