@@ -1,9 +1,11 @@
 package dev.isocheck.internal.predicate;
 
 import dev.isocheck.history.Value;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.Map;
 
-/** A value inside a condition: a literal, or a column of the row. */
+/** A value inside a condition: a literal, a column of the row, or arithmetic over them. */
 sealed interface Operand {
 
     /**
@@ -80,6 +82,68 @@ sealed interface Operand {
                 }
             }
             return true;
+        }
+    }
+
+    /**
+     * {@code left op right} for {@code +}, {@code -}, {@code *}, {@code /} and {@code %} on numbers,
+     * as SQL computes them wherever the answer does not depend on the columns' types: NULL if
+     * either side is NULL; sums, differences and products exactly; a quotient or remainder only of
+     * two integers, and a quotient only when it is exact (integer division truncates where decimal
+     * division does not, and the values do not say which the columns are). Anything else (strings,
+     * division by zero, an integer result beyond 32 bits, which an {@code integer} column would
+     * overflow into an error) cannot be told ({@code null}), which makes a comparison over it
+     * {@link Truth#INDETERMINATE}.
+     */
+    record Arithmetic(char op, Operand left, Operand right) implements Operand {
+
+        private static final BigDecimal INT_MAX = BigDecimal.valueOf(Integer.MAX_VALUE);
+        private static final BigDecimal INT_MIN = BigDecimal.valueOf(Integer.MIN_VALUE);
+
+        @Override
+        public Value valueOn(Value row) {
+            Value l = left.valueOn(row);
+            Value r = right.valueOn(row);
+            if (l == null || r == null) {
+                return null;
+            }
+            if (l.isAbsent() || r.isAbsent()) {
+                return Value.ABSENT;
+            }
+            if (!l.isNumber() || !r.isNumber()) {
+                return null;
+            }
+            BigDecimal a = l.asDecimal().orElseThrow();
+            BigDecimal b = r.asDecimal().orElseThrow();
+            boolean integers = isInteger(a) && isInteger(b);
+            BigDecimal result;
+            switch (op) {
+                case '+' -> result = a.add(b);
+                case '-' -> result = a.subtract(b);
+                case '*' -> result = a.multiply(b);
+                case '/', '%' -> {
+                    if (!integers || b.signum() == 0) {
+                        return null;
+                    }
+                    BigInteger[] qr = a.toBigIntegerExact().divideAndRemainder(b.toBigIntegerExact());
+                    if (op == '/' && qr[1].signum() != 0) {
+                        return null;
+                    }
+                    // BigInteger's remainder takes the dividend's sign, as SQL's % does.
+                    result = new BigDecimal(op == '/' ? qr[0] : qr[1]);
+                }
+                default -> {
+                    return null;
+                }
+            }
+            if (integers && (result.compareTo(INT_MAX) > 0 || result.compareTo(INT_MIN) < 0)) {
+                return null;
+            }
+            return Value.of(result);
+        }
+
+        private static boolean isInteger(BigDecimal d) {
+            return d.signum() == 0 || d.stripTrailingZeros().scale() <= 0;
         }
     }
 }

@@ -17,6 +17,11 @@ import net.sf.jsqlparser.expression.NotExpression;
 import net.sf.jsqlparser.expression.NullValue;
 import net.sf.jsqlparser.expression.SignedExpression;
 import net.sf.jsqlparser.expression.StringValue;
+import net.sf.jsqlparser.expression.operators.arithmetic.Addition;
+import net.sf.jsqlparser.expression.operators.arithmetic.Division;
+import net.sf.jsqlparser.expression.operators.arithmetic.Modulo;
+import net.sf.jsqlparser.expression.operators.arithmetic.Multiplication;
+import net.sf.jsqlparser.expression.operators.arithmetic.Subtraction;
 import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.expression.operators.conditional.OrExpression;
 import net.sf.jsqlparser.expression.operators.relational.Between;
@@ -288,7 +293,29 @@ final class WhereCompiler {
                 || e.getClass() == StringValue.class || e.getClass() == SignedExpression.class;
     }
 
+    /** The deepest arithmetic compiled ({@code a + b + c ...} is one level per operator). */
+    static final int MAX_ARITHMETIC_DEPTH = 100;
+
     Operand operand(Expression e) throws Refused {
+        return operand(e, 0);
+    }
+
+    private Operand operand(Expression e, int depth) throws Refused {
+        if (depth > MAX_ARITHMETIC_DEPTH) {
+            throw new Refused("arithmetic nested more than " + MAX_ARITHMETIC_DEPTH + " deep");
+        }
+        char op = arithmetic(e);
+        if (op != 0) {
+            BinaryExpression binary = (BinaryExpression) e;
+            return new Operand.Arithmetic(op, operand(binary.getLeftExpression(), depth + 1),
+                    operand(binary.getRightExpression(), depth + 1));
+        }
+        if (e.getClass() == SignedExpression.class && ((SignedExpression) e).getSign() == '-'
+                && number(((SignedExpression) e).getExpression()) == null) {
+            // -balance is 0 - balance.
+            return new Operand.Arithmetic('-', new Operand.Literal(Value.of(0)),
+                    operand(((SignedExpression) e).getExpression(), depth + 1));
+        }
         if (e.getClass() == Column.class) {
             Column column = (Column) e;
             if (column.getArrayConstructor() != null) {
@@ -301,7 +328,7 @@ final class WhereCompiler {
             return compiled;
         }
         if (e instanceof ParenthesedExpressionList<?> list && isParenthesis(list)) {
-            return operand(unparenthesised(list));
+            return operand(unparenthesised(list), depth + 1);
         }
         if (e.getClass() == NullValue.class) {
             return new Operand.Literal(Value.ABSENT);
@@ -320,6 +347,13 @@ final class WhereCompiler {
             return new Operand.Literal(Value.of(number));
         }
         throw refusedExpression(e);
+    }
+
+    /** The operator of a supported arithmetic expression, or 0. */
+    private static char arithmetic(Expression e) {
+        Class<?> c = e.getClass();
+        return c == Addition.class ? '+' : c == Subtraction.class ? '-' : c == Multiplication.class ? '*'
+                : c == Division.class ? '/' : c == Modulo.class ? '%' : 0;
     }
 
     private static BigDecimal number(Expression e) throws Refused {

@@ -234,6 +234,21 @@ abstract class RecorderScenarios {
     }
 
     @Test
+    void aWhereWithArithmeticIsAPredicateRead() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("arithmetic", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection();
+                 PreparedStatement s = c.prepareStatement("SELECT id FROM counters WHERE n - ? >= 0 AND id * 2 = 2")) {
+                s.setInt(1, 0);
+                assertThat(drain(s.executeQuery())).isEqualTo(1);
+            }
+        });
+
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString).containsExactly(
+                "T1: predicate(counters where n - 0 >= 0 AND id * 2 = 2) -> [counters/1={\"id\":1,\"n\":0}]");
+    }
+
+    @Test
     void aQueryWhoseProjectionOmitsItsWhereIsCheckedAsThePredicateItIs() throws Exception {
         RecordedHistory recorded = RecordedRun.record("hidden where", database().dataSource(), ds -> {
             try (Connection c = ds.getConnection();
