@@ -101,9 +101,19 @@ public sealed interface Observation {
      * @param batch    whether the rows are a batch's, in the order the driver gave them: when the
      *                 batch wrote one key twice, which write came last is the driver's practice,
      *                 not a promise, and the table is left out
+     * @param rangedOver a DELETE's WHERE, parameters substituted, when the checker evaluates it as
+     *                 the database did: the deleted rows (old versions) are then a predicate read
+     *                 of it, and a DELETE that removed nothing read that nothing; {@code null}
+     *                 otherwise, when a deleted row is an item read of its old version
      */
     record RowsWritten(String table, List<Map<String, Object>> rows, boolean deleted, java.util.Set<String> assigned,
-                       boolean batch) implements Observation {
+                       boolean batch, String rangedOver) implements Observation {
+
+        /** Rows written by a statement whose WHERE is not read as a predicate. */
+        public RowsWritten(String table, List<Map<String, Object>> rows, boolean deleted, java.util.Set<String> assigned,
+                           boolean batch) {
+            this(table, rows, deleted, assigned, batch, null);
+        }
     }
 
     /**

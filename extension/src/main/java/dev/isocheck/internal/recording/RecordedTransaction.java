@@ -112,6 +112,7 @@ public final class RecordedTransaction {
             return;
         }
         List<Op> writes = new ArrayList<>();
+        Map<String, Map<String, Object>> deleted = new LinkedHashMap<>();
         for (Map<String, Object> row : write.rows()) {
             Optional<String> key = keyColumns.flatMap(columns -> key(write.table(), columns, row));
             if (key.isEmpty()) {
@@ -121,8 +122,35 @@ public final class RecordedTransaction {
                 return;
             }
             writes.add(new Op.Write(write.table(), key.get(), write.deleted() ? null : row));
+            if (write.deleted()) {
+                deleted.put(key.get(), row);
+            }
+        }
+        if (write.deleted()) {
+            // A DELETE read the rows it removed, as they were, and ranged over its WHERE.
+            if (write.rangedOver() != null && deleted.size() == write.rows().size() && namesOnlyColumnsOf(write)) {
+                ops.add(new Op.Predicate(write.table(), write.rangedOver(), deleted));
+            } else {
+                deleted.forEach((key, row) -> ops.add(new Op.Read(write.table(), key, row)));
+            }
         }
         ops.addAll(writes);
+    }
+
+    /** Whether every row a DELETE returned has every column its WHERE mentions (a LOB may be left out of a row). */
+    private static boolean namesOnlyColumnsOf(RowsWritten write) {
+        if (!(dev.isocheck.internal.predicate.WherePredicate.parse(write.rangedOver())
+                instanceof dev.isocheck.internal.predicate.WherePredicate where)) {
+            return false;
+        }
+        for (Map<String, Object> row : write.rows()) {
+            for (String column : where.columns()) {
+                if (!row.containsKey(column.toLowerCase(java.util.Locale.ROOT))) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private static boolean writesAKeyTwice(RowsWritten write, List<String> keyColumns) {

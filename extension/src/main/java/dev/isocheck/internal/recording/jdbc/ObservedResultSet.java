@@ -203,15 +203,13 @@ final class ObservedResultSet implements InvocationHandler {
         if (aggregate.limited()) {
             return unchecked(aggregate.table(), aggregate.where(), "LIMIT, OFFSET or FETCH may leave rows out");
         }
-        if (aggregate.where() == null) {
-            return "TRUE";
-        }
         Optional<TableColumns> table = connection.knownColumnsOf(aggregate.table());
-        return checkable(aggregate.table(), aggregate.where(), column -> {
+        ExactWhere exact = ExactWhere.of(aggregate.where(), parameters, (column, ordered) -> {
             Integer type = hidden.types().get(column);
             return type != null && (TableColumns.exactlyComparable(type)
-                    || table.isPresent() && table.get().comparedExactly(column, false));
-        }, table);
+                    || table.isPresent() && table.get().comparedExactly(column, ordered));
+        });
+        return exact.where() != null ? exact.where() : unchecked(aggregate.table(), aggregate.where(), exact.reason());
     }
 
     /** The WHERE as a predicate read, when the checker evaluates it exactly as the database did. */
@@ -219,9 +217,6 @@ final class ObservedResultSet implements InvocationHandler {
         Query query = (Query) analysed;
         if (query.limited()) {
             return unchecked(query.table(), query.where(), "LIMIT, OFFSET or FETCH may leave rows out");
-        }
-        if (query.where() == null) {
-            return "TRUE";
         }
         if (reader == null) {
             reader = new RowReader(real, columns());
@@ -232,40 +227,9 @@ final class ObservedResultSet implements InvocationHandler {
             return null;
         }
         RowReader rows = reader;
-        return checkable(query.table(), query.where(), column -> rows.exactlyComparable(column)
-                || rows.isText(column) && table.isPresent() && table.get().comparedExactly(column, false), table);
-    }
-
-    /**
-     * The WHERE, parameters substituted, when the checker evaluates it exactly as the database did:
-     * in its grammar, each column it mentions read along ({@code comparable}) and, if a string,
-     * compared by order nowhere. Otherwise {@code null}, and the read noted among what is not
-     * modelled: its rows are still read, but a phantom it ranged over goes unseen.
-     */
-    private String checkable(String tableName, net.sf.jsqlparser.expression.Expression whereClause,
-                             java.util.function.Predicate<String> comparable, Optional<TableColumns> table) {
-        Optional<String> text = WhereText.of(whereClause, parameters);
-        if (text.isEmpty()) {
-            return unchecked(tableName, whereClause, "a parameter is bound to a value without an exact SQL literal");
-        }
-        ParsedWhere parsed = WherePredicate.parse(text.get());
-        if (!(parsed instanceof WherePredicate where)) {
-            return unchecked(tableName, whereClause, "the checker does not evaluate it: " + ((UnsupportedWhere) parsed).reason());
-        }
-        Set<String> ordered = lowerCase(where.orderedColumns());
-        for (String column : where.columns()) {
-            String lower = column.toLowerCase(Locale.ROOT);
-            if (!comparable.test(lower)) {
-                return unchecked(tableName, whereClause, "the checker cannot compare column " + lower + " as the database does"
-                        + " (a string column in a collation that is not byte for byte, floating point, or a type it does not read)");
-            }
-            boolean isString = table.map(t -> t.columns().get(lower)).map(TableColumns.Column::exactText).orElse(false);
-            if (isString && ordered.contains(lower)) {
-                return unchecked(tableName, whereClause, "it compares the string column " + lower
-                        + " by order, which follows the database's collation");
-            }
-        }
-        return text.get();
+        ExactWhere exact = ExactWhere.of(query.where(), parameters, (column, ordered) -> rows.exactlyComparable(column)
+                || rows.isText(column) && table.isPresent() && table.get().comparedExactly(column, ordered));
+        return exact.where() != null ? exact.where() : unchecked(query.table(), query.where(), exact.reason());
     }
 
     /** Notes that a read's WHERE is not checked, and why; returns {@code null}, the absent predicate. */
@@ -275,12 +239,6 @@ final class ObservedResultSet implements InvocationHandler {
                     "checked as the rows returned, not as a predicate (a phantom goes unseen): " + reason));
         }
         return null;
-    }
-
-    private static Set<String> lowerCase(Set<String> names) {
-        Set<String> lower = new java.util.HashSet<>();
-        names.forEach(n -> lower.add(n.toLowerCase(Locale.ROOT)));
-        return lower;
     }
 
     private void finished() {

@@ -15,6 +15,7 @@ import dev.isocheck.internal.recording.sql.ColumnValues;
 import dev.isocheck.internal.recording.sql.Dialect;
 import dev.isocheck.internal.recording.sql.HiddenColumns;
 import dev.isocheck.internal.recording.sql.SqlAnalyzer;
+import dev.isocheck.internal.recording.sql.TableColumns;
 import dev.isocheck.internal.recording.sql.WhereText;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
@@ -307,6 +308,7 @@ final class RecordedStatement implements InvocationHandler {
 
     private Object executePrepared(String name, Method method, Object[] args) throws Throwable {
         AnalysedStatement analysed = SqlAnalyzer.analyse(preparedSql);
+        lookUpColumnsOfDelete(analysed);
         if (keysWrite != null && !name.equals("executeQuery")) {
             return executeReturningKeys(keysWrite, preparedSql, method, args);
         }
@@ -330,6 +332,7 @@ final class RecordedStatement implements InvocationHandler {
     private Object executeText(String name, Method method, Object[] args) throws Throwable {
         String sql = (String) args[0];
         AnalysedStatement analysed = SqlAnalyzer.analyse(sql);
+        lookUpColumnsOfDelete(analysed);
         if (analysed instanceof Write write && args.length == 2 && !name.equals("executeQuery")) {
             Optional<Object> request = connection.keysRequest(write, args[1]);
             if (request.isPresent()) {
@@ -454,7 +457,7 @@ final class RecordedStatement implements InvocationHandler {
             recap(maxRows);
         }
         connection.observe(log, complete
-                ? new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE, write.assigned(), false)
+                ? rowsWritten(write, rows, false, log)
                 : new LeftOut(Optional.of(write.table()), sql, "the recorder could not read back a row written, or its columns have ambiguous names"));
         connection.afterExecute(null, false);
         // Drivers keep the count for getUpdateCount after executeUpdate too.
@@ -491,7 +494,7 @@ final class RecordedStatement implements InvocationHandler {
         }
         keysTaken = true;
         long count = result instanceof Number n ? n.longValue() : real.getUpdateCount();
-        connection.observe(log, writtenRows(write, sql, count, real, false));
+        connection.observe(log, writtenRows(write, sql, count, real, false, log));
         connection.afterExecute(null, false);
         return result;
     }
@@ -513,8 +516,7 @@ final class RecordedStatement implements InvocationHandler {
         }
         long count = result instanceof Number n ? n.longValue() : real.getUpdateCount();
         List<Map<String, Object>> rows = new ArrayList<>();
-        connection.observe(log, new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE,
-                write.assigned(), false));
+        connection.observe(log, rowsWritten(write, rows, false, log));
         tee = new GeneratedKeysTee(connection, log, write, sql, rows, count, visible, real, proxy);
         boolean reading = log != null && count != 0;
         if (reading) {
@@ -525,14 +527,65 @@ final class RecordedStatement implements InvocationHandler {
     }
 
     /**
+     * The rows a write returned as the observation of them. A DELETE (not in a batch, whose
+     * parameters differ row by row) also ranged over its WHERE: when the checker evaluates it
+     * exactly, the rows deleted are the predicate read it was.
+     */
+    private Observation.RowsWritten rowsWritten(Write write, List<Map<String, Object>> rows, boolean batch, TransactionLog log) {
+        boolean deleted = write.kind() == WriteKind.DELETE;
+        String rangedOver = null;
+        if (deleted && !batch) {
+            String reason;
+            if (write.limited()) {
+                reason = "LIMIT or ORDER BY may leave rows undeleted";
+            } else {
+                Optional<TableColumns> table = connection.knownColumnsOf(write.table());
+                ExactWhere exact = ExactWhere.of(write.where(), bound(),
+                        (column, ordered) -> table.isPresent() && table.get().comparedExactly(column, ordered));
+                rangedOver = exact.where();
+                reason = exact.reason();
+            }
+            if (rangedOver == null && log != null) {
+                log.recording().notModelled(new dev.isocheck.internal.recording.NotModelled(
+                        "the reads of " + write.table() + (write.where() == null ? "" : " WHERE " + write.where()),
+                        "checked as the rows deleted, not as a predicate (a phantom goes unseen): " + reason));
+            }
+        }
+        return new Observation.RowsWritten(write.table(), rows, deleted, write.assigned(), batch, rangedOver);
+    }
+
+    /**
+     * Looks up the columns of a DELETE's table before it is sent, while the connection may still
+     * be between transactions: whether its WHERE is a predicate read depends on their types.
+     */
+    private void lookUpColumnsOfDelete(AnalysedStatement analysed) {
+        if (analysed instanceof Write write && write.kind() == WriteKind.DELETE) {
+            connection.columnsOf(write.table());
+        }
+    }
+
+    /** The bound parameters by index, index 0 unused. */
+    private List<Object> bound() {
+        List<Object> bound = new ArrayList<>();
+        bound.add(null);
+        if (!parameters.isEmpty()) {
+            int last = ((TreeMap<Integer, Object>) parameters).lastKey();
+            for (int i = 1; i <= last; i++) {
+                bound.add(parameters.get(i));
+            }
+        }
+        return bound;
+    }
+
+    /**
      * The rows in the generated keys of the statement just executed, when there are as many as it
      * wrote and every one could be read; else the table left out.
      */
-    private Observation writtenRows(Write write, String sql, long count, Statement from, boolean batch) {
+    private Observation writtenRows(Write write, String sql, long count, Statement from, boolean batch, TransactionLog log) {
         List<Map<String, Object>> rows = new ArrayList<>();
         if (count == 0) {
             // Nothing written; HSQLDB's keys of no rows are a result without columns that may refuse to be read.
-            return new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE, write.assigned(), batch);
+            return rowsWritten(write, rows, batch, log);
         }
         boolean complete = true;
         try (ResultSet rs = from.getGeneratedKeys()) {
@@ -551,7 +604,7 @@ final class RecordedStatement implements InvocationHandler {
             return new LeftOut(Optional.of(write.table()), sql,
                     "the rows written did not all come back as generated keys (" + rows.size() + " of " + count + ")");
         }
-        return new Observation.RowsWritten(write.table(), rows, write.kind() == WriteKind.DELETE, write.assigned(), batch);
+        return rowsWritten(write, rows, batch, log);
     }
 
     /**
@@ -668,7 +721,7 @@ final class RecordedStatement implements InvocationHandler {
                 total += count;
             }
             Write write = (Write) prepared;
-            connection.observe(log, counted ? writtenRows(write, preparedSql, total, withKeys, true)
+            connection.observe(log, counted ? writtenRows(write, preparedSql, total, withKeys, true, log)
                     : new LeftOut(Optional.of(write.table()), preparedSql, "the batch did not say how many rows each statement wrote"));
         }
         connection.afterExecute(null, false);
@@ -772,14 +825,7 @@ final class RecordedStatement implements InvocationHandler {
         if (rs == null) {
             return null;
         }
-        List<Object> bound = new ArrayList<>();
-        bound.add(null);
-        if (!parameters.isEmpty()) {
-            int last = ((TreeMap<Integer, Object>) parameters).lastKey();
-            for (int i = 1; i <= last; i++) {
-                bound.add(parameters.get(i));
-            }
-        }
+        List<Object> bound = bound();
         boolean capped;
         try {
             capped = real.getMaxRows() > 0;

@@ -62,8 +62,17 @@ public sealed interface AnalysedStatement {
      * @param assigned the columns an UPDATE (or an INSERT's ON CONFLICT DO UPDATE) sets: when one
      *                 is a key column, the row moves to another key and the old key's removal is
      *                 not seen
+     * @param where    a DELETE's WHERE clause, which it ranged over ({@code null} for none, and
+     *                 for INSERT and UPDATE)
+     * @param limited  whether LIMIT or ORDER BY may have left rows the WHERE selects undeleted
      */
-    record Write(WriteKind kind, String table, java.util.Set<String> assigned) implements AnalysedStatement {
+    record Write(WriteKind kind, String table, java.util.Set<String> assigned, Expression where, boolean limited)
+            implements AnalysedStatement {
+
+        /** A write without a WHERE (an INSERT), or whose WHERE is not of interest. */
+        public Write(WriteKind kind, String table, java.util.Set<String> assigned) {
+            this(kind, table, assigned, null, false);
+        }
     }
 
     /**

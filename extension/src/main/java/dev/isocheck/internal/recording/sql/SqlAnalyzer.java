@@ -153,9 +153,14 @@ public final class SqlAnalyzer {
                     && empty(update.getJoins()) && empty(update.getStartJoins()), update.getUpdateSets());
         }
         if (statement instanceof Delete delete) {
-            return write(WriteKind.DELETE, delete.getTable(), delete.getReturningClause() == null
+            AnalysedStatement analysed = write(WriteKind.DELETE, delete.getTable(), delete.getReturningClause() == null
                     && delete.getWithItemsList() == null && empty(delete.getJoins())
                     && empty(delete.getUsingList()) && (delete.getTables() == null || delete.getTables().isEmpty()), null);
+            if (analysed instanceof Write write) {
+                return new Write(write.kind(), write.table(), write.assigned(), delete.getWhere(),
+                        delete.getLimit() != null || !empty(delete.getOrderByElements()));
+            }
+            return analysed;
         }
         if (statement instanceof CreateTable || statement instanceof CreateIndex) {
             // A new table has no rows; an index changes no row.

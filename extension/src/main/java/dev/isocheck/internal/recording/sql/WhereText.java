@@ -3,16 +3,23 @@ package dev.isocheck.internal.recording.sql;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.JdbcParameter;
+import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.util.deparser.ExpressionDeParser;
 
 /**
- * A WHERE clause as text with its JDBC parameters replaced by the literals bound to them, for a
- * predicate read the checker evaluates on its own.
+ * A WHERE clause as text with its JDBC parameters replaced by the literals bound to them and its
+ * columns named as rows name them (lower case, unquoted, unqualified), for a predicate read the
+ * checker evaluates on its own.
  */
 public final class WhereText {
+
+    private static final java.util.regex.Pattern PLAIN_NAME = java.util.regex.Pattern.compile("[a-z_][a-z0-9_]*");
+    private static final java.util.Set<String> NOT_NAMES = java.util.Set.of("true", "false", "null", "unknown", "and", "or",
+            "not", "is", "in", "like", "between", "escape");
 
     private WhereText() {
     }
@@ -38,6 +45,19 @@ public final class WhereText {
                     return getBuffer().append("NULL");
                 }
                 return getBuffer().append(literal.get());
+            }
+
+            @Override
+            public <S> StringBuilder visit(Column column, S context) {
+                // Rows name their columns in lower case: "ON_CALL" (H2's spelling, quoted by jOOQ)
+                // and d.on_call are the row's on_call. A name that would read as something else
+                // once unquoted makes the clause unusable.
+                String name = column.getUnquotedColumnName().toLowerCase(Locale.ROOT);
+                if (column.getArrayConstructor() != null || !PLAIN_NAME.matcher(name).matches() || NOT_NAMES.contains(name)) {
+                    ok[0] = false;
+                    return getBuffer().append("NULL");
+                }
+                return getBuffer().append(name);
             }
         };
         deParser.setBuffer(out);

@@ -74,4 +74,23 @@ class H2RecorderTests extends RecorderScenarios {
                 .allSatisfy(n -> assertThat(n.reason()).contains("cannot compare column name"));
         assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
     }
+
+    /**
+     * Code that quotes identifiers as H2 spells them (jOOQ's {@code "PUBLIC"."DOCTORS"."ON_CALL"})
+     * names the row's lower-case columns: the predicate is recorded in their names, so that the
+     * checker reads the same fields the database compared.
+     */
+    @org.junit.jupiter.api.Test
+    void quotedUpperCaseColumnsAreTheRowsColumns() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("quoted", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                assertThat(drain(s.executeQuery("SELECT \"DOCTORS\".\"NAME\" FROM \"PUBLIC\".\"DOCTORS\""
+                        + " WHERE \"DOCTORS\".\"ON_CALL\" = TRUE AND \"ID\" > 1"))).isEqualTo(1);
+            }
+        });
+
+        assertThat(recorded.history().transactions()).extracting(Object::toString).containsExactly(
+                "T1: predicate(doctors where on_call = true AND id > 1) -> [doctors/2={\"id\":2,\"name\":\"bob\",\"on_call\":true}]");
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
 }

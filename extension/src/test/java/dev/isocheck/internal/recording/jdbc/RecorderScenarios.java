@@ -249,6 +249,38 @@ abstract class RecorderScenarios {
     }
 
     @Test
+    void aDeleteReadsTheRowsItRemovedAsThePredicateOfItsWhere() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("deletes", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                try (PreparedStatement s = c.prepareStatement("DELETE FROM doctors WHERE on_call = ? AND id > ?")) {
+                    s.setBoolean(1, true);
+                    s.setInt(2, 1);
+                    assertThat(s.executeUpdate()).isEqualTo(1);
+                }
+                try (Statement s = c.createStatement()) {
+                    assertThat(s.executeUpdate("DELETE FROM doctors WHERE id = 99")).isZero();
+                    assertThat(s.executeUpdate("DELETE FROM doctors WHERE id = 1 AND name = 'alice'")).isEqualTo(1);
+                }
+            }
+        });
+
+        List<String> transactions = recorded.history().transactions().stream().map(Object::toString).toList();
+        assertThat(transactions.get(0)).isEqualTo("T1: predicate(doctors where on_call = TRUE AND id > 1) ->"
+                + " [doctors/2={\"id\":2,\"name\":\"bob\",\"on_call\":true}] w(doctors/2, null)");
+        // A DELETE that removed nothing still read that nothing: a row inserted concurrently is a phantom.
+        assertThat(transactions.get(1)).isEqualTo("T2: predicate(doctors where id = 99) -> []");
+        if (comparesStringsExactly()) {
+            assertThat(transactions.get(2)).isEqualTo("T3: predicate(doctors where id = 1 AND name = 'alice') ->"
+                    + " [doctors/1={\"id\":1,\"name\":\"alice\",\"on_call\":true}] w(doctors/1, null)");
+            assertThat(recorded.notModelled()).isEmpty();
+        } else {
+            assertThat(transactions.get(2)).isEqualTo("T3: r(doctors/1, {\"id\":1,\"name\":\"alice\",\"on_call\":true}) w(doctors/1, null)");
+            assertThat(recorded.notModelled()).singleElement().satisfies(n -> assertThat(n.reason()).contains("as the rows deleted"));
+        }
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
+
+    @Test
     void aQueryWhoseProjectionOmitsItsWhereIsCheckedAsThePredicateItIs() throws Exception {
         RecordedHistory recorded = RecordedRun.record("hidden where", database().dataSource(), ds -> {
             try (Connection c = ds.getConnection();
