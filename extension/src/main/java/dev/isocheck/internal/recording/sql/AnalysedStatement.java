@@ -62,9 +62,9 @@ public sealed interface AnalysedStatement {
      * @param assigned the columns an UPDATE (or an INSERT's ON CONFLICT DO UPDATE) sets: when one
      *                 is a key column, the row moves to another key and the old key's removal is
      *                 not seen
-     * @param where    a DELETE's WHERE clause, which it ranged over ({@code null} for none, and
-     *                 for INSERT and UPDATE)
-     * @param limited  whether LIMIT or ORDER BY may have left rows the WHERE selects undeleted
+     * @param where    a DELETE's or UPDATE's WHERE clause, which it ranged over ({@code null} for
+     *                 none, and for INSERT)
+     * @param limited  whether LIMIT or ORDER BY may have left rows the WHERE selects untouched
      */
     record Write(WriteKind kind, String table, java.util.Set<String> assigned, Expression where, boolean limited)
             implements AnalysedStatement {

@@ -72,11 +72,14 @@ class SqlAnalyzerTests {
 
     @Test
     void writesNameTheirTableAndTheColumnsTheySet() {
-        assertThat(SqlAnalyzer.analyse("UPDATE public.T SET n = n + 1, \"Id\" = 2 WHERE id = 1"))
-                .isEqualTo(new Write(WriteKind.UPDATE, "t", Set.of("n", "id")));
+        Write update = (Write) SqlAnalyzer.analyse("UPDATE public.T SET n = n + 1, \"Id\" = 2 WHERE id = 1");
+        assertThat(List.of(update.kind(), update.table(), update.assigned())).isEqualTo(List.of(WriteKind.UPDATE, "t", Set.of("n", "id")));
         assertThat(SqlAnalyzer.analyse("INSERT INTO t (id) VALUES (1) ON CONFLICT (id) DO UPDATE SET n = 0"))
                 .isEqualTo(new Write(WriteKind.INSERT, "t", Set.of("n")));
-        assertThat(SqlAnalyzer.analyse("DELETE FROM t WHERE id = 1;")).isEqualTo(new Write(WriteKind.DELETE, "t", Set.of()));
+        Write delete = (Write) SqlAnalyzer.analyse("DELETE FROM t WHERE id = 1;");
+        assertThat(List.of(delete.kind(), delete.table(), delete.assigned(), String.valueOf(delete.where()), delete.limited()))
+                .isEqualTo(List.of(WriteKind.DELETE, "t", Set.of(), "id = 1", false));
+        assertThat(((Write) SqlAnalyzer.analyse("DELETE FROM t WHERE id > 1 LIMIT 2")).limited()).isTrue();
     }
 
     @Test
