@@ -547,6 +547,9 @@ final class RecordedStatement implements InvocationHandler {
     private Observation.RowsWritten rowsWritten(Write write, List<Map<String, Object>> rows, List<Map<String, Object>> oldRows,
                                                 boolean batch, TransactionLog log) {
         boolean deleted = write.kind() == WriteKind.DELETE;
+        if (oldRows != null) {
+            oldRows = usedColumns(write, oldRows);
+        }
         String rangedOver = null;
         if ((deleted || oldRows != null) && !batch) {
             String reason;
@@ -581,6 +584,28 @@ final class RecordedStatement implements InvocationHandler {
         if (analysed instanceof Write write && (write.kind() == WriteKind.DELETE || connection.returnsOldRows(write, sql))) {
             connection.columnsOf(write.table());
         }
+    }
+
+    /**
+     * An UPDATE's old rows as far as it used them: the key, and the columns its SET expressions
+     * and WHERE mention ({@code n} of {@code SET n = n + 1}). The columns it only overwrote were
+     * never the application's reads: a lost update ({@code SELECT n}, then {@code SET n = ?}) is the
+     * application's stale read, not the statement's. {@code null} when the table's key is not known.
+     */
+    private List<Map<String, Object>> usedColumns(Write write, List<Map<String, Object>> oldRows) {
+        Optional<TableColumns> table = connection.knownColumnsOf(write.table());
+        if (table.isEmpty()) {
+            return null;
+        }
+        java.util.Set<String> kept = new java.util.HashSet<>(write.used());
+        kept.addAll(table.get().key());
+        List<Map<String, Object>> used = new ArrayList<>(oldRows.size());
+        for (Map<String, Object> row : oldRows) {
+            Map<String, Object> part = new java.util.LinkedHashMap<>(row);
+            part.keySet().retainAll(kept);
+            used.add(part);
+        }
+        return used;
     }
 
     /** The bound parameters by index, index 0 unused. */

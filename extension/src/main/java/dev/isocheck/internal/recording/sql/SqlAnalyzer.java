@@ -152,8 +152,16 @@ public final class SqlAnalyzer {
                     && update.getWithItemsList() == null && update.getFromItem() == null
                     && empty(update.getJoins()) && empty(update.getStartJoins()), update.getUpdateSets());
             if (analysed instanceof Write write) {
+                StringBuilder used = new StringBuilder(String.valueOf(update.getWhere()));
+                for (UpdateSet set : update.getUpdateSets()) {
+                    used.append(' ').append(set.getValues());
+                }
+                Set<String> words = new HashSet<>();
+                for (String word : used.toString().toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}_$]+")) {
+                    words.add(word);
+                }
                 return new Write(write.kind(), write.table(), write.assigned(), update.getWhere(),
-                        update.getLimit() != null || !empty(update.getOrderByElements()));
+                        update.getLimit() != null || !empty(update.getOrderByElements()), Set.copyOf(words));
             }
             return analysed;
         }

@@ -140,7 +140,8 @@ class PostgresRecorderTests extends RecorderScenarios {
 
     /**
      * PostgreSQL 18 returns an UPDATE's old rows along with the new ones: the rows it changed are
-     * read as they were, as the predicate read of its WHERE.
+     * read as they were, as the predicate read of its WHERE, in the columns it used (the name it
+     * neither compared nor computed with is not read).
      */
     @Test
     void anUpdateReadsTheRowsItChangedAsThePredicateOfItsWhere() throws Exception {
@@ -156,7 +157,7 @@ class PostgresRecorderTests extends RecorderScenarios {
 
         assertThat(recorded.notModelled()).isEmpty();
         assertThat(recorded.history().transactions()).extracting(Object::toString).containsExactly(
-                "T1: predicate(doctors where on_call = TRUE AND id > 1) -> [doctors/2={\"id\":2,\"name\":\"bob\",\"on_call\":true}]"
+                "T1: predicate(doctors where on_call = TRUE AND id > 1) -> [doctors/2={\"id\":2,\"on_call\":true}]"
                         + " w(doctors/2, {\"id\":2,\"name\":\"bob\",\"on_call\":false})");
     }
 
@@ -176,7 +177,7 @@ class PostgresRecorderTests extends RecorderScenarios {
 
         assertThat(recorded.notModelled()).isEmpty();
         assertThat(recorded.history().transactions().get(0).toString())
-                .contains("predicate(counters where TRUE) -> [counters/1={\"id\":1,\"n\":0}, counters/2={\"id\":2,\"n\":5}]")
+                .contains("predicate(counters where TRUE) -> [counters/1={\"id\":1}, counters/2={\"id\":2}]")
                 .contains("w(counters/1, null) w(counters/2, null)")
                 .contains("w(counters/11, {\"id\":11,\"n\":0})")
                 .contains("w(counters/12, {\"id\":12,\"n\":5})");
