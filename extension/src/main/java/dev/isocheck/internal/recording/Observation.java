@@ -104,10 +104,20 @@ public sealed interface Observation {
      * @param rangedOver a DELETE's WHERE, parameters substituted, when the checker evaluates it as
      *                 the database did: the deleted rows (old versions) are then a predicate read
      *                 of it, and a DELETE that removed nothing read that nothing; {@code null}
-     *                 otherwise, when a deleted row is an item read of its old version
+     *                 otherwise, when a deleted row is an item read of its old version; for an
+     *                 UPDATE, the same of its WHERE over {@code oldRows}
+     * @param oldRows  an UPDATE's rows as they were before it, row by row with {@code rows}, where
+     *                 the database returns them (PostgreSQL 18's {@code RETURNING old.*}); else
+     *                 {@code null}
      */
     record RowsWritten(String table, List<Map<String, Object>> rows, boolean deleted, java.util.Set<String> assigned,
-                       boolean batch, String rangedOver) implements Observation {
+                       boolean batch, String rangedOver, List<Map<String, Object>> oldRows) implements Observation {
+
+        /** Rows written whose old versions are not known but by a DELETE. */
+        public RowsWritten(String table, List<Map<String, Object>> rows, boolean deleted, java.util.Set<String> assigned,
+                           boolean batch, String rangedOver) {
+            this(table, rows, deleted, assigned, batch, rangedOver, null);
+        }
 
         /** Rows written by a statement whose WHERE is not read as a predicate. */
         public RowsWritten(String table, List<Map<String, Object>> rows, boolean deleted, java.util.Set<String> assigned,

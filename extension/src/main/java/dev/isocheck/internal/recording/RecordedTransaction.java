@@ -101,6 +101,10 @@ public final class RecordedTransaction {
         }
         tables.changedAlongWith(write.table()).forEach((table, why) -> leftOut.add(new LeftOut(
                 table.equals(EVERY_TABLE) ? Optional.empty() : Optional.of(table), lastStatement(), why)));
+        if (write.oldRows() != null && keyColumns.isPresent()) {
+            updatedWithOldRows(write, keyColumns.get());
+            return;
+        }
         if (keyColumns.isPresent() && keyColumns.get().stream().anyMatch(write.assigned()::contains)) {
             leftOut.add(new LeftOut(Optional.of(write.table()), lastStatement(),
                     "an UPDATE that sets a primary key column moves rows, and the old keys' removal is not seen"));
@@ -128,7 +132,7 @@ public final class RecordedTransaction {
         }
         if (write.deleted()) {
             // A DELETE read the rows it removed, as they were, and ranged over its WHERE.
-            if (write.rangedOver() != null && deleted.size() == write.rows().size() && namesOnlyColumnsOf(write)) {
+            if (write.rangedOver() != null && deleted.size() == write.rows().size() && namesOnlyColumnsOf(write.rangedOver(), write.rows())) {
                 ops.add(new Op.Predicate(write.table(), write.rangedOver(), deleted));
             } else {
                 deleted.forEach((key, row) -> ops.add(new Op.Read(write.table(), key, row)));
@@ -137,13 +141,47 @@ public final class RecordedTransaction {
         ops.addAll(writes);
     }
 
+    /**
+     * An UPDATE whose old rows came back: it read each row as it was (the predicate read of its
+     * WHERE, when exact), and wrote each new version; a row whose key it changed is removed from
+     * its old key, all removals before all writes, so that keys shifted along
+     * ({@code SET id = id + 1}) end as the statement left them.
+     */
+    private void updatedWithOldRows(RowsWritten write, List<String> keyColumns) {
+        Map<String, Map<String, Object>> old = new LinkedHashMap<>();
+        List<Op> writes = new ArrayList<>();
+        Set<String> newKeys = new java.util.HashSet<>();
+        for (int i = 0; i < write.rows().size(); i++) {
+            Optional<String> oldKey = key(write.table(), keyColumns, write.oldRows().get(i));
+            Optional<String> newKey = key(write.table(), keyColumns, write.rows().get(i));
+            if (oldKey.isEmpty() || newKey.isEmpty()) {
+                leftOut.add(new LeftOut(Optional.of(write.table()), lastStatement(), "a row written has no value for a primary key column"));
+                return;
+            }
+            old.put(oldKey.get(), write.oldRows().get(i));
+            newKeys.add(newKey.get());
+            writes.add(new Op.Write(write.table(), newKey.get(), write.rows().get(i)));
+        }
+        if (write.rangedOver() != null && old.size() == write.oldRows().size() && namesOnlyColumnsOf(write.rangedOver(), write.oldRows())) {
+            ops.add(new Op.Predicate(write.table(), write.rangedOver(), old));
+        } else {
+            old.forEach((key, row) -> ops.add(new Op.Read(write.table(), key, row)));
+        }
+        for (String key : old.keySet()) {
+            if (!newKeys.contains(key)) {
+                ops.add(new Op.Write(write.table(), key, null));
+            }
+        }
+        ops.addAll(writes);
+    }
+
     /** Whether every row a DELETE returned has every column its WHERE mentions (a LOB may be left out of a row). */
-    private static boolean namesOnlyColumnsOf(RowsWritten write) {
-        if (!(dev.isocheck.internal.predicate.WherePredicate.parse(write.rangedOver())
+    private static boolean namesOnlyColumnsOf(String rangedOver, List<Map<String, Object>> rows) {
+        if (!(dev.isocheck.internal.predicate.WherePredicate.parse(rangedOver)
                 instanceof dev.isocheck.internal.predicate.WherePredicate where)) {
             return false;
         }
-        for (Map<String, Object> row : write.rows()) {
+        for (Map<String, Object> row : rows) {
             for (String column : where.columns()) {
                 if (!row.containsKey(column.toLowerCase(java.util.Locale.ROOT))) {
                     return false;

@@ -30,6 +30,8 @@ final class RecordedConnection implements InvocationHandler {
 
     private final Connection real;
     private final Dialect dialect;
+    /** The server's major version, 0 when unknown: which rewrites it understands. */
+    private final int majorVersion;
     private final PrimaryKeys primaryKeys;
     private final Map<Savepoint, Integer> savepoints = new IdentityHashMap<>();
     private Connection proxy;
@@ -50,6 +52,13 @@ final class RecordedConnection implements InvocationHandler {
     private RecordedConnection(Connection real, Dialect dialect, PrimaryKeys primaryKeys) throws SQLException {
         this.real = real;
         this.dialect = dialect;
+        int major;
+        try {
+            major = real.getMetaData().getDatabaseMajorVersion();
+        } catch (SQLException | RuntimeException e) {
+            major = 0;
+        }
+        this.majorVersion = major;
         this.primaryKeys = primaryKeys;
         this.autoCommit = real.getAutoCommit();
     }
@@ -67,6 +76,19 @@ final class RecordedConnection implements InvocationHandler {
 
     Dialect dialect() {
         return dialect;
+    }
+
+    /**
+     * The statement to send instead of a write so that it returns its rows: for an UPDATE, new and
+     * old versions where the server gives both ({@link #returnsOldRows}), else the new ones.
+     */
+    Optional<String> rewrite(AnalysedStatement.Write write, String sql) {
+        return dialect.rewriteWithOldRows(write, sql, majorVersion).or(() -> dialect.rewrite(write, sql));
+    }
+
+    /** Whether {@link #rewrite} of {@code write} returns each row's new version followed by its old one. */
+    boolean returnsOldRows(AnalysedStatement.Write write, String sql) {
+        return dialect.rewriteWithOldRows(write, sql, majorVersion).isPresent();
     }
 
     /**

@@ -174,7 +174,7 @@ final class RecordedStatement implements InvocationHandler {
             }
         }
         Optional<String> rewrite = analysed instanceof Write write && asPlainPrepare(args)
-                ? connection.dialect().rewrite(write, sql) : Optional.empty();
+                ? connection.rewrite(write, sql) : Optional.empty();
         if (rewrite.isPresent()) {
             PreparedStatement rewrittenStatement = null;
             try {
@@ -308,7 +308,7 @@ final class RecordedStatement implements InvocationHandler {
 
     private Object executePrepared(String name, Method method, Object[] args) throws Throwable {
         AnalysedStatement analysed = SqlAnalyzer.analyse(preparedSql);
-        lookUpColumnsOfDelete(analysed);
+        lookUpColumnsOfDelete(analysed, preparedSql);
         if (keysWrite != null && !name.equals("executeQuery")) {
             return executeReturningKeys(keysWrite, preparedSql, method, args);
         }
@@ -332,7 +332,7 @@ final class RecordedStatement implements InvocationHandler {
     private Object executeText(String name, Method method, Object[] args) throws Throwable {
         String sql = (String) args[0];
         AnalysedStatement analysed = SqlAnalyzer.analyse(sql);
-        lookUpColumnsOfDelete(analysed);
+        lookUpColumnsOfDelete(analysed, sql);
         if (analysed instanceof Write write && args.length == 2 && !name.equals("executeQuery")) {
             Optional<Object> request = connection.keysRequest(write, args[1]);
             if (request.isPresent()) {
@@ -351,7 +351,7 @@ final class RecordedStatement implements InvocationHandler {
             }
         }
         if (analysed instanceof Write write && args.length == 1 && !name.equals("executeQuery")) {
-            Optional<String> rewrite = connection.dialect().rewrite(write, sql);
+            Optional<String> rewrite = connection.rewrite(write, sql);
             if (rewrite.isPresent()) {
                 return executeRewritten(name, write, () -> real.executeQuery(rewrite.get()), sql);
             }
@@ -429,11 +429,14 @@ final class RecordedStatement implements InvocationHandler {
         TransactionLog log = connection.beforeExecute();
         statement(log, sql);
         List<Map<String, Object>> rows = new ArrayList<>();
+        boolean withOld = connection.returnsOldRows(write, sql);
+        List<Map<String, Object>> oldRows = withOld ? new ArrayList<>() : null;
         boolean complete = true;
         long count = 0;
         int maxRows = uncapped();
         try (ResultSet rs = send.call()) {
             RowReader reader = null;
+            RowReader oldReader = null;
             while (rs.next()) {
                 count++;
                 if (!complete) {
@@ -441,10 +444,20 @@ final class RecordedStatement implements InvocationHandler {
                 }
                 try {
                     if (reader == null) {
-                        reader = new RowReader(rs, null);
+                        if (withOld) {
+                            RowReader[] halves = RowReader.halves(rs);
+                            reader = halves[0];
+                            oldReader = halves[1];
+                        } else {
+                            reader = new RowReader(rs, null);
+                        }
                     }
                     rows.add(reader.row());
                     complete = !reader.ambiguous();
+                    if (oldReader != null) {
+                        oldRows.add(oldReader.row());
+                        complete &= !oldReader.ambiguous();
+                    }
                 } catch (SQLException | RuntimeException e) {
                     // The write happened; only the recorder failed to read it back.
                     complete = false;
@@ -457,7 +470,7 @@ final class RecordedStatement implements InvocationHandler {
             recap(maxRows);
         }
         connection.observe(log, complete
-                ? rowsWritten(write, rows, false, log)
+                ? rowsWritten(write, rows, oldRows, false, log)
                 : new LeftOut(Optional.of(write.table()), sql, "the recorder could not read back a row written, or its columns have ambiguous names"));
         connection.afterExecute(null, false);
         // Drivers keep the count for getUpdateCount after executeUpdate too.
@@ -516,7 +529,7 @@ final class RecordedStatement implements InvocationHandler {
         }
         long count = result instanceof Number n ? n.longValue() : real.getUpdateCount();
         List<Map<String, Object>> rows = new ArrayList<>();
-        connection.observe(log, rowsWritten(write, rows, false, log));
+        connection.observe(log, rowsWritten(write, rows, null, false, log));
         tee = new GeneratedKeysTee(connection, log, write, sql, rows, count, visible, real, proxy);
         boolean reading = log != null && count != 0;
         if (reading) {
@@ -527,17 +540,26 @@ final class RecordedStatement implements InvocationHandler {
     }
 
     /**
-     * The rows a write returned as the observation of them. A DELETE (not in a batch, whose
-     * parameters differ row by row) also ranged over its WHERE: when the checker evaluates it
-     * exactly, the rows deleted are the predicate read it was.
+     * The rows a write returned as the observation of them. A DELETE, and an UPDATE whose old rows
+     * came back (not in a batch, whose parameters differ row by row), also ranged over its WHERE:
+     * when the checker evaluates it exactly, the old rows are the predicate read it was.
      */
-    private Observation.RowsWritten rowsWritten(Write write, List<Map<String, Object>> rows, boolean batch, TransactionLog log) {
+    private Observation.RowsWritten rowsWritten(Write write, List<Map<String, Object>> rows, List<Map<String, Object>> oldRows,
+                                                boolean batch, TransactionLog log) {
         boolean deleted = write.kind() == WriteKind.DELETE;
+        if (oldRows != null) {
+            oldRows = usedColumns(write, oldRows);
+        }
         String rangedOver = null;
-        if (deleted && !batch) {
+        if ((deleted || oldRows != null) && !batch) {
             String reason;
             if (write.limited()) {
                 reason = "LIMIT or ORDER BY may leave rows undeleted";
+            } else if (!rows.isEmpty()
+                    && connection.knownColumnsOf(write.table()).filter(t -> SqlAnalyzer.fixesOnly(write.where(), t.key())).isPresent()) {
+                // WHERE id = ? found its row: the item read of it is all the predicate would say
+                // (when it found none, the predicate read says the row was absent).
+                return new Observation.RowsWritten(write.table(), rows, deleted, write.assigned(), batch, null, oldRows);
             } else {
                 Optional<TableColumns> table = connection.knownColumnsOf(write.table());
                 ExactWhere exact = ExactWhere.of(write.where(), bound(),
@@ -548,20 +570,42 @@ final class RecordedStatement implements InvocationHandler {
             if (rangedOver == null && log != null) {
                 log.recording().notModelled(new dev.isocheck.internal.recording.NotModelled(
                         "the reads of " + write.table() + (write.where() == null ? "" : " WHERE " + write.where()),
-                        "checked as the rows deleted, not as a predicate (a phantom goes unseen): " + reason));
+                        "checked as the rows " + (deleted ? "deleted" : "updated") + ", not as a predicate (a phantom goes unseen): " + reason));
             }
         }
-        return new Observation.RowsWritten(write.table(), rows, deleted, write.assigned(), batch, rangedOver);
+        return new Observation.RowsWritten(write.table(), rows, deleted, write.assigned(), batch, rangedOver, oldRows);
     }
 
     /**
-     * Looks up the columns of a DELETE's table before it is sent, while the connection may still
+     * Looks up the columns of a DELETE's table (or an UPDATE's, where its old rows come back) before it is sent, while the connection may still
      * be between transactions: whether its WHERE is a predicate read depends on their types.
      */
-    private void lookUpColumnsOfDelete(AnalysedStatement analysed) {
-        if (analysed instanceof Write write && write.kind() == WriteKind.DELETE) {
+    private void lookUpColumnsOfDelete(AnalysedStatement analysed, String sql) {
+        if (analysed instanceof Write write && (write.kind() == WriteKind.DELETE || connection.returnsOldRows(write, sql))) {
             connection.columnsOf(write.table());
         }
+    }
+
+    /**
+     * An UPDATE's old rows as far as it used them: the key, and the columns its SET expressions
+     * and WHERE mention ({@code n} of {@code SET n = n + 1}). The columns it only overwrote were
+     * never the application's reads: a lost update ({@code SELECT n}, then {@code SET n = ?}) is the
+     * application's stale read, not the statement's. {@code null} when the table's key is not known.
+     */
+    private List<Map<String, Object>> usedColumns(Write write, List<Map<String, Object>> oldRows) {
+        Optional<TableColumns> table = connection.knownColumnsOf(write.table());
+        if (table.isEmpty()) {
+            return null;
+        }
+        java.util.Set<String> kept = new java.util.HashSet<>(write.used());
+        kept.addAll(table.get().key());
+        List<Map<String, Object>> used = new ArrayList<>(oldRows.size());
+        for (Map<String, Object> row : oldRows) {
+            Map<String, Object> part = new java.util.LinkedHashMap<>(row);
+            part.keySet().retainAll(kept);
+            used.add(part);
+        }
+        return used;
     }
 
     /** The bound parameters by index, index 0 unused. */
@@ -585,7 +629,7 @@ final class RecordedStatement implements InvocationHandler {
         List<Map<String, Object>> rows = new ArrayList<>();
         if (count == 0) {
             // Nothing written; HSQLDB's keys of no rows are a result without columns that may refuse to be read.
-            return rowsWritten(write, rows, batch, log);
+            return rowsWritten(write, rows, null, batch, log);
         }
         boolean complete = true;
         try (ResultSet rs = from.getGeneratedKeys()) {
@@ -604,7 +648,7 @@ final class RecordedStatement implements InvocationHandler {
             return new LeftOut(Optional.of(write.table()), sql,
                     "the rows written did not all come back as generated keys (" + rows.size() + " of " + count + ")");
         }
-        return rowsWritten(write, rows, batch, log);
+        return rowsWritten(write, rows, null, batch, log);
     }
 
     /**

@@ -39,6 +39,32 @@ final class RowReader {
     }
 
     /**
+     * Readers of the two halves of a result whose columns are a row's new version then its old
+     * one ({@code RETURNING new.*, old.*}): {new, old}. Halves whose labels differ make both read
+     * nothing (an empty row), which leaves the table out.
+     */
+    static RowReader[] halves(ResultSet rs) throws SQLException {
+        ResultSetMetaData meta = rs.getMetaData();
+        int count = meta.getColumnCount();
+        int half = count / 2;
+        java.util.List<String> newNames = new java.util.ArrayList<>();
+        java.util.List<String> oldNames = new java.util.ArrayList<>();
+        boolean matching = count % 2 == 0;
+        for (int i = 0; i < count; i++) {
+            String name = SqlAnalyzer.columnName(meta.getColumnLabel(i + 1));
+            newNames.add(i < half ? name : null);
+            oldNames.add(i < half ? null : name);
+            if (i >= half && !name.equals(SqlAnalyzer.columnName(meta.getColumnLabel(i - half + 1)))) {
+                matching = false;
+            }
+        }
+        if (!matching) {
+            throw new SQLException("the new and old halves of the rows returned do not match");
+        }
+        return new RowReader[] {new RowReader(rs, newNames), new RowReader(rs, oldNames)};
+    }
+
+    /**
      * The current row. A column without a comparable value is left out: it is left out of every
      * read and every write of the row alike, and a read may see a subset of a row's fields, so the
      * check stays sound. Two result columns of one name make the row {@linkplain #ambiguous() ambiguous}.

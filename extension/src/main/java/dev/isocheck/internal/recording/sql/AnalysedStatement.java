@@ -62,16 +62,25 @@ public sealed interface AnalysedStatement {
      * @param assigned the columns an UPDATE (or an INSERT's ON CONFLICT DO UPDATE) sets: when one
      *                 is a key column, the row moves to another key and the old key's removal is
      *                 not seen
-     * @param where    a DELETE's WHERE clause, which it ranged over ({@code null} for none, and
-     *                 for INSERT and UPDATE)
-     * @param limited  whether LIMIT or ORDER BY may have left rows the WHERE selects undeleted
+     * @param where    a DELETE's or UPDATE's WHERE clause, which it ranged over ({@code null} for
+     *                 none, and for INSERT)
+     * @param limited  whether LIMIT or ORDER BY may have left rows the WHERE selects untouched
+     * @param used     the lower-cased words of an UPDATE's SET expressions and WHERE, which
+     *                 include every column whose old value it used ({@code n} in
+     *                 {@code SET n = n + 1}); a column it only overwrote ({@code SET n = ?}) is
+     *                 not read, however the database found the row
      */
-    record Write(WriteKind kind, String table, java.util.Set<String> assigned, Expression where, boolean limited)
-            implements AnalysedStatement {
+    record Write(WriteKind kind, String table, java.util.Set<String> assigned, Expression where, boolean limited,
+                 java.util.Set<String> used) implements AnalysedStatement {
 
         /** A write without a WHERE (an INSERT), or whose WHERE is not of interest. */
         public Write(WriteKind kind, String table, java.util.Set<String> assigned) {
-            this(kind, table, assigned, null, false);
+            this(kind, table, assigned, null, false, java.util.Set.of());
+        }
+
+        /** A DELETE or UPDATE ranging over {@code where}, without SET expressions. */
+        public Write(WriteKind kind, String table, java.util.Set<String> assigned, Expression where, boolean limited) {
+            this(kind, table, assigned, where, limited, java.util.Set.of());
         }
     }
 

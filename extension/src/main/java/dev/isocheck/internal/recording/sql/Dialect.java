@@ -62,6 +62,22 @@ public enum Dialect {
     public abstract Optional<String> rewrite(Write write, String sql);
 
     /**
+     * The statement to send instead of an UPDATE so that it returns each row's new version and
+     * then its old one, column for column ({@code RETURNING new.*, old.*}, PostgreSQL 18), or
+     * empty when this database has no such form.
+     *
+     * @param majorVersion the server's major version
+     */
+    public Optional<String> rewriteWithOldRows(Write write, String sql, int majorVersion) {
+        if (this != POSTGRESQL || majorVersion < 18 || write.kind() != WriteKind.UPDATE
+                || OLD_OR_NEW.matcher(sql).find()) {
+            // A table or alias named old or new would make old.* and new.* mean it.
+            return Optional.empty();
+        }
+        return Optional.of(body(sql) + "\nRETURNING new.*, old.*");
+    }
+
+    /**
      * Whether this database aggregates a column into an array in a given order, which the recorder
      * adds to an aggregate query to learn the rows it ranged over ({@link HiddenColumns}).
      */
@@ -106,6 +122,8 @@ public enum Dialect {
         }
         return OTHER;
     }
+
+    private static final java.util.regex.Pattern OLD_OR_NEW = java.util.regex.Pattern.compile("(?i)\\b(old|new)\\b");
 
     private static String body(String sql) {
         String body = sql.strip();

@@ -148,9 +148,22 @@ public final class SqlAnalyzer {
                     insert.getConflictAction() == null ? null : insert.getConflictAction().getUpdateSets());
         }
         if (statement instanceof Update update) {
-            return write(WriteKind.UPDATE, update.getTable(), update.getReturningClause() == null
+            AnalysedStatement analysed = write(WriteKind.UPDATE, update.getTable(), update.getReturningClause() == null
                     && update.getWithItemsList() == null && update.getFromItem() == null
                     && empty(update.getJoins()) && empty(update.getStartJoins()), update.getUpdateSets());
+            if (analysed instanceof Write write) {
+                StringBuilder used = new StringBuilder(String.valueOf(update.getWhere()));
+                for (UpdateSet set : update.getUpdateSets()) {
+                    used.append(' ').append(set.getValues());
+                }
+                Set<String> words = new HashSet<>();
+                for (String word : used.toString().toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}_$]+")) {
+                    words.add(word);
+                }
+                return new Write(write.kind(), write.table(), write.assigned(), update.getWhere(),
+                        update.getLimit() != null || !empty(update.getOrderByElements()), Set.copyOf(words));
+            }
+            return analysed;
         }
         if (statement instanceof Delete delete) {
             AnalysedStatement analysed = write(WriteKind.DELETE, delete.getTable(), delete.getReturningClause() == null
@@ -348,6 +361,15 @@ public final class SqlAnalyzer {
     }
 
     /** Collects {@code column = value} conjuncts; returns whether the whole clause is made of them. */
+    /**
+     * Whether {@code where} is nothing but one equality on each column of {@code key}
+     * ({@code WHERE id = ?}): a statement that touches at most that one row.
+     */
+    public static boolean fixesOnly(Expression where, List<String> key) {
+        Map<String, Operand> equalities = new LinkedHashMap<>();
+        return where != null && !key.isEmpty() && conjuncts(where, equalities) && equalities.keySet().equals(Set.copyOf(key));
+    }
+
     private static boolean conjuncts(Expression where, Map<String, Operand> into) {
         if (where instanceof AndExpression and) {
             boolean left = conjuncts(and.getLeftExpression(), into);
