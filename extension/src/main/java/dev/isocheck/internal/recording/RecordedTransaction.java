@@ -154,15 +154,19 @@ public final class RecordedTransaction {
         for (int i = 0; i < write.rows().size(); i++) {
             Optional<String> oldKey = key(write.table(), keyColumns, write.oldRows().get(i));
             Optional<String> newKey = key(write.table(), keyColumns, write.rows().get(i));
-            if (oldKey.isEmpty() || newKey.isEmpty()) {
+            if (newKey.isEmpty()) {
                 leftOut.add(new LeftOut(Optional.of(write.table()), lastStatement(), "a row written has no value for a primary key column"));
                 return;
             }
-            old.put(oldKey.get(), write.oldRows().get(i));
+            // No old key: ON CONFLICT found no row, and inserted this one.
+            if (oldKey.isPresent()) {
+                old.put(oldKey.get(), write.oldRows().get(i));
+            }
             newKeys.add(newKey.get());
             writes.add(new Op.Write(write.table(), newKey.get(), write.rows().get(i)));
         }
         if (write.rangedOver() != null && old.size() == write.oldRows().size() && namesOnlyColumnsOf(write.rangedOver(), write.oldRows())) {
+            // An UPDATE: every row it changed had a key before.
             ops.add(new Op.Predicate(write.table(), write.rangedOver(), old));
         } else {
             old.forEach((key, row) -> ops.add(new Op.Read(write.table(), key, row)));

@@ -551,7 +551,7 @@ final class RecordedStatement implements InvocationHandler {
             oldRows = usedColumns(write, oldRows);
         }
         String rangedOver = null;
-        if ((deleted || oldRows != null) && !batch) {
+        if ((deleted || oldRows != null && write.kind() == WriteKind.UPDATE) && !batch) {
             String reason;
             if (write.limited()) {
                 reason = "LIMIT or ORDER BY may leave rows undeleted";

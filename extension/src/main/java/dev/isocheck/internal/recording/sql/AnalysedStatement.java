@@ -65,7 +65,7 @@ public sealed interface AnalysedStatement {
      * @param where    a DELETE's or UPDATE's WHERE clause, which it ranged over ({@code null} for
      *                 none, and for INSERT)
      * @param limited  whether LIMIT or ORDER BY may have left rows the WHERE selects untouched
-     * @param used     the lower-cased words of an UPDATE's SET expressions and WHERE, which
+     * @param used     the lower-cased words of an UPDATE's (or ON CONFLICT DO UPDATE's) SET expressions and WHERE, which
      *                 include every column whose old value it used ({@code n} in
      *                 {@code SET n = n + 1}); a column it only overwrote ({@code SET n = ?}) is
      *                 not read, however the database found the row
@@ -76,6 +76,11 @@ public sealed interface AnalysedStatement {
         /** A write without a WHERE (an INSERT), or whose WHERE is not of interest. */
         public Write(WriteKind kind, String table, java.util.Set<String> assigned) {
             this(kind, table, assigned, null, false, java.util.Set.of());
+        }
+
+        /** Whether this is an INSERT with {@code ON CONFLICT DO UPDATE}, which updates the rows it finds. */
+        public boolean isUpsert() {
+            return kind == WriteKind.INSERT && !assigned.isEmpty();
         }
 
         /** A DELETE or UPDATE ranging over {@code where}, without SET expressions. */

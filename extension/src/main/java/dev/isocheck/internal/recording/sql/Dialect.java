@@ -62,14 +62,15 @@ public enum Dialect {
     public abstract Optional<String> rewrite(Write write, String sql);
 
     /**
-     * The statement to send instead of an UPDATE so that it returns each row's new version and
-     * then its old one, column for column ({@code RETURNING new.*, old.*}, PostgreSQL 18), or
+     * The statement to send instead of an UPDATE (or an INSERT ... ON CONFLICT DO UPDATE) so that
+     * it returns each row's new version and then its old one, column for column
+     * ({@code RETURNING new.*, old.*}, PostgreSQL 18; the old one all NULL for a row inserted), or
      * empty when this database has no such form.
      *
      * @param majorVersion the server's major version
      */
     public Optional<String> rewriteWithOldRows(Write write, String sql, int majorVersion) {
-        if (this != POSTGRESQL || majorVersion < 18 || write.kind() != WriteKind.UPDATE
+        if (this != POSTGRESQL || majorVersion < 18 || !(write.kind() == WriteKind.UPDATE || write.isUpsert())
                 || OLD_OR_NEW.matcher(sql).find()) {
             // A table or alias named old or new would make old.* and new.* mean it.
             return Optional.empty();

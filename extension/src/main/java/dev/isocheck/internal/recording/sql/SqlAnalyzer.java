@@ -143,9 +143,18 @@ public final class SqlAnalyzer {
                     : new Opaque(Optional.empty(), "a SELECT with a data-modifying WITH");
         }
         if (statement instanceof Insert insert) {
-            return write(WriteKind.INSERT, insert.getTable(), insert.getReturningClause() == null
+            AnalysedStatement analysed = write(WriteKind.INSERT, insert.getTable(), insert.getReturningClause() == null
                     && insert.getWithItemsList() == null && insert.getDuplicateUpdateSets() == null,
                     insert.getConflictAction() == null ? null : insert.getConflictAction().getUpdateSets());
+            if (analysed instanceof Write write && write.isUpsert()) {
+                // ON CONFLICT DO UPDATE: what its SET and WHERE use of the row it found.
+                StringBuilder used = new StringBuilder(String.valueOf(insert.getConflictAction().getWhereExpression()));
+                for (UpdateSet set : insert.getConflictAction().getUpdateSets()) {
+                    used.append(' ').append(set.getValues());
+                }
+                return new Write(write.kind(), write.table(), write.assigned(), null, false, words(used.toString()));
+            }
+            return analysed;
         }
         if (statement instanceof Update update) {
             AnalysedStatement analysed = write(WriteKind.UPDATE, update.getTable(), update.getReturningClause() == null
@@ -156,12 +165,8 @@ public final class SqlAnalyzer {
                 for (UpdateSet set : update.getUpdateSets()) {
                     used.append(' ').append(set.getValues());
                 }
-                Set<String> words = new HashSet<>();
-                for (String word : used.toString().toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}_$]+")) {
-                    words.add(word);
-                }
                 return new Write(write.kind(), write.table(), write.assigned(), update.getWhere(),
-                        update.getLimit() != null || !empty(update.getOrderByElements()), Set.copyOf(words));
+                        update.getLimit() != null || !empty(update.getOrderByElements()), words(used.toString()));
             }
             return analysed;
         }
@@ -234,6 +239,15 @@ public final class SqlAnalyzer {
             return new NoRowsKnown("a setting, lock or comment");
         }
         return new Opaque(Optional.empty(), "a statement the SQL parser does not understand may change any table");
+    }
+
+    /** The lower-cased words of {@code text}: a superset of the columns it names. */
+    private static Set<String> words(String text) {
+        Set<String> words = new HashSet<>();
+        for (String word : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}_$]+")) {
+            words.add(word);
+        }
+        return Set.copyOf(words);
     }
 
     /** What keeps the recorder from keying a query's rows, in a developer's words. */

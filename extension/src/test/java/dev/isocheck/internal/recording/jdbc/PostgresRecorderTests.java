@@ -215,4 +215,24 @@ class PostgresRecorderTests extends RecorderScenarios {
                 .anySatisfy(t -> assertThat(t).contains("r(counters/1, {\"id\":1,\"n\":1}) w(counters/1, {\"id\":1,\"n\":2})"));
         assertThat(RecordedRun.check(recorded, IsolationLevel.SERIALIZABLE).isSatisfied()).isTrue();
     }
+
+    /** An upsert read the row it found and updated (PostgreSQL 18's old row); a row it inserted it read nothing of. */
+    @Test
+    void anUpsertReadsTheRowItUpdatedAndNothingOfTheRowItInserted() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("upsert", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection();
+                 var s = c.prepareStatement("INSERT INTO counters VALUES (?, 10) ON CONFLICT (id) DO UPDATE SET n = counters.n + excluded.n")) {
+                s.setInt(1, 1);
+                assertThat(s.executeUpdate()).isEqualTo(1);
+                s.setInt(1, 7);
+                assertThat(s.executeUpdate()).isEqualTo(1);
+            }
+        });
+
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString).containsExactly(
+                "T1: r(counters/1, {\"id\":1,\"n\":0}) w(counters/1, {\"id\":1,\"n\":10})",
+                "T2: w(counters/7, {\"id\":7,\"n\":10})");
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
 }

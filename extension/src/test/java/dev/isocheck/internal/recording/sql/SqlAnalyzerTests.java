@@ -74,8 +74,13 @@ class SqlAnalyzerTests {
     void writesNameTheirTableAndTheColumnsTheySet() {
         Write update = (Write) SqlAnalyzer.analyse("UPDATE public.T SET n = n + 1, \"Id\" = 2 WHERE id = 1");
         assertThat(List.of(update.kind(), update.table(), update.assigned())).isEqualTo(List.of(WriteKind.UPDATE, "t", Set.of("n", "id")));
-        assertThat(SqlAnalyzer.analyse("INSERT INTO t (id) VALUES (1) ON CONFLICT (id) DO UPDATE SET n = 0"))
-                .isEqualTo(new Write(WriteKind.INSERT, "t", Set.of("n")));
+        Write upsert = (Write) SqlAnalyzer.analyse("INSERT INTO t (id) VALUES (1) ON CONFLICT (id) DO UPDATE SET n = 0");
+        assertThat(List.of(upsert.kind(), upsert.table(), upsert.assigned(), upsert.isUpsert()))
+                .isEqualTo(List.of(WriteKind.INSERT, "t", Set.of("n"), true));
+        // SET n = 0 overwrites n without using it; SET n = t.n + 1 uses it.
+        assertThat(upsert.used()).doesNotContain("n");
+        assertThat(((Write) SqlAnalyzer.analyse("INSERT INTO t VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET n = t.n + 1")).used())
+                .contains("n");
         Write delete = (Write) SqlAnalyzer.analyse("DELETE FROM t WHERE id = 1;");
         assertThat(List.of(delete.kind(), delete.table(), delete.assigned(), String.valueOf(delete.where()), delete.limited()))
                 .isEqualTo(List.of(WriteKind.DELETE, "t", Set.of(), "id = 1", false));
