@@ -154,16 +154,18 @@ public final class RecordedTransaction {
         for (int i = 0; i < write.rows().size(); i++) {
             Optional<String> oldKey = key(write.table(), keyColumns, write.oldRows().get(i));
             Optional<String> newKey = key(write.table(), keyColumns, write.rows().get(i));
-            if (newKey.isEmpty()) {
+            if (newKey.isEmpty() && oldKey.isEmpty()) {
                 leftOut.add(new LeftOut(Optional.of(write.table()), lastStatement(), "a row written has no value for a primary key column"));
                 return;
             }
-            // No old key: ON CONFLICT found no row, and inserted this one.
+            // No old key: the row was inserted (ON CONFLICT or MERGE found none); no new key: MERGE deleted it.
             if (oldKey.isPresent()) {
                 old.put(oldKey.get(), write.oldRows().get(i));
             }
-            newKeys.add(newKey.get());
-            writes.add(new Op.Write(write.table(), newKey.get(), write.rows().get(i)));
+            if (newKey.isPresent()) {
+                newKeys.add(newKey.get());
+                writes.add(new Op.Write(write.table(), newKey.get(), write.rows().get(i)));
+            }
         }
         if (write.rangedOver() != null && old.size() == write.oldRows().size() && namesOnlyColumnsOf(write.rangedOver(), write.oldRows())) {
             // An UPDATE: every row it changed had a key before.

@@ -116,7 +116,7 @@ final class RecordedStatement implements InvocationHandler {
      */
     static PreparedStatement prepare(RecordedConnection connection, Connection real, Method method, Object[] args) throws Throwable {
         String sql = (String) args[0];
-        AnalysedStatement analysed = SqlAnalyzer.analyse(sql);
+        AnalysedStatement analysed = seen(connection, SqlAnalyzer.analyse(sql), sql, asPlainPrepare(args));
         if ((analysed instanceof Query || analysed instanceof AnalysedStatement.Aggregate) && asPlainPrepare(args)) {
             Optional<HiddenColumns> plan = connection.hiddenColumns(analysed, sql);
             if (plan.isPresent()) {
@@ -191,6 +191,20 @@ final class RecordedStatement implements InvocationHandler {
         }
         PreparedStatement plain = (PreparedStatement) Proxies.call(real, method, args);
         return wrap(connection, plain, PreparedStatement.class, sql, false);
+    }
+
+    /**
+     * The statement as this connection can record it: a MERGE only where it is sent plainly
+     * ({@code plain}: no generated keys, not in a batch) to a database that returns its rows with
+     * their old versions (PostgreSQL 18), which tell an insert, an update and a delete apart;
+     * anywhere else its table is left out.
+     */
+    static AnalysedStatement seen(RecordedConnection connection, AnalysedStatement analysed, String sql, boolean plain) {
+        if (analysed instanceof Write write && write.kind() == WriteKind.MERGE && !(plain && connection.returnsOldRows(write, sql))) {
+            return new Opaque(Optional.of(write.table()),
+                    "a MERGE, whose rows only PostgreSQL 18 returns with their old versions (sent plainly, not in a batch)");
+        }
+        return analysed;
     }
 
     /**
@@ -307,7 +321,7 @@ final class RecordedStatement implements InvocationHandler {
     }
 
     private Object executePrepared(String name, Method method, Object[] args) throws Throwable {
-        AnalysedStatement analysed = SqlAnalyzer.analyse(preparedSql);
+        AnalysedStatement analysed = seen(connection, SqlAnalyzer.analyse(preparedSql), preparedSql, rewritten);
         lookUpColumnsOfDelete(analysed, preparedSql);
         if (keysWrite != null && !name.equals("executeQuery")) {
             return executeReturningKeys(keysWrite, preparedSql, method, args);
@@ -331,7 +345,7 @@ final class RecordedStatement implements InvocationHandler {
 
     private Object executeText(String name, Method method, Object[] args) throws Throwable {
         String sql = (String) args[0];
-        AnalysedStatement analysed = SqlAnalyzer.analyse(sql);
+        AnalysedStatement analysed = seen(connection, SqlAnalyzer.analyse(sql), sql, args.length == 1 && !name.equals("executeQuery"));
         lookUpColumnsOfDelete(analysed, sql);
         if (analysed instanceof Write write && args.length == 2 && !name.equals("executeQuery")) {
             Optional<Object> request = connection.keysRequest(write, args[1]);
@@ -547,6 +561,10 @@ final class RecordedStatement implements InvocationHandler {
     private Observation.RowsWritten rowsWritten(Write write, List<Map<String, Object>> rows, List<Map<String, Object>> oldRows,
                                                 boolean batch, TransactionLog log) {
         boolean deleted = write.kind() == WriteKind.DELETE;
+        if (write.kind() == WriteKind.MERGE && log != null) {
+            log.recording().notModelled(new dev.isocheck.internal.recording.NotModelled("the MERGE into " + write.table(),
+                    "its reads of the source it merges and of rows it matched to nothing are not checked"));
+        }
         if (oldRows != null) {
             oldRows = usedColumns(write, oldRows);
         }
@@ -706,7 +724,7 @@ final class RecordedStatement implements InvocationHandler {
     private Object executeBatch(Method method, Object[] args) throws Throwable {
         keysTaken = false;
         ranOn = null;
-        AnalysedStatement prepared = preparedSql == null ? null : SqlAnalyzer.analyse(preparedSql);
+        AnalysedStatement prepared = preparedSql == null ? null : seen(connection, SqlAnalyzer.analyse(preparedSql), preparedSql, false);
         // Before the transaction starts: the table's columns may have to be looked up.
         Statement withKeys = prepared instanceof Write write && batchSql.isEmpty() && !batchCalls.isEmpty()
                 ? batchReturningRows(write) : null;
@@ -716,7 +734,7 @@ final class RecordedStatement implements InvocationHandler {
         }
         for (String sql : batchSql) {
             statement(log, sql);
-            AnalysedStatement analysed = SqlAnalyzer.analyse(sql);
+            AnalysedStatement analysed = seen(connection, SqlAnalyzer.analyse(sql), sql, false);
             leaveOut(log, analysed, sql);
         }
         if (preparedSql != null && !batchCalls.isEmpty()) {

@@ -118,7 +118,11 @@ public sealed interface AnalysedStatement {
     }
 
     /** The three kinds of row writes. */
-    enum WriteKind { INSERT, UPDATE, DELETE }
+    enum WriteKind {
+        INSERT, UPDATE, DELETE,
+        /** A MERGE, which may insert, update and delete rows in one statement. */
+        MERGE
+    }
 
     /** The right-hand side of a WHERE equality: a literal, or the n-th (1-based) JDBC parameter. */
     sealed interface Operand {

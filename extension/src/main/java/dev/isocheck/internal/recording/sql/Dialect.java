@@ -16,6 +16,10 @@ public enum Dialect {
     POSTGRESQL {
         @Override
         public Optional<String> rewrite(Write write, String sql) {
+            if (write.kind() == WriteKind.MERGE) {
+                // RETURNING * does not tell a row MERGE deleted from one it updated.
+                return Optional.empty();
+            }
             // On a line of its own, so that a trailing line comment cannot swallow it.
             return Optional.of(body(sql) + "\nRETURNING *");
         }
@@ -25,6 +29,10 @@ public enum Dialect {
     H2 {
         @Override
         public Optional<String> rewrite(Write write, String sql) {
+            if (write.kind() == WriteKind.MERGE) {
+                // FINAL TABLE would not show the rows a MERGE deleted.
+                return Optional.empty();
+            }
             String delta = write.kind() == WriteKind.DELETE ? "OLD" : "FINAL";
             return Optional.of("SELECT * FROM " + delta + " TABLE (" + body(sql) + "\n)");
         }
@@ -70,7 +78,8 @@ public enum Dialect {
      * @param majorVersion the server's major version
      */
     public Optional<String> rewriteWithOldRows(Write write, String sql, int majorVersion) {
-        if (this != POSTGRESQL || majorVersion < 18 || !(write.kind() == WriteKind.UPDATE || write.isUpsert())
+        if (this != POSTGRESQL || majorVersion < 18
+                || !(write.kind() == WriteKind.UPDATE || write.kind() == WriteKind.MERGE || write.isUpsert())
                 || OLD_OR_NEW.matcher(sql).find()) {
             // A table or alias named old or new would make old.* and new.* mean it.
             return Optional.empty();

@@ -180,6 +180,19 @@ public final class SqlAnalyzer {
             }
             return analysed;
         }
+        if (statement instanceof net.sf.jsqlparser.statement.merge.Merge merge && merge.getTable() != null
+                && merge.getWithItemsList() == null && merge.getOutputClause() == null) {
+            Set<String> assigned = new HashSet<>();
+            if (merge.getOperations() != null) {
+                for (var operation : merge.getOperations()) {
+                    if (operation instanceof net.sf.jsqlparser.statement.merge.MergeUpdate update && update.getUpdateSets() != null) {
+                        update.getUpdateSets().forEach(set -> set.getColumns().forEach(c -> assigned.add(columnName(c.getColumnName()))));
+                    }
+                }
+            }
+            // Every word of the statement: a superset of the target's columns its ON, WHEN and SET use.
+            return new Write(WriteKind.MERGE, tableName(merge.getTable()), Set.copyOf(assigned), null, false, words(sql));
+        }
         if (statement instanceof CreateTable || statement instanceof CreateIndex) {
             // A new table has no rows; an index changes no row.
             return new NoRowsKnown("DDL that changes no row");

@@ -235,4 +235,31 @@ class PostgresRecorderTests extends RecorderScenarios {
                 "T2: w(counters/7, {\"id\":7,\"n\":10})");
         assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
     }
+
+    /**
+     * A MERGE on PostgreSQL 18 returns each row's new and old versions: an update reads and
+     * writes, an insert writes, a delete reads and removes. Its source's reads are listed as not
+     * checked.
+     */
+    @Test
+    void aMergeIsRecordedRowByRowWithItsOldVersions() throws Exception {
+        database().run("DROP TABLE IF EXISTS shelf", "CREATE TABLE shelf (sku TEXT PRIMARY KEY, qty INT NOT NULL)",
+                "INSERT INTO shelf VALUES ('a', 1), ('b', 2)");
+        RecordedHistory recorded = RecordedRun.record("merge", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                assertThat(s.executeUpdate("MERGE INTO shelf t USING (VALUES ('a', 5), ('c', 7)) AS src (sku, qty) ON t.sku = src.sku"
+                        + " WHEN MATCHED THEN UPDATE SET qty = t.qty + src.qty"
+                        + " WHEN NOT MATCHED THEN INSERT (sku, qty) VALUES (src.sku, src.qty)")).isEqualTo(2);
+                assertThat(s.executeUpdate("MERGE INTO shelf t USING (VALUES ('b')) AS src (sku) ON t.sku = src.sku"
+                        + " WHEN MATCHED THEN DELETE")).isEqualTo(1);
+            }
+        });
+
+        assertThat(recorded.notModelled()).singleElement()
+                .satisfies(n -> assertThat(n.subject()).isEqualTo("the MERGE into shelf"));
+        assertThat(recorded.history().transactions()).extracting(Object::toString).containsExactly(
+                "T1: r(shelf/a, {\"qty\":1,\"sku\":\"a\"}) w(shelf/a, {\"qty\":6,\"sku\":\"a\"}) w(shelf/c, {\"qty\":7,\"sku\":\"c\"})",
+                "T2: r(shelf/b, {\"sku\":\"b\"}) w(shelf/b, null)");
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
 }

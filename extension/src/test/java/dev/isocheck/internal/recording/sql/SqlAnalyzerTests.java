@@ -93,7 +93,14 @@ class SqlAnalyzerTests {
                 "a UPDATE with RETURNING, WITH, joins or ON DUPLICATE KEY"));
         assertThat(SqlAnalyzer.analyse("UPDATE t SET n = u.n FROM u WHERE t.id = u.id")).isInstanceOf(Opaque.class);
         assertThat(((Opaque) SqlAnalyzer.analyse("TRUNCATE TABLE t")).table()).contains("t");
-        assertThat(((Opaque) SqlAnalyzer.analyse("MERGE INTO t USING u ON t.id = u.id WHEN MATCHED THEN UPDATE SET n = 1")).table()).contains("t");
+        // A MERGE is a write of its table, which only a dialect returning old rows records (else its table is left out).
+        Write merge = (Write) SqlAnalyzer.analyse("MERGE INTO t USING u ON t.id = u.id WHEN MATCHED THEN UPDATE SET n = 1");
+        assertThat(List.of(merge.kind(), merge.table(), merge.assigned())).isEqualTo(List.of(WriteKind.MERGE, "t", Set.of("n")));
+        assertThat(Dialect.POSTGRESQL.rewrite(merge, "MERGE INTO t USING u ON t.id = u.id WHEN MATCHED THEN DELETE")).isEmpty();
+        assertThat(Dialect.H2.rewrite(merge, "MERGE INTO t USING u ON t.id = u.id WHEN MATCHED THEN DELETE")).isEmpty();
+        assertThat(Dialect.POSTGRESQL.rewriteWithOldRows(merge, "MERGE INTO t USING u ON t.id = u.id WHEN MATCHED THEN DELETE", 17)).isEmpty();
+        assertThat(Dialect.POSTGRESQL.rewriteWithOldRows(merge, "MERGE INTO t USING u ON t.id = u.id WHEN MATCHED THEN DELETE", 18))
+                .contains("MERGE INTO t USING u ON t.id = u.id WHEN MATCHED THEN DELETE\nRETURNING new.*, old.*");
     }
 
     @Test
