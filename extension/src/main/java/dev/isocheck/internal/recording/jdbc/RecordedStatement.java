@@ -619,8 +619,12 @@ final class RecordedStatement implements InvocationHandler {
         kept.addAll(table.get().key());
         List<Map<String, Object>> used = new ArrayList<>(oldRows.size());
         for (Map<String, Object> row : oldRows) {
-            Map<String, Object> part = new java.util.LinkedHashMap<>(row);
-            part.keySet().retainAll(kept);
+            Map<String, Object> part = new java.util.LinkedHashMap<>();
+            row.forEach((column, value) -> {
+                if (kept.contains(column)) {
+                    part.put(column, value);
+                }
+            });
             used.add(part);
         }
         return used;

@@ -79,12 +79,20 @@ public enum Dialect {
      */
     public Optional<String> rewriteWithOldRows(Write write, String sql, int majorVersion) {
         if (this != POSTGRESQL || majorVersion < 18
-                || !(write.kind() == WriteKind.UPDATE || write.kind() == WriteKind.MERGE || write.isUpsert())
-                || OLD_OR_NEW.matcher(sql).find()) {
-            // A table or alias named old or new would make old.* and new.* mean it.
+                || !(write.kind() == WriteKind.UPDATE || write.kind() == WriteKind.MERGE || write.isUpsert())) {
             return Optional.empty();
         }
-        return Optional.of(body(sql) + "\nRETURNING new.*, old.*");
+        // Asked several times per statement: the answer depends on the text alone from here.
+        Optional<String> cached = OLD_ROW_REWRITES.get(sql);
+        if (cached == null) {
+            // A table or alias named old or new would make old.* and new.* mean it.
+            cached = OLD_OR_NEW.matcher(sql).find() ? Optional.empty() : Optional.of(body(sql) + "\nRETURNING new.*, old.*");
+            if (OLD_ROW_REWRITES.size() >= 10_000) {
+                OLD_ROW_REWRITES.clear();
+            }
+            OLD_ROW_REWRITES.put(sql, cached);
+        }
+        return cached;
     }
 
     /**
@@ -133,6 +141,7 @@ public enum Dialect {
         return OTHER;
     }
 
+    private static final java.util.Map<String, Optional<String>> OLD_ROW_REWRITES = new java.util.concurrent.ConcurrentHashMap<>();
     private static final java.util.regex.Pattern OLD_OR_NEW = java.util.regex.Pattern.compile("(?i)\\b(old|new)\\b");
 
     private static String body(String sql) {
