@@ -117,6 +117,9 @@ final class RecordedStatement implements InvocationHandler {
     static PreparedStatement prepare(RecordedConnection connection, Connection real, Method method, Object[] args) throws Throwable {
         String sql = (String) args[0];
         AnalysedStatement analysed = seen(connection, SqlAnalyzer.analyse(sql), sql, asPlainPrepare(args));
+        if (analysed instanceof Write write) {
+            connection.columnsOf(write.table());
+        }
         if ((analysed instanceof Query || analysed instanceof AnalysedStatement.Aggregate) && asPlainPrepare(args)) {
             Optional<HiddenColumns> plan = connection.hiddenColumns(analysed, sql);
             if (plan.isPresent()) {
@@ -322,7 +325,7 @@ final class RecordedStatement implements InvocationHandler {
 
     private Object executePrepared(String name, Method method, Object[] args) throws Throwable {
         AnalysedStatement analysed = seen(connection, SqlAnalyzer.analyse(preparedSql), preparedSql, rewritten);
-        lookUpColumnsOfDelete(analysed, preparedSql);
+        lookUpColumnsOfWrite(analysed);
         if (keysWrite != null && !name.equals("executeQuery")) {
             return executeReturningKeys(keysWrite, preparedSql, method, args);
         }
@@ -346,7 +349,7 @@ final class RecordedStatement implements InvocationHandler {
     private Object executeText(String name, Method method, Object[] args) throws Throwable {
         String sql = (String) args[0];
         AnalysedStatement analysed = seen(connection, SqlAnalyzer.analyse(sql), sql, args.length == 1 && !name.equals("executeQuery"));
-        lookUpColumnsOfDelete(analysed, sql);
+        lookUpColumnsOfWrite(analysed);
         if (analysed instanceof Write write && args.length == 2 && !name.equals("executeQuery")) {
             Optional<Object> request = connection.keysRequest(write, args[1]);
             if (request.isPresent()) {
@@ -595,11 +598,14 @@ final class RecordedStatement implements InvocationHandler {
     }
 
     /**
-     * Looks up the columns of a DELETE's table (or an UPDATE's, where its old rows come back) before it is sent, while the connection may still
-     * be between transactions: whether its WHERE is a predicate read depends on their types.
+     * Looks up the columns of a write's table before it is sent, while the connection may still be
+     * between transactions (a look-up inside the application's transaction could start its
+     * snapshot early, so it waits for the transaction's end): whether a DELETE's or UPDATE's WHERE
+     * is a predicate read depends on their types, and the queries that follow in the transaction
+     * need them for their hidden columns. Once per table.
      */
-    private void lookUpColumnsOfDelete(AnalysedStatement analysed, String sql) {
-        if (analysed instanceof Write write && (write.kind() == WriteKind.DELETE || connection.returnsOldRows(write, sql))) {
+    private void lookUpColumnsOfWrite(AnalysedStatement analysed) {
+        if (analysed instanceof Write write) {
             connection.columnsOf(write.table());
         }
     }
