@@ -488,7 +488,7 @@ public final class EngineBenchmark {
                     }
                     case "--size" -> o.sizes = list(value).stream().map(Options::size).toList();
                     case "--level" -> o.levels = list(value).stream().anyMatch(l -> l.equalsIgnoreCase("all"))
-                            ? List.of(IsolationLevel.values()) : list(value).stream().map(IsolationLevel::fromName).toList();
+                            ? List.of(dev.isocheck.internal.saturate.WeakLevel.searchedLevels()) : list(value).stream().map(IsolationLevel::fromName).toList();
                     case "--inject" -> o.anomalies = list(value).stream().map(InjectedAnomaly::fromName).toList();
                     case "--checker" -> {
                         o.checkerName = value;

@@ -317,9 +317,44 @@ public final class SaturationChecker {
             return java.util.Optional.ofNullable(finding);
         }
 
-        /** Whether the violation is a cycle (including an edge forced into the initial state). */
+        /** Whether the violation is a cycle of two transactions or more (not an edge forced into the initial state). */
         public boolean isCycle() {
-            return cycle != null;
+            return cycle != null && !(cycle.length == 1 && edges.to(cycle[0]) == events.initial());
+        }
+
+        /**
+         * The anomaly's kind: the screening's; {@code THIN_AIR} for a read nothing explains;
+         * {@code INITIAL_VALUE_CONFLICT}; {@code NO_VALID_ORDER} for a read of the initial state the
+         * axiom forbids and for a violation shown by cases; else the cycle's kind by its edges
+         * (write-write for the forced edges): {@code G0} or {@code G1c}.
+         */
+        public dev.isocheck.AnomalyType type() {
+            if (finding != null) {
+                return finding.anomaly().type();
+            }
+            if (unexplained >= 0) {
+                return dev.isocheck.AnomalyType.THIN_AIR;
+            }
+            if (conflict != null) {
+                return dev.isocheck.AnomalyType.INITIAL_VALUE_CONFLICT;
+            }
+            if (!isCycle() || !isCertain()) {
+                return dev.isocheck.AnomalyType.NO_VALID_ORDER;
+            }
+            List<dev.isocheck.explain.DependencyType> types = new ArrayList<>();
+            for (Step step : steps()) {
+                types.add(switch (step.kind()) {
+                    case "session" -> dev.isocheck.explain.DependencyType.SESSION;
+                    case "wr" -> dev.isocheck.explain.DependencyType.WRITE_READ;
+                    default -> dev.isocheck.explain.DependencyType.WRITE_WRITE;
+                });
+            }
+            return dev.isocheck.explain.AnomalyCycle.typeOf(types);
+        }
+
+        /** The level broken. */
+        public WeakLevel level() {
+            return level;
         }
 
         /** Whether the violation holds whatever write each read saw, without a case analysis. */
@@ -377,8 +412,47 @@ public final class SaturationChecker {
          * @param kind   {@code session}, {@code wr} or {@code co} (forced by the axiom)
          * @param key    the key, for {@code wr} and {@code co}; else {@code null}
          * @param reason why, in words
+         * @param fromOperations the operations of {@code from} behind the edge, as {history index, operation, row}
+         * @param toOperations   the operations of {@code to} behind the edge, likewise
          */
-        public record Step(String from, String to, String kind, String key, String reason) {
+        public record Step(String from, String to, String kind, String key, String reason, List<int[]> fromOperations,
+                List<int[]> toOperations) {
+        }
+
+        /** The read that shows a violation that is no cycle (or the read of an edge forced into the initial state), as {history index, operation, row}. */
+        public int[] read() {
+            int e = unexplained >= 0 ? unexplained : conflict != null ? conflict[1]
+                    : cycle != null && cycle.length == 1 ? edges.alpha(cycle[0]) : -1;
+            return e < 0 ? null : place(e);
+        }
+
+        /** The other operations such a violation involves, as {history index, operation, row}. */
+        public List<int[]> related() {
+            List<int[]> related = new ArrayList<>();
+            if (conflict != null) {
+                related.add(place(conflict[0]));
+            } else if (cycle != null && cycle.length == 1) {
+                int edge = cycle[0];
+                if (edges.beta(edge) >= 0) {
+                    related.add(place(edges.beta(edge)));
+                }
+                related.add(finalWrite(edges.from(edge), events.key(edges.alpha(edge))));
+            }
+            return related;
+        }
+
+        private int[] place(int e) {
+            return new int[] {events.transaction(events.transactionOf(e)).index(), events.operation(e), events.row(e)};
+        }
+
+        private int[] finalWrite(int t, int key) {
+            Transaction tx = events.transaction(t);
+            for (int op = tx.size() - 1; op >= 0; op--) {
+                if (tx.kind(op) == dev.isocheck.history.OpKind.WRITE && tx.key(op) == key) {
+                    return new int[] {tx.index(), op, -1};
+                }
+            }
+            throw new IllegalStateException(tx.id() + " does not write key " + key);
         }
 
         private Step step(int edge) {
@@ -387,10 +461,11 @@ public final class SaturationChecker {
             return switch (edges.kind(edge)) {
                 case Saturation.SESSION -> new Step(events.id(from), events.id(to), "session", null,
                         events.id(from) + " precedes " + events.id(to) + " in session "
-                                + events.history().sessionOf(events.transaction(to)).name());
+                                + events.history().sessionOf(events.transaction(to)).name(), List.of(), List.of());
                 case Saturation.WRITE_READ -> new Step(events.id(from), events.id(to), "wr",
                         events.keyName(events.key(edges.alpha(edge))),
-                        read(edges.alpha(edge)) + ", which " + events.id(from) + " wrote");
+                        read(edges.alpha(edge)) + ", which " + events.id(from) + " wrote",
+                        List.of(finalWrite(from, events.key(edges.alpha(edge)))), List.of(place(edges.alpha(edge))));
                 default -> forced(edge);
             };
         }
@@ -413,9 +488,11 @@ public final class SaturationChecker {
                 visible = events.id(t1) + " precedes " + events.id(t3) + " causally (by session order and write-read)";
             }
             String reason = read(alpha) + " from " + source + ", but " + visible + ", and " + events.id(t1) + " writes " + x
-                    + " too: " + level.axiom() + " puts " + events.id(t1) + "'s write of " + x + " before " + source
-                    + (t2 == events.initial() ? "'s, which comes before every transaction" : "'s");
-            return new Step(events.id(t1), source, "co", x, reason);
+                    + " too: " + level.axiom() + " puts " + events.id(t1) + "'s write of " + x + " before "
+                    + (t2 == events.initial() ? "the initial state, which comes before every transaction" : source + "'s");
+            int key = events.key(alpha);
+            return new Step(events.id(t1), source, "co", x, reason, List.of(finalWrite(t1, key)),
+                    t2 == events.initial() ? List.of() : List.of(finalWrite(t2, key)));
         }
 
         private String read(int e) {
@@ -438,6 +515,8 @@ public final class SaturationChecker {
                 text = read(unexplained) + ", which no committed transaction's final write and not the initial state explains";
             } else if (conflict != null) {
                 text = read(conflict[0]) + " and " + read(conflict[1]) + ", both of the initial value, which cannot be one value";
+            } else if (!isCycle()) {
+                text = level.axiom() + " is broken: " + steps().get(0).reason();
             } else {
                 List<String> parts = new ArrayList<>();
                 for (Step step : steps()) {

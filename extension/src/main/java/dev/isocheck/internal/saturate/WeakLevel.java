@@ -29,6 +29,22 @@ public enum WeakLevel {
         this.axiom = axiom;
     }
 
+    /** The weak level of {@code level}, if it is one of those decided by saturation. */
+    public static java.util.Optional<WeakLevel> of(dev.isocheck.IsolationLevel level) {
+        return switch (level) {
+            case READ_COMMITTED -> java.util.Optional.of(READ_COMMITTED);
+            case READ_ATOMIC -> java.util.Optional.of(READ_ATOMIC);
+            case CAUSAL -> java.util.Optional.of(CAUSAL);
+            case STRICT_SERIALIZABLE, SERIALIZABLE, SNAPSHOT_ISOLATION -> java.util.Optional.empty();
+        };
+    }
+
+    /** The levels the search engine decides (serializability and snapshot isolation), strongest first. */
+    public static dev.isocheck.IsolationLevel[] searchedLevels() {
+        return new dev.isocheck.IsolationLevel[] {dev.isocheck.IsolationLevel.STRICT_SERIALIZABLE,
+            dev.isocheck.IsolationLevel.SERIALIZABLE, dev.isocheck.IsolationLevel.SNAPSHOT_ISOLATION};
+    }
+
     /** The level's name on the command line, e.g. {@code read-atomic}. */
     public String cliName() {
         return cliName;
