@@ -53,6 +53,7 @@ public final class ReadEvents {
     private final int[][] candidates;
     private final int[] firstEvent;
     private final boolean predicateReads;
+    private final int[][] writtenKeys;
 
     private ReadEvents(History history) {
         this.history = history;
@@ -63,6 +64,7 @@ public final class ReadEvents {
         for (int i = 0; i < n; i++) {
             numberOf[committed[i].index()] = i;
         }
+        this.writtenKeys = new int[n][];
         this.sessionPredecessor = new int[n];
         Arrays.fill(sessionPredecessor, -1);
         for (Session session : history.sessions()) {
@@ -188,6 +190,31 @@ public final class ReadEvents {
         return sessionPredecessor[t];
     }
 
+    /** The distinct keys committed transaction {@code t} writes, in the order of its first write of each: do not modify. */
+    public int[] writtenKeys(int t) {
+        int[] keys = writtenKeys[t];
+        if (keys == null) {
+            Transaction tx = committed[t];
+            int[] found = new int[tx.size()];
+            int count = 0;
+            for (int op = 0; op < tx.size(); op++) {
+                if (tx.kind(op) == OpKind.WRITE) {
+                    int key = tx.key(op);
+                    boolean seen = false;
+                    for (int i = 0; i < count && !seen; i++) {
+                        seen = found[i] == key;
+                    }
+                    if (!seen) {
+                        found[count++] = key;
+                    }
+                }
+            }
+            keys = Arrays.copyOf(found, count);
+            writtenKeys[t] = keys;
+        }
+        return keys;
+    }
+
     /** Whether committed transaction {@code t} writes {@code key}; the initial transaction writes every key. */
     public boolean writes(int t, int key) {
         return t == committed.length || committed[t].writes(key);
@@ -276,6 +303,8 @@ public final class ReadEvents {
         private final Map<Integer, Map<Integer, List<Integer>>> installedByValue = new HashMap<>();
         private final Map<Integer, List<Integer>> installed = new HashMap<>();
         private final Map<Integer, Set<Integer>> everWritten = new HashMap<>();
+        /** Per key, the columns every installed write of it has, when they all have the same ones; else absent. */
+        private final Map<Integer, Set<String>> uniformColumns = new HashMap<>();
 
         private void index(int key) {
             if (installed.containsKey(key)) {
@@ -298,6 +327,20 @@ public final class ReadEvents {
             }
             installedByValue.put(key, byValue);
             installed.put(key, all);
+            Set<String> columns = null;
+            boolean uniform = true;
+            for (int value : byValue.keySet()) {
+                Value written = values.get(value);
+                Set<String> these = written.isObject() ? written.fields().keySet() : null;
+                if (these == null || (columns != null && !columns.equals(these))) {
+                    uniform = false;
+                    break;
+                }
+                columns = these;
+            }
+            if (uniform && columns != null) {
+                uniformColumns.put(key, columns);
+            }
             everWritten.put(key, ever);
         }
 
@@ -305,7 +348,9 @@ public final class ReadEvents {
             index(key);
             Value observed = values.get(value);
             List<Integer> writers;
-            if (observed.isObject()) {
+            // A row read of exactly the columns every installed row of its key has is consistent
+            // with equal rows only: the hash lookup, rather than a scan of every version.
+            if (observed.isObject() && !observed.fields().keySet().equals(uniformColumns.get(key))) {
                 writers = new ArrayList<>();
                 for (int w : installed.get(key)) {
                     if (observed.isConsistentWith(values.get(committed[w].finalValue(key)))) {

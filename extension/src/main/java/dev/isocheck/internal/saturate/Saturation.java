@@ -118,10 +118,9 @@ final class Saturation {
 
     /** t3 read x from t2 in α; an operation of t3 before α read from t1, a writer of x. */
     private void readCommitted() {
-        int[] seenWriter = new int[16];
-        int[] seenEvent = new int[16];
+        VisibleWriters seen = new VisibleWriters();
         for (int t3 = 0; t3 < n && intoInitial < 0; t3++) {
-            int seen = 0;
+            seen.clear();
             int start = events.firstEvent(t3);
             int end = events.firstEvent(t3 + 1);
             for (int alpha = start; alpha < end; ) {
@@ -131,29 +130,74 @@ final class Saturation {
                     opEnd++;
                 }
                 for (int a = alpha; a < opEnd; a++) {
-                    int t2 = chosen[a];
-                    if (t2 < 0) {
-                        continue;
-                    }
-                    for (int s = 0; s < seen; s++) {
-                        if (seenWriter[s] != t2 && events.writes(seenWriter[s], events.key(a))) {
-                            force(seenWriter[s], t2, a, seenEvent[s]);
-                        }
-                    }
+                    forceFrom(seen, a);
                 }
                 for (int a = alpha; a < opEnd; a++) {
-                    int t1 = chosen[a];
-                    if (t1 < 0 || t1 == n || contains(seenWriter, seen, t1)) {
-                        continue;
-                    }
-                    if (seen == seenWriter.length) {
-                        seenWriter = Arrays.copyOf(seenWriter, seen * 2);
-                        seenEvent = Arrays.copyOf(seenEvent, seen * 2);
-                    }
-                    seenWriter[seen] = t1;
-                    seenEvent[seen++] = a;
+                    seen.add(chosen[a], a);
                 }
                 alpha = opEnd;
+            }
+        }
+    }
+
+    /** Event α read x from t2: every visible writer t1 of x but t2 is forced before t2. */
+    private void forceFrom(VisibleWriters visible, int alpha) {
+        int t2 = chosen[alpha];
+        if (t2 < 0) {
+            return;
+        }
+        VisibleWriters.Entries writers = visible.of(events.key(alpha));
+        for (int i = 0; writers != null && i < writers.size; i++) {
+            if (writers.writer[i] != t2) {
+                force(writers.writer[i], t2, alpha, writers.event[i]);
+            }
+        }
+    }
+
+    /**
+     * The writers visible to the transaction being saturated, per key they write, each with the
+     * event that read from it: looking up a read's key finds exactly the writers the axiom orders
+     * before its source, without scanning the others.
+     */
+    private final class VisibleWriters {
+
+        private final Map<Integer, Entries> byKey = new HashMap<>();
+        private final java.util.Set<Integer> writers = new java.util.HashSet<>();
+
+        void clear() {
+            if (!writers.isEmpty()) {
+                byKey.clear();
+                writers.clear();
+            }
+        }
+
+        /** Adds the source of event {@code e}, unless it is none, the initial state, or visible already. */
+        void add(int writer, int e) {
+            if (writer < 0 || writer == n || !writers.add(writer)) {
+                return;
+            }
+            for (int key : events.writtenKeys(writer)) {
+                byKey.computeIfAbsent(key, k -> new Entries()).add(writer, e);
+            }
+        }
+
+        Entries of(int key) {
+            return byKey.get(key);
+        }
+
+        /** The visible writers of one key. */
+        final class Entries {
+            int[] writer = new int[4];
+            int[] event = new int[4];
+            int size;
+
+            void add(int w, int e) {
+                if (size == writer.length) {
+                    writer = Arrays.copyOf(writer, size * 2);
+                    event = Arrays.copyOf(event, size * 2);
+                }
+                writer[size] = w;
+                event[size++] = e;
             }
         }
     }
@@ -162,39 +206,25 @@ final class Saturation {
     private void readAtomic() {
         Map<Integer, Map<Integer, Integer>> lastWriterBySession = new HashMap<>();
         int[] sessionOf = sessionNumbers();
-        int[] sources = new int[16];
-        int[] sourceEvent = new int[16];
+        VisibleWriters sources = new VisibleWriters();
         for (int t3 = 0; t3 < n && intoInitial < 0; t3++) {
             Map<Integer, Integer> lastWriter = lastWriterBySession.computeIfAbsent(sessionOf[t3], s -> new HashMap<>());
             int start = events.firstEvent(t3);
             int end = events.firstEvent(t3 + 1);
-            int count = 0;
+            sources.clear();
             for (int e = start; e < end; e++) {
-                int t1 = chosen[e];
-                if (t1 >= 0 && t1 < n && !contains(sources, count, t1)) {
-                    if (count == sources.length) {
-                        sources = Arrays.copyOf(sources, count * 2);
-                        sourceEvent = Arrays.copyOf(sourceEvent, count * 2);
-                    }
-                    sources[count] = t1;
-                    sourceEvent[count++] = e;
-                }
+                sources.add(chosen[e], e);
             }
             for (int alpha = start; alpha < end; alpha++) {
                 int t2 = chosen[alpha];
                 if (t2 < 0) {
                     continue;
                 }
-                int x = events.key(alpha);
-                Integer earlier = lastWriter.get(x);
+                Integer earlier = lastWriter.get(events.key(alpha));
                 if (earlier != null && earlier != t2) {
                     force(earlier, t2, alpha, -1);
                 }
-                for (int s = 0; s < count; s++) {
-                    if (sources[s] != t2 && events.writes(sources[s], x)) {
-                        force(sources[s], t2, alpha, sourceEvent[s]);
-                    }
-                }
+                forceFrom(sources, alpha);
             }
             recordWrites(t3, lastWriter);
         }
@@ -422,15 +452,6 @@ final class Saturation {
         }
         java.util.Collections.reverse(list);
         return list.stream().mapToInt(Integer::intValue).toArray();
-    }
-
-    private static boolean contains(int[] values, int count, int value) {
-        for (int i = 0; i < count; i++) {
-            if (values[i] == value) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** The saturation would need more memory than it allows itself. */

@@ -10,6 +10,11 @@ import dev.isocheck.history.UnknownInitialValues;
 import dev.isocheck.internal.engine.CheckPipeline;
 import dev.isocheck.internal.limit.Limits;
 import dev.isocheck.internal.reference.AxiomaticReference;
+import dev.isocheck.internal.simulate.AnyInitialValues;
+import dev.isocheck.internal.simulate.HistoryGenerator;
+import dev.isocheck.internal.simulate.SeededRuns;
+import dev.isocheck.internal.simulate.SimulatedDatabase;
+import dev.isocheck.internal.simulate.Workload;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -112,6 +117,81 @@ class WeakLevelsDifferentialTests {
         assertThat(separatesReadAtomic).as("read atomic but not causal").isGreaterThan(20);
         assertThat(separatesCausal).as("causal but not prefix").isPositive();
         assertThat(ambiguous).as("histories with reads of several candidate writers").isGreaterThan(500);
+    }
+
+    /**
+     * On histories of simulated databases (predicate reads, partial rows, deletes, aborts, every
+     * kind of initial state, recorded-style {@code "unknown": "any"} too): a serial database
+     * satisfies every weak level, a snapshot-isolation one causal consistency, a read-committed one
+     * read committed; the saturation says what the reference says where it decides; and the levels
+     * nest up to snapshot isolation and serializability as the engine decides them.
+     */
+    @Test
+    void simulatedDatabasesMeetTheirLevelsAndSaturationAgreesWithTheReference() {
+        List<SimulatedDatabase> databases = List.of(SimulatedDatabase.serial(), SimulatedDatabase.snapshotIsolation(),
+                SimulatedDatabase.readCommitted(), SimulatedDatabase.lostUpdate(0.5), SimulatedDatabase.staleRead(0.3),
+                SimulatedDatabase.abortedRead(0.3), SimulatedDatabase.intermediateRead(0.3));
+        SaturationChecker checker = new SaturationChecker();
+        int[] compared = new int[1];
+        int[] violated = new int[SATURATED.length];
+        long base = 7_000;
+        for (SimulatedDatabase database : databases) {
+            for (int variant = 0; variant < 12; variant++) {
+                Workload workload = small(variant);
+                HistoryGenerator generator = new HistoryGenerator(workload, database);
+                SeededRuns.forEachHistory(12, base + 1_000L * variant, generator, generated -> {
+                    History generatedHistory = generated.history();
+                    History recorded = AnyInitialValues.forget(generatedHistory, new SplittableRandom(generated.seed()));
+                    for (History h : List.of(generatedHistory, recorded)) {
+                        boolean[] ok = new boolean[SATURATED.length];
+                        ReadEvents events = ReadEvents.of(h);
+                        for (int i = 0; i < SATURATED.length; i++) {
+                            SaturationChecker.Outcome outcome = checker.check(h, SATURATED[i], Limits.none());
+                            assertThat(outcome).as("at %s", SATURATED[i]).isNotInstanceOf(SaturationChecker.Outcome.Unknown.class);
+                            ok[i] = outcome instanceof SaturationChecker.Outcome.Satisfied;
+                            violated[i] += ok[i] ? 0 : 1;
+                            Optional<Boolean> reference = AxiomaticReference.satisfies(events, SATURATED[i]);
+                            if (reference.isPresent()) {
+                                compared[0]++;
+                                assertThat(ok[i]).as("saturation agrees with the reference at %s", SATURATED[i])
+                                        .isEqualTo(reference.get());
+                            }
+                        }
+                        boolean si = ENGINE.check(h, IsolationLevel.SNAPSHOT_ISOLATION).isSatisfied();
+                        boolean serializable = ENGINE.check(h, IsolationLevel.SERIALIZABLE).isSatisfied();
+                        assertThat(!serializable || si).as("serializable implies snapshot isolation").isTrue();
+                        assertThat(!si || ok[2]).as("snapshot isolation implies causal").isTrue();
+                        assertThat(!ok[2] || ok[1]).as("causal implies read atomic").isTrue();
+                        assertThat(!ok[1] || ok[0]).as("read atomic implies read committed").isTrue();
+                        if (generated.bugs().isEmpty()) {
+                            switch (database.isolation()) {
+                                case SERIAL -> assertThat(ok).as("serial database").containsOnly(true);
+                                case SNAPSHOT_ISOLATION -> assertThat(ok[2]).as("snapshot isolation database at causal").isTrue();
+                                case READ_COMMITTED -> assertThat(ok[0]).as("read committed database").isTrue();
+                            }
+                        }
+                    }
+                });
+            }
+            base += 1_000_000L;
+        }
+        System.out.printf("simulated databases: %d verdicts compared with the reference; violations at %s: %s%n", compared[0],
+                List.of(SATURATED), java.util.Arrays.toString(violated));
+        assertThat(compared[0]).isGreaterThan(1_000);
+        assertThat(java.util.Arrays.stream(violated).min().orElseThrow()).as("fewest violations at a level").isGreaterThan(50);
+    }
+
+    /** As the engine's differential tests vary them: unique or duplicate values, every initial state, partial rows, predicates. */
+    private static Workload small(int variant) {
+        Workload.InitialKnowledge[] initial = Workload.InitialKnowledge.values();
+        return Workload.defaults()
+                .withSessions(2 + variant % 3, variant % 3 == 0 ? 4 : 2)
+                .withMaxOpsPerTransaction(3 + variant % 3)
+                .withKeys(2 + variant % 2, 2 + (variant / 2) % 2)
+                .withValueDomain(variant % 4 == 0 ? 0 : 2 + variant % 3)
+                .withInitialState(initial[variant % initial.length])
+                .withPartialRows(variant % 5 != 0)
+                .withAbortProbability(variant % 2 == 0 ? 0.0 : 0.15);
     }
 
     /**
