@@ -78,6 +78,7 @@ public final class ReadEvents {
             }
         }
         Writers writers = new Writers();
+        Map<String, Optional<WherePredicate>> parsed = new HashMap<>();
         List<int[]> events = new ArrayList<>();
         List<int[]> candidateLists = new ArrayList<>();
         this.firstEvent = new int[n + 1];
@@ -98,7 +99,9 @@ public final class ReadEvents {
                     case PREDICATE -> {
                         predicates = true;
                         PredicateRead read = tx.predicate(op);
-                        WherePredicate where = WherePredicate.parse(read.where()) instanceof WherePredicate w ? w : null;
+                        WherePredicate where = parsed.computeIfAbsent(read.where(),
+                                text -> Optional.ofNullable(WherePredicate.parse(text) instanceof WherePredicate w ? w : null))
+                                .orElse(null);
                         for (int row = 0; row < read.rowCount(); row++) {
                             if (!written.contains(read.rowKey(row))) {
                                 events.add(new int[] {t, op, row, read.rowKey(row), read.rowValue(row)});
@@ -303,7 +306,7 @@ public final class ReadEvents {
         private final Map<Integer, Map<Integer, List<Integer>>> installedByValue = new HashMap<>();
         private final Map<Integer, List<Integer>> installed = new HashMap<>();
         private final Map<Integer, Set<Integer>> everWritten = new HashMap<>();
-        /** Per key, the columns every installed write of it has, when they all have the same ones; else absent. */
+        /** Per key, the columns every installed row written to it has, when they all have the same ones; else absent. */
         private final Map<Integer, Set<String>> uniformColumns = new HashMap<>();
 
         private void index(int key) {
@@ -329,10 +332,14 @@ public final class ReadEvents {
             installed.put(key, all);
             Set<String> columns = null;
             boolean uniform = true;
+            // Only rows can be consistent with a row read: deletes and other values do not count.
             for (int value : byValue.keySet()) {
                 Value written = values.get(value);
-                Set<String> these = written.isObject() ? written.fields().keySet() : null;
-                if (these == null || (columns != null && !columns.equals(these))) {
+                if (!written.isObject()) {
+                    continue;
+                }
+                Set<String> these = written.fields().keySet();
+                if (columns != null && !columns.equals(these)) {
                     uniform = false;
                     break;
                 }
@@ -344,6 +351,47 @@ public final class ReadEvents {
             everWritten.put(key, ever);
         }
 
+        /** Per key, per sorted list of columns read: installed writers by their values in those columns. */
+        private final Map<Integer, Map<List<String>, Map<List<Value>, List<Integer>>>> projections = new HashMap<>();
+
+        /**
+         * The installed writers of {@code key} whose row the partial row {@code observed} is
+         * consistent with: the same value in every column it read, a column it read as null
+         * being missing from the row too. Indexed per set of columns read, so each key's versions
+         * are scanned once per shape of read rather than once per read.
+         */
+        private List<Integer> partialRowWriters(int key, Value observed) {
+            List<String> columns = observed.fields().keySet().stream().sorted().toList();
+            Map<List<Value>, List<Integer>> byProjection = projections.computeIfAbsent(key, k -> new HashMap<>())
+                    .computeIfAbsent(columns, c -> {
+                        Map<List<Value>, List<Integer>> index = new HashMap<>();
+                        for (Map.Entry<Integer, List<Integer>> entry : installedByValue.get(key).entrySet()) {
+                            Value written = values.get(entry.getKey());
+                            if (written.isObject()) {
+                                index.computeIfAbsent(project(written, c), p -> new ArrayList<>()).addAll(entry.getValue());
+                            }
+                        }
+                        return index;
+                    });
+            List<Integer> found = byProjection.getOrDefault(project(observed, columns), List.of());
+            List<Integer> consistent = new ArrayList<>(found.size());
+            for (int w : found) {
+                // The projection is an index, the definition decides.
+                if (observed.isConsistentWith(values.get(committed[w].finalValue(key)))) {
+                    consistent.add(w);
+                }
+            }
+            return consistent;
+        }
+
+        private static List<Value> project(Value row, List<String> columns) {
+            List<Value> projection = new ArrayList<>(columns.size());
+            for (String column : columns) {
+                projection.add(row.field(column).orElse(Value.ABSENT));
+            }
+            return projection;
+        }
+
         int[] candidates(int reader, int key, int value, WherePredicate where) {
             index(key);
             Value observed = values.get(value);
@@ -351,12 +399,7 @@ public final class ReadEvents {
             // A row read of exactly the columns every installed row of its key has is consistent
             // with equal rows only: the hash lookup, rather than a scan of every version.
             if (observed.isObject() && !observed.fields().keySet().equals(uniformColumns.get(key))) {
-                writers = new ArrayList<>();
-                for (int w : installed.get(key)) {
-                    if (observed.isConsistentWith(values.get(committed[w].finalValue(key)))) {
-                        writers.add(w);
-                    }
-                }
+                writers = partialRowWriters(key, observed);
             } else {
                 writers = installedByValue.get(key).getOrDefault(value, List.of());
             }
@@ -382,12 +425,8 @@ public final class ReadEvents {
             if (observed.isAbsent() || observed.isObject() || initial.mayBeAnyValue(key)) {
                 return true;
             }
-            for (int written : everWritten.get(key)) {
-                if (observed.isConsistentWith(values.get(written))) {
-                    return false;
-                }
-            }
-            return true;
+            // A value that is no row is consistent with an equal value only (one id).
+            return !everWritten.get(key).contains(values.idOf(observed));
         }
     }
 }
