@@ -47,7 +47,12 @@ class SaturationCheckerTests {
         HistoryBuilder b = complete();
         b.transaction("T1").write("x", 1).write("y", 1);
         b.transaction("T2").read("y", 0).read("x", 1);
-        assertLevels(b.build(), true, false, false);
+        History fractured = b.build();
+        assertLevels(fractured, true, false, false);
+        Explanation explanation = Isocheck.check(fractured, IsolationLevel.READ_ATOMIC).explanation().orElseThrow();
+        assertThat(explanation).isInstanceOf(Explanation.Screened.class);
+        assertThat(new dev.isocheck.explain.HtmlRenderer().render(explanation)).contains("Read Atomic");
+        assertThat(new TextRenderer().render(explanation)).contains("the read: T2 operation 0, read y = 0");
         // Seen the other way round, read committed breaks too: T2 saw T1 and then read y from before it.
         HistoryBuilder c = complete();
         c.transaction("T1").write("x", 1).write("y", 1);
@@ -96,6 +101,9 @@ class SaturationCheckerTests {
         assertThat(cycles.isCertain()).isTrue();
         assertThat(cycles.anomaly()).isEqualTo("G0");
         assertThat(cycles.cases().get(0).cycle().transactions()).containsExactlyInAnyOrder("T1", "T2");
+        assertThat(new dev.isocheck.explain.DotRenderer().render(cycles)).contains("T1", "T2", "ww y");
+        assertThat(new dev.isocheck.explain.HtmlRenderer().render(cycles)).contains("Read Committed puts T1");
+        assertThat(new dev.isocheck.explain.JsonRenderer().toJson(cycles).get("anomaly").asText()).isEqualTo("G0");
         String text = new TextRenderer().render(cycles);
         assertThat(text.replaceAll("\\s+", " ")).contains("Read Committed puts T1's write of y before T2's",
                 "Read Committed puts T2's write of y before T1's", "T3 read y = 2 from T2, but T3 read x = 1 before that");
