@@ -99,12 +99,15 @@ public final class SaturationChecker {
             return new Outcome.Violated(Violation.initialConflict(events, level, conflict[0], conflict[1]));
         }
         limits.enter("saturating the commit order at " + level.cliName());
-        Saturation first;
         try {
-            first = new Saturation(events, level, certain).run();
+            return saturate(events, level, certain, ambiguous, limits);
         } catch (Saturation.TooLarge e) {
             return new Outcome.Unknown(e.getMessage());
         }
+    }
+
+    private Outcome saturate(ReadEvents events, WeakLevel level, int[] certain, List<Integer> ambiguous, Limits limits) {
+        Saturation first = new Saturation(events, level, certain).run();
         if (first.cycle() != null) {
             return new Outcome.Violated(Violation.cycle(events, level, first, certain, List.of(), 1));
         }
@@ -122,8 +125,7 @@ public final class SaturationChecker {
                 return satisfied(events, guessed.order());
             }
         }
-        ChoiceSearch search = new ChoiceSearch(events, level, certain, ambiguous, limits);
-        return search.run();
+        return new ChoiceSearch(events, level, certain, ambiguous, limits).run();
     }
 
     private static Outcome satisfied(ReadEvents events, int[] order) {
