@@ -19,8 +19,9 @@ import java.util.Objects;
  * giving a false alarm:
  * <ol>
  *   <li>the reads with one candidate alone: a cycle there is a cycle of every choice, a violation;</li>
- *   <li>one guessed choice (each ambiguous read takes the last candidate before it in the file,
- *       else the initial state, else its first): acyclic is a pass, with its order as witness;</li>
+ *   <li>two guessed choices ({@link SerialGuess}, a serial replay; then each ambiguous read's last
+ *       candidate before it in the file, else the initial state, else its first): acyclic is a
+ *       pass, with its order as witness;</li>
  *   <li>a depth-first search over the choices, abandoning a partial choice once its graph has a
  *       cycle or its reads of an initial value disagree (edges only grow as more reads are chosen,
  *       so every completion fails too): a complete acyclic choice is a pass; the search exhausted
@@ -32,7 +33,7 @@ import java.util.Objects;
 public final class SaturationChecker {
 
     /** Transactions plus events plus edges, summed over the saturations of one check. */
-    public static final long DEFAULT_WORK_BUDGET = 200_000_000L;
+    public static final long DEFAULT_WORK_BUDGET = 20_000_000L;
 
     private final long workBudget;
 
@@ -115,14 +116,19 @@ public final class SaturationChecker {
             return satisfied(events, first.order());
         }
         limits.enter("choosing among the candidate writers of " + ambiguous.size() + " reads at " + level.cliName());
-        int[] guess = certain.clone();
+        // Two guesses: a serial replay, then each read's last candidate in file order.
+        int[] serial = SerialGuess.of(events, first.edges(), certain);
+        int[] inFileOrder = certain.clone();
         for (int e : ambiguous) {
-            guess[e] = guessed(events, e);
+            inFileOrder[e] = guessed(events, e);
         }
-        if (initialConflict(events, guess) == null) {
-            Saturation guessed = new Saturation(events, level, guess).run();
-            if (guessed.order() != null) {
-                return satisfied(events, guessed.order());
+        for (int[] guess : List.of(serial, inFileOrder)) {
+            limits.checkTime();
+            if (initialConflict(events, guess) == null) {
+                Saturation guessed = new Saturation(events, level, guess).run();
+                if (guessed.order() != null) {
+                    return satisfied(events, guessed.order());
+                }
             }
         }
         return new ChoiceSearch(events, level, certain, ambiguous, limits).run();

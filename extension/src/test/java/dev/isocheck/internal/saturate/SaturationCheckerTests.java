@@ -125,6 +125,9 @@ class SaturationCheckerTests {
         assertThat(violation.explanation()).startsWith("whichever write each read saw (2 choices of writers tried, each failing)");
         assertThat(Isocheck.check(h, IsolationLevel.READ_ATOMIC).explanation().orElseThrow())
                 .isInstanceOf(Explanation.Unexplained.class);
+        // Past its budget the search answers Unknown, never a violation it did not show.
+        assertThat(new SaturationChecker(1).check(h, WeakLevel.READ_ATOMIC, Limits.none()))
+                .isInstanceOf(SaturationChecker.Outcome.Unknown.class);
         // One writer of the pair not writing y leaves a choice that works.
         HistoryBuilder c = complete();
         c.transaction("T1").write("x", 1).write("y", 1);
