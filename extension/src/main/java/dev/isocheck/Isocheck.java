@@ -8,6 +8,7 @@ import dev.isocheck.internal.engine.CheckPipeline;
 import dev.isocheck.internal.explain.CheckAndExplain;
 import dev.isocheck.internal.explain.CoreExplainer;
 import dev.isocheck.internal.explain.ExhaustiveExplainer;
+import dev.isocheck.internal.explain.WeakLevelExplainer;
 import dev.isocheck.internal.explain.Explainer;
 import dev.isocheck.internal.recording.jdbc.RecordingDataSource;
 import java.util.Objects;
@@ -83,9 +84,9 @@ public final class Isocheck {
         CheckPipeline pipeline = new CheckPipeline(options);
         // The explainer decides restrictions of the history with the same pipeline, so that the
         // options (the GPU mode) hold for those checks too.
-        Explainer explaining = explainer != null ? explainer : new CoreExplainer(new ExhaustiveExplainer(
+        Explainer explaining = explainer != null ? explainer : new WeakLevelExplainer(new CoreExplainer(new ExhaustiveExplainer(
                 options.explainMaxTransactions(), ExhaustiveExplainer.DEFAULT_BUDGET, ExhaustiveExplainer.DEFAULT_MAX_CASES),
-                pipeline, options.explainTimeLimit());
+                pipeline, options.explainTimeLimit()));
         return CheckAndExplain.run(history, level, pipeline, explaining);
     }
 

@@ -7,7 +7,10 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 import org.apiguardian.api.API;
 
-/** The isolation levels a history can be checked at, strongest first. */
+/**
+ * The isolation levels a history can be checked at, strongest first. The three weakest, below
+ * snapshot isolation, follow Biswas and Enea's axioms and are decided by saturation.
+ */
 @API(status = STABLE, since = "0.1")
 public enum IsolationLevel {
 
@@ -18,7 +21,27 @@ public enum IsolationLevel {
     SERIALIZABLE("serializable"),
 
     /** Reads from a snapshot that is a prefix of the commit order; concurrent writers of a key cannot both commit. */
-    SNAPSHOT_ISOLATION("snapshot-isolation");
+    SNAPSHOT_ISOLATION("snapshot-isolation"),
+
+    /**
+     * Causal consistency: a transaction sees the writes of every transaction that causally
+     * precedes it (by session order and what it read, transitively), each installed after the
+     * versions they overwrote; concurrent transactions may be seen in different orders.
+     */
+    CAUSAL("causal"),
+
+    /**
+     * Read atomic: a transaction sees all of another transaction's writes or none of them (no
+     * fractured reads), and its own session's earlier writes.
+     */
+    READ_ATOMIC("read-atomic"),
+
+    /**
+     * Read committed: every read sees a committed, final write, and once a read has seen a
+     * transaction's writes, later reads of the same transaction see those or newer ones
+     * (PostgreSQL's and most databases' default level).
+     */
+    READ_COMMITTED("read-committed");
 
     private final String cliName;
 

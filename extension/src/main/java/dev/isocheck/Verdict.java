@@ -32,7 +32,9 @@ public sealed interface Verdict permits Verdict.Satisfied, Verdict.Violated, Ver
      *
      * @param level   the level checked
      * @param witness ids of the committed transactions in an order that explains every read
-     *                (for snapshot isolation, the commit order); a test can replay it
+     *                (for snapshot isolation, the commit order; for causal, read atomic and read
+     *                committed, a commit order that satisfies the level's axiom for some choice
+     *                of the writes the reads saw); a test can replay it at the serializable levels
      * @param caveats what the check could not model and so did not hold the history to, in words
      *                (a predicate read whose {@code where} is unsupported: its returned rows were
      *                checked, its other rows not; real-time order at strict serializability for

@@ -252,10 +252,11 @@ class SerializableCheckTests {
 
     @Test
     void aBadLevelFailsTheTestNamingTheKeyTheValueAndTheLevels() {
-        Throwable failure = onlyFailure(run(NothingRecordedTestCase.class, Map.of("isocheck.level", "read-committed")));
+        Throwable failure = onlyFailure(run(NothingRecordedTestCase.class, Map.of("isocheck.level", "repeatable-read")));
 
         assertThat(failure).isInstanceOf(ExtensionConfigurationException.class).hasMessage("Invalid value of configuration"
-                + " parameter isocheck.level: \"read-committed\"; expected one of strict-serializable, serializable, snapshot-isolation");
+                + " parameter isocheck.level: \"repeatable-read\"; expected one of strict-serializable, serializable,"
+                + " snapshot-isolation, causal, read-atomic, read-committed");
     }
 
     @Test

@@ -115,7 +115,7 @@ public final class ExplainBenchmark {
 
     static void run(Workload workload, int seeds, Explainer explainer, CheckPipeline pipeline, PrintStream out) {
         Map<IsolationLevel, Tally> tallies = new EnumMap<>(IsolationLevel.class);
-        for (IsolationLevel level : IsolationLevel.values()) {
+        for (IsolationLevel level : dev.isocheck.internal.saturate.WeakLevel.searchedLevels()) {
             tallies.put(level, new Tally());
         }
         List<SimulatedDatabase> databases = List.of(SimulatedDatabase.snapshotIsolation(), SimulatedDatabase.readCommitted(),
@@ -124,7 +124,7 @@ public final class ExplainBenchmark {
             HistoryGenerator generator = new HistoryGenerator(workload, database);
             for (long seed = 1000; seed < 1000 + seeds; seed++) {
                 History history = generator.generate(seed).history();
-                for (IsolationLevel level : IsolationLevel.values()) {
+                for (IsolationLevel level : dev.isocheck.internal.saturate.WeakLevel.searchedLevels()) {
                     if (!(pipeline.check(history, level) instanceof Verdict.Violated violated)) {
                         continue;
                     }

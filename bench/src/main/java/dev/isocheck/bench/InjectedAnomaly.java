@@ -17,7 +17,8 @@ public enum InjectedAnomaly {
 
     /**
      * Both transactions read {@code x = 0} and write {@code x}: every order loses one update.
-     * Forbidden at every level (snapshot isolation by first committer wins).
+     * Forbidden from snapshot isolation up (by first committer wins); causal consistency and the
+     * levels below it allow it (the two are concurrent).
      */
     LOST_UPDATE("lost-update"),
 
@@ -28,8 +29,9 @@ public enum InjectedAnomaly {
     WRITE_SKEW("write-skew"),
 
     /**
-     * One writes {@code x} and {@code y}; the other reads the old {@code x} and the new {@code y}.
-     * Forbidden at every level: no snapshot holds half of a transaction.
+     * One writes {@code x} and {@code y}; the other reads the old {@code x} and then the new {@code y}.
+     * Forbidden from read atomic up: no snapshot holds half of a transaction. Read committed allows
+     * it (the new {@code y} was committed when it was read).
      */
     READ_SKEW("read-skew");
 
@@ -48,8 +50,9 @@ public enum InjectedAnomaly {
     public boolean violates(IsolationLevel level) {
         return switch (this) {
             case NONE -> false;
-            case LOST_UPDATE, READ_SKEW -> true;
-            case WRITE_SKEW -> level != IsolationLevel.SNAPSHOT_ISOLATION;
+            case LOST_UPDATE -> level.compareTo(IsolationLevel.SNAPSHOT_ISOLATION) <= 0;
+            case READ_SKEW -> level != IsolationLevel.READ_COMMITTED;
+            case WRITE_SKEW -> level.compareTo(IsolationLevel.SNAPSHOT_ISOLATION) < 0;
         };
     }
 

@@ -45,7 +45,7 @@ class WorkloadsTests {
                 assertThat(t.size()).as("%s has operations", t.id()).isPositive();
                 assertThat(t.start().isPresent()).isEqualTo(timing != Timing.NONE);
             });
-            for (IsolationLevel level : IsolationLevel.values()) {
+            for (IsolationLevel level : dev.isocheck.internal.saturate.WeakLevel.searchedLevels()) {
                 assertThat(generated.satisfies(level)).isTrue();
             }
         }
@@ -290,8 +290,26 @@ class WorkloadsTests {
                 .isInstanceOf(Verdict.Satisfied.class);
     }
 
+    /** The pipeline at the weak levels says of each injected anomaly what {@link InjectedAnomaly#violates} says. */
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void theSaturationAtTheWeakLevelsSeesWhatEachInjectedAnomalyBreaks(Kind kind) {
+        dev.isocheck.internal.engine.CheckPipeline pipeline = new dev.isocheck.internal.engine.CheckPipeline();
+        for (InjectedAnomaly anomaly : InjectedAnomaly.values()) {
+            History h = Workloads.generate(kind, 300, 13, anomaly).history();
+            for (IsolationLevel level : List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_ATOMIC, IsolationLevel.CAUSAL)) {
+                assertThat(pipeline.check(h, level).isSatisfied()).as("%s with %s at %s", kind, anomaly, level)
+                        .isEqualTo(!anomaly.violates(level));
+            }
+        }
+    }
+
     @Test
     void anomaliesViolateTheLevelsTheyShould() {
+        assertThat(InjectedAnomaly.READ_SKEW.violates(IsolationLevel.READ_ATOMIC)).isTrue();
+        assertThat(InjectedAnomaly.READ_SKEW.violates(IsolationLevel.READ_COMMITTED)).isFalse();
+        assertThat(InjectedAnomaly.LOST_UPDATE.violates(IsolationLevel.CAUSAL)).isFalse();
+        assertThat(InjectedAnomaly.WRITE_SKEW.violates(IsolationLevel.CAUSAL)).isFalse();
         assertThat(InjectedAnomaly.LOST_UPDATE.violates(IsolationLevel.SNAPSHOT_ISOLATION)).isTrue();
         assertThat(InjectedAnomaly.READ_SKEW.violates(IsolationLevel.SNAPSHOT_ISOLATION)).isTrue();
         assertThat(InjectedAnomaly.WRITE_SKEW.violates(IsolationLevel.SNAPSHOT_ISOLATION)).isFalse();

@@ -132,6 +132,10 @@ final class Wording {
             case SNAPSHOT_ISOLATION -> "Snapshot isolation allows a cycle only when two read-write edges follow each"
                     + " other somewhere (two transactions each missing the other's write, as in write skew); this one"
                     + " has none adjacent, so no commit order with snapshots explains it.";
+            case CAUSAL, READ_ATOMIC, READ_COMMITTED -> "The commit order would put each transaction before the next"
+                    + " one around the cycle, and so the last before the first: no order can. Its write-write edges are"
+                    + " the ones the level forces: a transaction read a key from one writer after another writer of"
+                    + " that key was visible to it, so that other writer's version must come first.";
         };
     }
 

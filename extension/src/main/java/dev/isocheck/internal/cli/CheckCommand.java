@@ -11,6 +11,7 @@ import dev.isocheck.Isocheck;
 import dev.isocheck.Verdict;
 import dev.isocheck.internal.explain.CheckAndExplain;
 import dev.isocheck.internal.explain.CoreExplainer;
+import dev.isocheck.internal.explain.WeakLevelExplainer;
 import dev.isocheck.explain.Explanation;
 import dev.isocheck.explain.HtmlRenderer;
 import dev.isocheck.explain.JsonRenderer;
@@ -35,7 +36,7 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * {@code check [--level LEVEL] [--format FORMAT] [--timeout DURATION] [--json] [--report DIR]
+ * {@code check [--level LEVEL | --classify] [--format FORMAT] [--timeout DURATION] [--json] [--report DIR]
  * FILE_OR_DIR...}: reads each history, checks it
  * ({@link Isocheck#check(History, IsolationLevel, CheckOptions)}), and prints one line per history
  * (see {@code docs/history-format.md}). Each violation is explained ({@link CoreExplainer}: the
@@ -62,8 +63,11 @@ public final class CheckCommand {
     public static final int EXIT_INVALID = 2;
 
     static final String USAGE = """
-            usage: isocheck check [--level LEVEL] [--format FORMAT] [--timeout DURATION] [--json] [--report DIR] FILE_OR_DIR...
-              --level    serializable (default), strict-serializable, snapshot-isolation
+            usage: isocheck check [--level LEVEL | --classify] [--format FORMAT] [--timeout DURATION] [--json] [--report DIR] FILE_OR_DIR...
+              --level    serializable (default), strict-serializable, snapshot-isolation, causal, read-atomic,
+                         read-committed
+              --classify the weakest level each history violates (read-committed, read-atomic, causal,
+                         snapshot-isolation, serializable), explained at that level; exit status 1 if any
               --format   jsonl (default for *.jsonl), dbcop (*.bincode), cobra (a directory of *.log,
                          read as the logs declare), cobra-unique, cobra-duplicates (force a reading)
               --timeout  give up on a history after DURATION (500ms, 30s, 5m, 1h, 1m30s; default 10m):
@@ -106,13 +110,54 @@ public final class CheckCommand {
         this.checker = Objects.requireNonNull(checker, "checker is null");
     }
 
-    /** Checks and explains one history as the options say. */
-    private CheckResult check(History history, Options options) {
+    /** Checks and explains one history as the options say, at {@code level}. */
+    private CheckResult check(History history, Options options, IsolationLevel level) {
         if (checker != null) {
-            return CheckAndExplain.run(history, options.level, checker, new CoreExplainer());
+            return CheckAndExplain.run(history, level, checker, new WeakLevelExplainer(new CoreExplainer()));
         }
         CheckOptions checking = options.timeout.map(this.options::withTimeLimit).orElse(this.options);
-        return Isocheck.check(history, options.level, checking);
+        return Isocheck.check(history, level, checking);
+    }
+
+    /**
+     * The levels {@code --classify} climbs, weakest first (Biswas and Enea's order; prefix
+     * consistency is not checked): violating one means violating every one after it.
+     */
+    static final List<IsolationLevel> LADDER = List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_ATOMIC,
+            IsolationLevel.CAUSAL, IsolationLevel.SNAPSHOT_ISOLATION, IsolationLevel.SERIALIZABLE);
+
+    /**
+     * {@code --classify}: a serializable history violates no level (its result is the serializable
+     * check's); otherwise the levels are checked from the weakest, and the first violated one is the
+     * answer, with its result. A level left undecided below it makes the answer undecided (that
+     * level's result): the weakest violated level is only named when every weaker one passed.
+     */
+    private Classification classify(History history, Options options) {
+        CheckResult serializable = check(history, options, IsolationLevel.SERIALIZABLE);
+        if (!serializable.isViolated()) {
+            return new Classification(serializable, null, serializable.isSatisfied());
+        }
+        for (IsolationLevel level : LADDER) {
+            CheckResult result = level == IsolationLevel.SERIALIZABLE ? serializable : check(history, options, level);
+            if (result.isViolated()) {
+                return new Classification(result, level, true);
+            }
+            if (!result.isSatisfied()) {
+                return new Classification(result, null, false);
+            }
+        }
+        throw new IllegalStateException("serializable was violated");
+    }
+
+    /**
+     * What {@code --classify} found.
+     *
+     * @param result   the result to print: at the weakest violated level, at serializable when none is,
+     *                 or at the level left undecided
+     * @param weakest  the weakest violated level, {@code null} when none is (or undecided)
+     * @param decided  whether the classification is certain
+     */
+    private record Classification(CheckResult result, IsolationLevel weakest, boolean decided) {
     }
 
     /** Runs the command on its arguments (without the word {@code check}) and returns the exit status. */
@@ -173,7 +218,8 @@ public final class CheckCommand {
             return invalid(path, options, path + ": cannot be read: " + describe(e));
         }
         long loadMillis = (System.nanoTime() - started) / 1_000_000;
-        CheckResult result = check(history, options);
+        Classification classification = options.classify ? classify(history, options) : null;
+        CheckResult result = classification != null ? classification.result() : check(history, options, options.level);
         Verdict verdict = result.verdict();
         long millis = result.checkDuration().toMillis();
         Explanation explanation = result.explanation().orElse(null);
@@ -192,15 +238,35 @@ public final class CheckCommand {
                 node.put("explainMillis", explainMillis);
             }
             report.ifPresent(r -> node.put("report", r.toString()));
+            if (classification != null && classification.decided()) {
+                if (classification.weakest() == null) {
+                    node.putNull("weakest_violated");
+                } else {
+                    node.put("weakest_violated", classification.weakest().cliName());
+                }
+            }
             out.println(node);
         } else {
-            out.println(text(path, verdict, explanation) + report.map(r -> "\n  report: " + r).orElse(""));
+            String classified = "";
+            if (classification != null) {
+                classified = classification.decided()
+                        ? "\n  weakest level violated: " + (classification.weakest() == null ? "none (serializable)"
+                                : classification.weakest().cliName() + weakerPassed(classification.weakest()))
+                        : "\n  weakest level violated: not decided (" + verdict.level().cliName() + " was not)";
+            }
+            out.println(text(path, verdict, explanation) + classified + report.map(r -> "\n  report: " + r).orElse(""));
         }
         out.flush();
         if (verdict.isSatisfied()) {
             return EXIT_OK;
         }
         return verdict.isViolated() ? EXIT_VIOLATION : EXIT_INVALID;
+    }
+
+    private static String weakerPassed(IsolationLevel weakest) {
+        int at = LADDER.indexOf(weakest);
+        return at == 0 ? "" : " (satisfies " + LADDER.subList(0, at).stream().map(IsolationLevel::cliName)
+                .collect(java.util.stream.Collectors.joining(", ")) + ")";
     }
 
     /**
@@ -407,12 +473,14 @@ public final class CheckCommand {
 
     /** The parsed command line. */
     private record Options(IsolationLevel level, Optional<HistoryFormat> format, boolean json, Optional<Path> report,
-            Optional<Duration> timeout, List<Path> inputs) {
+            Optional<Duration> timeout, List<Path> inputs, boolean classify) {
 
         static Options parse(String[] args) {
             IsolationLevel level = IsolationLevel.SERIALIZABLE;
             Optional<HistoryFormat> format = Optional.empty();
             boolean json = false;
+            boolean classify = false;
+            boolean levelGiven = false;
             Optional<Path> report = Optional.empty();
             Optional<Duration> timeout = Optional.empty();
             List<Path> inputs = new ArrayList<>();
@@ -424,7 +492,11 @@ public final class CheckCommand {
                     arg = arg.substring(0, arg.indexOf('='));
                 }
                 switch (arg) {
-                    case "--level" -> level = IsolationLevel.fromName(inline != null ? inline : value(args, ++i, "--level"));
+                    case "--level" -> {
+                        level = IsolationLevel.fromName(inline != null ? inline : value(args, ++i, "--level"));
+                        levelGiven = true;
+                    }
+                    case "--classify" -> classify = true;
                     case "--format" -> format = Optional.of(HistoryFormat.fromName(inline != null ? inline : value(args, ++i, "--format")));
                     case "--json" -> json = true;
                     case "--report" -> report = Optional.of(Path.of(inline != null ? inline : value(args, ++i, "--report")));
@@ -440,7 +512,10 @@ public final class CheckCommand {
             if (inputs.isEmpty()) {
                 throw new IllegalArgumentException("no history file or directory given");
             }
-            return new Options(level, format, json, report, timeout, inputs);
+            if (classify && levelGiven) {
+                throw new IllegalArgumentException("--classify checks every level; it takes no --level");
+            }
+            return new Options(level, format, json, report, timeout, inputs, classify);
         }
 
         private static final java.util.regex.Pattern DURATION_PART = java.util.regex.Pattern.compile("(\\d{1,9})(ms|h|m|s)");

@@ -10,6 +10,8 @@ import dev.isocheck.history.Transaction;
 import dev.isocheck.internal.limit.LimitExceededException;
 import dev.isocheck.internal.limit.Limits;
 import dev.isocheck.internal.reference.ReferenceChecker;
+import dev.isocheck.internal.saturate.SaturationChecker;
+import dev.isocheck.internal.saturate.WeakLevel;
 import dev.isocheck.internal.solve.SatChecker;
 import dev.isocheck.internal.solve.WitnessReplay;
 import java.util.ArrayList;
@@ -191,6 +193,10 @@ public final class CheckPipeline implements Checker {
     }
 
     private Verdict decide(History history, IsolationLevel level, Limits limits) {
+        Optional<WeakLevel> weak = WeakLevel.of(level);
+        if (weak.isPresent()) {
+            return saturate(history, level, weak.get(), limits);
+        }
         limits.enter("screening for anomalies found without search");
         List<Anomaly> screened = ReadAnomalies.find(history);
         if (!screened.isEmpty()) {
@@ -212,6 +218,26 @@ public final class CheckPipeline implements Checker {
             return second instanceof Verdict.Unknown ? unknown : second;
         }
         return verdict;
+    }
+
+    /**
+     * The levels below snapshot isolation: saturation ({@link SaturationChecker}) decides the whole
+     * history, screening included (a non-repeatable read is no anomaly at read committed). A pass
+     * over predicate reads says that the rows they did not return were not checked.
+     */
+    private static Verdict saturate(History history, IsolationLevel level, WeakLevel weak, Limits limits) {
+        SaturationChecker.Outcome outcome = new SaturationChecker().check(history, weak, limits);
+        if (outcome instanceof SaturationChecker.Outcome.Satisfied satisfied) {
+            boolean predicates = history.transactions().stream().anyMatch(t -> t.isCommitted() && t.hasPredicateReads());
+            return new Verdict.Satisfied(level, satisfied.order(), predicates
+                    ? List.of("predicate reads at " + level + ": the rows they returned were checked, the rows they did not"
+                            + " return were not") : List.of());
+        }
+        if (outcome instanceof SaturationChecker.Outcome.Violated violated) {
+            SaturationChecker.Violation violation = violated.violation();
+            return new Verdict.Violated(level, new Anomaly(violation.type(), violation.transactions(), violation.explanation()));
+        }
+        return new Verdict.Unknown(level, ((SaturationChecker.Outcome.Unknown) outcome).reason());
     }
 
     /**

@@ -71,6 +71,10 @@ public final class ReferenceChecker implements Checker {
     public Verdict check(History history, IsolationLevel level) {
         Objects.requireNonNull(history, "history is null");
         Objects.requireNonNull(level, "level is null");
+        java.util.Optional<dev.isocheck.internal.saturate.WeakLevel> weak = dev.isocheck.internal.saturate.WeakLevel.of(level);
+        if (weak.isPresent()) {
+            return checkWeak(history, level, weak.get());
+        }
         int committed = history.committedCount();
         if (committed > maxCommitted) {
             return new Verdict.Unknown(level, "too large for the reference checker: " + committed
@@ -84,6 +88,20 @@ public final class ReferenceChecker implements Checker {
         return new Verdict.Violated(level, new Anomaly(AnomalyType.NO_VALID_ORDER, ids, noOrder(level, ids.size())));
     }
 
+    /** The weak levels, by {@link AxiomaticReference}: no witness order is given for them (empty). */
+    private static Verdict checkWeak(History history, IsolationLevel level, dev.isocheck.internal.saturate.WeakLevel weak) {
+        var events = dev.isocheck.internal.saturate.ReadEvents.of(history);
+        return switch (AxiomaticReference.check(events, weak)) {
+            case SATISFIED -> new Verdict.Satisfied(level, List.of());
+            case VIOLATED -> new Verdict.Violated(level, new Anomaly(AnomalyType.NO_VALID_ORDER,
+                    history.transactions().stream().filter(Transaction::isCommitted).map(Transaction::id).toList(),
+                    noOrder(level, history.committedCount())));
+            case UNKNOWN -> new Verdict.Unknown(level, "too large for the reference checker: " + history.committedCount()
+                    + " committed transactions (at most " + AxiomaticReference.MAX_COMMITTED + ") or more than "
+                    + AxiomaticReference.MAX_CHOICES + " choices of writers at " + level);
+        };
+    }
+
     private static String noOrder(IsolationLevel level, int committed) {
         String transactions = committed + " committed transaction" + (committed == 1 ? "" : "s");
         return switch (level) {
@@ -93,6 +111,8 @@ public final class ReferenceChecker implements Checker {
                     + ", respecting session order and real time, explains every read";
             case SNAPSHOT_ISOLATION -> "no commit order of the " + transactions
                     + " with snapshots (respecting session order and first-committer-wins) explains every read";
+            case CAUSAL, READ_ATOMIC, READ_COMMITTED -> "no choice of writers and commit order of the " + transactions
+                    + " satisfies the " + level + " axiom";
         };
     }
 

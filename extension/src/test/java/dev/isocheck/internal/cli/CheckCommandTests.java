@@ -40,8 +40,69 @@ class CheckCommandTests {
             {"id": "T2", "session": "a", "ops": [{"op": "read", "key": "x", "value": 1}, {"op": "write", "key": "x", "value": 2}]}
             """;
 
+    /** T2 sees T1's write of x but not its write of y: read committed allows it, read atomic does not. */
+    private static final String FRACTURED = """
+            {"init": {"x": 0, "y": 0}, "complete": true}
+            {"id": "T1", "ops": [{"op": "write", "key": "x", "value": 1}, {"op": "write", "key": "y", "value": 1}]}
+            {"id": "T2", "ops": [{"op": "read", "key": "y", "value": 0}, {"op": "read", "key": "x", "value": 1}]}
+            """;
+    /** T3 sees T2, which saw T1, but misses T1's write of x: read atomic allows it, causal consistency does not. */
+    private static final String NOT_CAUSAL = """
+            {"init": {"x": 0, "y": 0}, "complete": true}
+            {"id": "T1", "ops": [{"op": "write", "key": "x", "value": 1}]}
+            {"id": "T2", "ops": [{"op": "read", "key": "x", "value": 1}, {"op": "write", "key": "y", "value": 1}]}
+            {"id": "T3", "ops": [{"op": "read", "key": "y", "value": 1}, {"op": "read", "key": "x", "value": 0}]}
+            """;
+
     @TempDir
     Path dir;
+
+    @Test
+    void theWeakLevelsAreCheckedAndExplainedByTheAxiomTheyBreak() throws IOException {
+        Path fractured = file("fractured.jsonl", FRACTURED);
+        assertThat(check("--level", "read-committed", fractured.toString())).isEqualTo(0);
+        assertThat(out()).isEqualTo(fractured + ": OK\n");
+        out.reset();
+        assertThat(check("--level", "read-atomic", fractured.toString())).as(err()).isEqualTo(1);
+        assertThat(out()).startsWith(fractured + ": VIOLATION").contains("Read Atomic", "the read: T2 operation 0, read y = 0",
+                "involved: T2 operation 1, read x = 1");
+        out.reset();
+        Path notCausal = file("not-causal.jsonl", NOT_CAUSAL);
+        assertThat(check("--level", "read-atomic", notCausal.toString())).isEqualTo(0);
+        out.reset();
+        assertThat(check("--level=causal", notCausal.toString())).isEqualTo(1);
+        assertThat(out().replaceAll("\\s+", " ")).contains("Causal", "T1 precedes T3 causally",
+                "T3 read x = 0 from the initial state");
+    }
+
+    @Test
+    void classifyNamesTheWeakestLevelViolated() throws IOException {
+        Path serial = file("a-serial.jsonl", SERIAL);
+        Path fractured = file("b-fractured.jsonl", FRACTURED);
+        Path notCausal = file("c-not-causal.jsonl", NOT_CAUSAL);
+        Path lostUpdate = file("d-lost-update.jsonl", LOST_UPDATE);
+        assertThat(check("--classify", "--json", dir.toString())).isEqualTo(1);
+        List<JsonNode> nodes = new ArrayList<>();
+        for (String line : out().lines().toList()) {
+            nodes.add(new ObjectMapper().readTree(line));
+        }
+        assertThat(nodes).extracting(n -> n.get("file").asText()).containsExactly(serial.toString(), fractured.toString(),
+                notCausal.toString(), lostUpdate.toString());
+        assertThat(nodes).allSatisfy(n -> assertThat(n.has("weakest_violated")).isTrue());
+        assertThat(nodes).extracting(n -> n.get("weakest_violated").isNull() ? null : n.get("weakest_violated").asText())
+                .containsExactly(null, "read-atomic", "causal", "snapshot-isolation");
+        assertThat(nodes).extracting(n -> n.get("level").asText())
+                .containsExactly("serializable", "read-atomic", "causal", "snapshot-isolation");
+        out.reset();
+        assertThat(check("--classify", fractured.toString())).isEqualTo(1);
+        assertThat(out()).contains("weakest level violated: read-atomic (satisfies read-committed)");
+        out.reset();
+        assertThat(check("--classify", serial.toString())).isEqualTo(0);
+        assertThat(out()).isEqualTo(serial + ": OK\n  weakest level violated: none (serializable)\n");
+        out.reset();
+        assertThat(check("--classify", "--level", "causal", serial.toString())).isEqualTo(2);
+        assertThat(err()).startsWith("isocheck: --classify checks every level; it takes no --level");
+    }
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -63,7 +63,7 @@ class ExplainerMinimalityTests {
 
     @Test
     void reportedCyclesAreSoundAndNoLongerThanTheWorstExplanationNeeds() {
-        for (IsolationLevel level : IsolationLevel.values()) {
+        for (IsolationLevel level : dev.isocheck.internal.saturate.WeakLevel.searchedLevels()) {
             tally.put(level, new int[7]);
         }
         List<SimulatedDatabase> databases = List.of(SimulatedDatabase.serial(), SimulatedDatabase.snapshotIsolation(),
@@ -76,7 +76,7 @@ class ExplainerMinimalityTests {
             }
             base += 100_000L;
         }
-        for (IsolationLevel level : IsolationLevel.values()) {
+        for (IsolationLevel level : dev.isocheck.internal.saturate.WeakLevel.searchedLevels()) {
             int[] counts = tally.get(level);
             System.out.printf("explainer at %s: %d certain cycles, %d case analyses, %d violations not shown by a cycle,"
                     + " %d satisfied, %d skipped; %d proofs from the verdict's transactions, %d from a core%n", level, counts[0],
@@ -97,7 +97,7 @@ class ExplainerMinimalityTests {
      */
     @Test
     void explanationsOfRecordedHistoriesAreSoundAndSayWhenTheyRestOnUnwrittenInitialValues() {
-        for (IsolationLevel level : IsolationLevel.values()) {
+        for (IsolationLevel level : dev.isocheck.internal.saturate.WeakLevel.searchedLevels()) {
             tally.put(level, new int[7]);
         }
         int[] premises = new int[3];
@@ -122,7 +122,7 @@ class ExplainerMinimalityTests {
             }
             base += 100_000L;
         }
-        for (IsolationLevel level : IsolationLevel.values()) {
+        for (IsolationLevel level : dev.isocheck.internal.saturate.WeakLevel.searchedLevels()) {
             int[] counts = tally.get(level);
             System.out.printf("explainer at %s, \"unknown\": \"any\": %d certain cycles, %d case analyses, %d violations not"
                     + " shown by a cycle, %d satisfied, %d skipped%n", level, counts[0], counts[1], counts[2], counts[4], counts[3]);
@@ -140,7 +140,7 @@ class ExplainerMinimalityTests {
      * {@code [with premises, without, violations any removes]}.
      */
     private static void premises(History unwritten, History any, int[] tally) {
-        for (IsolationLevel level : IsolationLevel.values()) {
+        for (IsolationLevel level : dev.isocheck.internal.saturate.WeakLevel.searchedLevels()) {
             if (!(PIPELINE.check(unwritten, level) instanceof Verdict.Violated violated)) {
                 continue;
             }
@@ -181,7 +181,7 @@ class ExplainerMinimalityTests {
         if (!ReadAnomalies.find(history).isEmpty()) {
             return;
         }
-        for (IsolationLevel level : IsolationLevel.values()) {
+        for (IsolationLevel level : dev.isocheck.internal.saturate.WeakLevel.searchedLevels()) {
             int[] counts = tally.get(level);
             BruteForceExplanations brute = new BruteForceExplanations(history, level);
             if (brute.contradiction() || brute.count() > MAX_EXPLANATIONS) {

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 class SatCheckerLargeHistoryTests {
 
     private static final SatChecker ENGINE = new SatChecker();
-    private static final IsolationLevel[] LEVELS = IsolationLevel.values();
+    private static final IsolationLevel[] LEVELS = dev.isocheck.internal.saturate.WeakLevel.searchedLevels();
 
     private static History serial(int sessions, int perSession, long seed, int valueDomain) {
         Workload workload = Workload.defaults().withSessions(sessions, perSession).withMaxOpsPerTransaction(6)
