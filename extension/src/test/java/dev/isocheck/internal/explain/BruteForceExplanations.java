@@ -8,15 +8,18 @@ import dev.isocheck.explain.Explanation;
 import dev.isocheck.explain.OperationRef;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.internal.graph.ReadExplanations;
+import dev.isocheck.internal.graph.ValueRelations;
 import dev.isocheck.history.History;
 import dev.isocheck.history.InitialState;
 import dev.isocheck.history.OpKind;
 import dev.isocheck.history.PredicateRead;
 import dev.isocheck.history.Session;
 import dev.isocheck.history.Transaction;
+import dev.isocheck.history.Value;
 import dev.isocheck.internal.predicate.WherePredicate;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -94,6 +97,40 @@ final class BruteForceExplanations {
                 if (t.kind(op) == OpKind.PREDICATE) {
                     unreturned(t, op);
                 }
+            }
+        }
+        initialIsOneValue(explanations);
+    }
+
+    /**
+     * The unknown initial value of a key is one value: an observation that only it can explain
+     * shows it (in the fields seen), and a key a predicate read left out that only the initial
+     * version can explain shows that version fails the predicate. A read of a value either rules
+     * out did not see the initial value (the read keeps at least one source).
+     */
+    private void initialIsOneValue(ReadExplanations explanations) {
+        for (int o = 0; o < explanations.size(); o++) {
+            Observation obs = observations.get(o);
+            if (obs.sources().length < 2 || obs.sources()[0] != INITIAL) {
+                continue;
+            }
+            Value value = history.values().get(explanations.value(o));
+            boolean ruledOut = false;
+            for (int p = 0; p < observations.size(); p++) {
+                Observation other = observations.get(p);
+                if (other.key() != obs.key() || other.sources().length != 1 || other.sources()[0] != INITIAL) {
+                    continue;
+                }
+                if (other.unreturned()) {
+                    PredicateRead read = history.transaction(other.reader()).predicate(other.operation());
+                    ruledOut |= ((WherePredicate) WherePredicate.parse(read.where())).certainlySelects(value);
+                } else {
+                    ruledOut |= !ValueRelations.compatible(value, history.values().get(explanations.value(p)));
+                }
+            }
+            if (ruledOut) {
+                observations.set(o, new Observation(obs.reader(), obs.operation(), obs.row(), false, obs.key(),
+                        Arrays.copyOfRange(obs.sources(), 1, obs.sources().length)));
             }
         }
     }
