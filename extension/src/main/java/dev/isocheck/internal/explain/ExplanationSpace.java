@@ -35,8 +35,10 @@ import java.util.Optional;
  * no anti-dependency (its version's place among the nodes' is unknown). So a cycle present in every
  * explanation here is present in every explanation of the whole history. The converse does not
  * hold: the space also contains explanations the whole history rules out (through transactions left
- * out, unknown initial values that must be one value, or what a predicate read must have returned),
- * so an explainer may fail to find a cycle, never find a wrong one.
+ * out, unknown initial values that must be one value beyond what {@link InitialValueFacts} derives,
+ * or what a predicate read must have returned), so an explainer may fail to find a cycle, never
+ * find a wrong one. The initial state is dropped from a read's sources only where
+ * {@link InitialValueFacts} shows, from the whole history, that the initial value is not what it saw.
  *
  * <p>Observations: the item reads and the rows predicate reads returned that
  * {@link ReadExplanations} lists (the sources are its explanations), and, for each predicate read
