@@ -58,9 +58,24 @@ final class BruteForceExplanations {
     private final List<Integer> committed = new ArrayList<>();
     private final Map<Integer, List<Integer>> installers = new HashMap<>();
     private final List<Observation> observations = new ArrayList<>();
+    /** The value ids of the item observations, which come first in {@link #observations}. */
+    private final List<Integer> values = new ArrayList<>();
     private boolean contradiction;
 
     BruteForceExplanations(History history, IsolationLevel level) {
+        this(history, level, true);
+    }
+
+    /**
+     * Every explanation without ruling out the initial state from what other reads fix of it: an
+     * enumeration to be judged one choice at a time by {@link #initialValuesAgree}, so that the
+     * rule {@link #initialIsOneValue} applies (and the explainer) is checked against the semantics.
+     */
+    static BruteForceExplanations everyChoice(History history, IsolationLevel level) {
+        return new BruteForceExplanations(history, level, false);
+    }
+
+    private BruteForceExplanations(History history, IsolationLevel level, boolean oneValue) {
         this.history = history;
         this.level = level;
         for (Transaction t : history.transactions()) {
@@ -99,7 +114,42 @@ final class BruteForceExplanations {
                 }
             }
         }
-        initialIsOneValue(explanations);
+        for (int obs = 0; obs < explanations.size(); obs++) {
+            values.add(explanations.value(obs));
+        }
+        if (oneValue) {
+            initialIsOneValue(explanations);
+        }
+    }
+
+    /**
+     * Whether {@code choice} is possible with one initial value per key, judged on the choice
+     * itself: the values of the reads it takes to be of a key's initial value give no field two
+     * values, and no predicate read it takes to have left the key out for its initial version
+     * certainly selects one of them.
+     */
+    boolean initialValuesAgree(Choice choice) {
+        for (int o = 0; o < values.size(); o++) {
+            if (choice.sources()[o] != INITIAL) {
+                continue;
+            }
+            Value value = history.values().get(values.get(o));
+            for (int p = 0; p < observations.size(); p++) {
+                Observation other = observations.get(p);
+                if (p == o || other.key() != observations.get(o).key() || choice.sources()[p] != INITIAL) {
+                    continue;
+                }
+                if (other.unreturned()) {
+                    PredicateRead read = history.transaction(other.reader()).predicate(other.operation());
+                    if (((WherePredicate) WherePredicate.parse(read.where())).certainlySelects(value)) {
+                        return false;
+                    }
+                } else if (!ValueRelations.compatible(value, history.values().get(values.get(p)))) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /**

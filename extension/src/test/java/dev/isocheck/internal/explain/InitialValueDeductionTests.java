@@ -27,13 +27,29 @@ class InitialValueDeductionTests {
         return History.builder().unknownInitialValues(UnknownInitialValues.ANY);
     }
 
+    /**
+     * The one certain cycle of {@code history}, replayed against every explanation of it that one
+     * initial value per key allows, judged one choice at a time (and there must be some).
+     */
     private static AnomalyCycle certain(History history) {
         Explanation explanation = EXPLAINER.explain(history, SER);
         assertThat(explanation).as("%s", explanation).isInstanceOf(Explanation.Cycles.class);
         Explanation.Cycles cycles = (Explanation.Cycles) explanation;
         assertThat(cycles.isCertain()).as("one certain cycle: %s", cycles).isTrue();
         assertThat(cycles.premises()).isEmpty();
-        return cycles.cases().get(0).cycle();
+        AnomalyCycle cycle = cycles.cases().get(0).cycle();
+        BruteForceExplanations brute = BruteForceExplanations.everyChoice(history, SER);
+        int[] agreeing = {0, 0};
+        brute.forEach(choice -> {
+            agreeing[1]++;
+            if (brute.initialValuesAgree(choice)) {
+                agreeing[0]++;
+                assertThat(BruteForceExplanations.present(cycle, brute.edges(choice))).as("%s in %s", cycle, choice).isTrue();
+            }
+        });
+        // Some choices take the ruled-out read to be of the initial value: those lack the cycle.
+        assertThat(agreeing[0]).isPositive().isLessThan(agreeing[1]);
+        return cycle;
     }
 
     /** Whether the explainer may take {@code reader}'s observation of {@code key} to be of the initial value. */
