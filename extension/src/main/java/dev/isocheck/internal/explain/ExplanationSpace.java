@@ -35,8 +35,10 @@ import java.util.Optional;
  * no anti-dependency (its version's place among the nodes' is unknown). So a cycle present in every
  * explanation here is present in every explanation of the whole history. The converse does not
  * hold: the space also contains explanations the whole history rules out (through transactions left
- * out, unknown initial values that must be one value, or what a predicate read must have returned),
- * so an explainer may fail to find a cycle, never find a wrong one.
+ * out, unknown initial values that must be one value beyond what {@link InitialValueFacts} derives,
+ * or what a predicate read must have returned), so an explainer may fail to find a cycle, never
+ * find a wrong one. The initial state is dropped from a read's sources only where
+ * {@link InitialValueFacts} shows, from the whole history, that the initial value is not what it saw.
  *
  * <p>Observations: the item reads and the rows predicate reads returned that
  * {@link ReadExplanations} lists (the sources are its explanations), and, for each predicate read
@@ -81,6 +83,8 @@ final class ExplanationSpace {
     private final List<Observation> observations;
     /** Per observation, what it rests on when only unwritten unknown initial values rule out the initial state ({@link UnwrittenPremises}). */
     private final List<Optional<Assumption.UnwrittenInitialValue>> premises;
+    /** Per observation, why the initial value cannot be its source when only other reads rule it out ({@link InitialValueFacts}). */
+    private final List<Optional<String>> notInitial;
     private final int[] sessionAfter;
     private final int[] realTimeAfter;
     private final List<String> contradictions;
@@ -99,10 +103,25 @@ final class ExplanationSpace {
         List<Observation> found = new ArrayList<>();
         List<Optional<Assumption.UnwrittenInitialValue>> rests = new ArrayList<>();
         List<String> impossible = new ArrayList<>();
+        List<Optional<String>> notInitial = new ArrayList<>();
+        InitialValueFacts initialFacts = InitialValueFacts.of(history, explanations);
         for (int node = 0; node < nodes.length; node++) {
             Transaction t = history.transaction(nodes[node]);
             for (int obs = explanations.firstOf(t.index()); obs < explanations.endOf(t.index()); obs++) {
-                int[] candidates = candidates(explanations.writers(obs), explanations.initialStateExplains(obs));
+                boolean initial = explanations.initialStateExplains(obs);
+                Optional<String> ruledOut = Optional.empty();
+                if (initial && explanations.writerCount(obs) > 0) {
+                    // The initial value is one value: what other reads fixed of it may rule it out here.
+                    ruledOut = initialFacts.rulesOut(explanations.key(obs), history.values().get(explanations.value(obs)), t,
+                            other -> localOf[other] >= 0);
+                }
+                int[] candidates = candidates(explanations.writers(obs), initial && ruledOut.isEmpty());
+                if (candidates.length == 0) {
+                    // Cannot happen (a writer is a node or outside); keep the initial state rather than nothing.
+                    candidates = candidates(explanations.writers(obs), initial);
+                    ruledOut = Optional.empty();
+                }
+                notInitial.add(ruledOut);
                 int key = localKeys.computeIfAbsent(explanations.key(obs), k -> localKeys.size());
                 found.add(new Observation(node, key, explanations.operation(obs), explanations.row(obs),
                         explanations.value(obs), candidates));
@@ -117,6 +136,7 @@ final class ExplanationSpace {
             while (rests.size() < found.size()) {
                 // A row a predicate read did not return may always have been the unknown initial one.
                 rests.add(Optional.empty());
+                notInitial.add(Optional.empty());
             }
             for (int op = 0; op < t.size(); op++) {
                 if (t.kind(op) == OpKind.WRITE) {
@@ -142,6 +162,7 @@ final class ExplanationSpace {
         }
         this.observations = List.copyOf(found);
         this.premises = List.copyOf(rests);
+        this.notInitial = List.copyOf(notInitial);
         this.contradictions = List.copyOf(impossible);
         this.sessionAfter = new int[nodes.length];
         this.realTimeAfter = new int[nodes.length];
@@ -315,6 +336,15 @@ final class ExplanationSpace {
      */
     Optional<Assumption.UnwrittenInitialValue> premise(int o) {
         return premises.get(o);
+    }
+
+    /**
+     * Why observation {@code o} cannot be of its key's initial value, when the read alone allows it
+     * but other reads of the key rule it out (the initial value is one value; a predicate read left
+     * the key out): words for its justification. Empty otherwise.
+     */
+    Optional<String> notInitial(int o) {
+        return notInitial.get(o);
     }
 
     /** The nodes after {@code node} in its session, as a mask. */

@@ -194,7 +194,7 @@ final class Narration {
             boolean assumed = obs.candidates().length > 1;
             String reason = obs.isUnreturned()
                     ? readPhrase(obs) + ": the version it saw, " + versionOf(obs.key(), a) + ", does not satisfy the predicate"
-                    : readPhrase(obs) + ", which " + id(a) + " wrote";
+                    : readPhrase(obs) + ", which " + id(a) + " wrote" + space.notInitial(o).map(w -> " (" + w + ")").orElse("");
             return new Dependency(id(a), id(b), DependencyType.WRITE_READ, Optional.of(keyName(obs.key())),
                     List.of(finalWrite(obs.key(), a)), List.of(readOperation(obs)), assumed,
                     reason + (assumed ? " (assumed in this case)" : ""));
@@ -214,7 +214,7 @@ final class Narration {
             boolean certain = obs.candidates().length == 1 && obs.candidates()[0] == ExplanationSpace.INITIAL;
             String saw = obs.isUnreturned()
                     ? readPhrase(obs) + ", so the version it saw did not satisfy the predicate: " + sources.versions()
-                    : readPhrase(obs) + ", " + sources.which();
+                    : readPhrase(obs) + ", " + sources.which() + space.notInitial(o).map(w -> " (" + w + ")").orElse("");
             String later = versionOf(obs.key(), b);
             String order = sources.writers().isEmpty()
                     ? "; " + id(b) + " installed a later version, " + later.substring(later.indexOf("'s ") + 3)

@@ -4,7 +4,7 @@ import dev.isocheck.history.Value;
 import java.util.Map;
 
 /** The relations between observed values that {@code docs/semantics.md} defines beyond consistency. */
-final class ValueRelations {
+public final class ValueRelations {
 
     private ValueRelations() {
     }
@@ -13,7 +13,7 @@ final class ValueRelations {
      * Whether one written value can be consistent with both observations: both absent, equal
      * non-objects, or objects that give no field two different values.
      */
-    static boolean compatible(Value a, Value b) {
+    public static boolean compatible(Value a, Value b) {
         if (a.equals(b)) {
             return true;
         }

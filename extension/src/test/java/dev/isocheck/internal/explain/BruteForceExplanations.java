@@ -8,15 +8,18 @@ import dev.isocheck.explain.Explanation;
 import dev.isocheck.explain.OperationRef;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.internal.graph.ReadExplanations;
+import dev.isocheck.internal.graph.ValueRelations;
 import dev.isocheck.history.History;
 import dev.isocheck.history.InitialState;
 import dev.isocheck.history.OpKind;
 import dev.isocheck.history.PredicateRead;
 import dev.isocheck.history.Session;
 import dev.isocheck.history.Transaction;
+import dev.isocheck.history.Value;
 import dev.isocheck.internal.predicate.WherePredicate;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -55,9 +58,24 @@ final class BruteForceExplanations {
     private final List<Integer> committed = new ArrayList<>();
     private final Map<Integer, List<Integer>> installers = new HashMap<>();
     private final List<Observation> observations = new ArrayList<>();
+    /** The value ids of the item observations, which come first in {@link #observations}. */
+    private final List<Integer> values = new ArrayList<>();
     private boolean contradiction;
 
     BruteForceExplanations(History history, IsolationLevel level) {
+        this(history, level, true);
+    }
+
+    /**
+     * Every explanation without ruling out the initial state from what other reads fix of it: an
+     * enumeration to be judged one choice at a time by {@link #initialValuesAgree}, so that the
+     * rule {@link #initialIsOneValue} applies (and the explainer) is checked against the semantics.
+     */
+    static BruteForceExplanations everyChoice(History history, IsolationLevel level) {
+        return new BruteForceExplanations(history, level, false);
+    }
+
+    private BruteForceExplanations(History history, IsolationLevel level, boolean oneValue) {
         this.history = history;
         this.level = level;
         for (Transaction t : history.transactions()) {
@@ -94,6 +112,75 @@ final class BruteForceExplanations {
                 if (t.kind(op) == OpKind.PREDICATE) {
                     unreturned(t, op);
                 }
+            }
+        }
+        for (int obs = 0; obs < explanations.size(); obs++) {
+            values.add(explanations.value(obs));
+        }
+        if (oneValue) {
+            initialIsOneValue(explanations);
+        }
+    }
+
+    /**
+     * Whether {@code choice} is possible with one initial value per key, judged on the choice
+     * itself: the values of the reads it takes to be of a key's initial value give no field two
+     * values, and no predicate read it takes to have left the key out for its initial version
+     * certainly selects one of them.
+     */
+    boolean initialValuesAgree(Choice choice) {
+        for (int o = 0; o < values.size(); o++) {
+            if (choice.sources()[o] != INITIAL) {
+                continue;
+            }
+            Value value = history.values().get(values.get(o));
+            for (int p = 0; p < observations.size(); p++) {
+                Observation other = observations.get(p);
+                if (p == o || other.key() != observations.get(o).key() || choice.sources()[p] != INITIAL) {
+                    continue;
+                }
+                if (other.unreturned()) {
+                    PredicateRead read = history.transaction(other.reader()).predicate(other.operation());
+                    if (((WherePredicate) WherePredicate.parse(read.where())).certainlySelects(value)) {
+                        return false;
+                    }
+                } else if (!ValueRelations.compatible(value, history.values().get(values.get(p)))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The unknown initial value of a key is one value: an observation that only it can explain
+     * shows it (in the fields seen), and a key a predicate read left out that only the initial
+     * version can explain shows that version fails the predicate. A read of a value either rules
+     * out did not see the initial value (the read keeps at least one source).
+     */
+    private void initialIsOneValue(ReadExplanations explanations) {
+        for (int o = 0; o < explanations.size(); o++) {
+            Observation obs = observations.get(o);
+            if (obs.sources().length < 2 || obs.sources()[0] != INITIAL) {
+                continue;
+            }
+            Value value = history.values().get(explanations.value(o));
+            boolean ruledOut = false;
+            for (int p = 0; p < observations.size(); p++) {
+                Observation other = observations.get(p);
+                if (other.key() != obs.key() || other.sources().length != 1 || other.sources()[0] != INITIAL) {
+                    continue;
+                }
+                if (other.unreturned()) {
+                    PredicateRead read = history.transaction(other.reader()).predicate(other.operation());
+                    ruledOut |= ((WherePredicate) WherePredicate.parse(read.where())).certainlySelects(value);
+                } else {
+                    ruledOut |= !ValueRelations.compatible(value, history.values().get(explanations.value(p)));
+                }
+            }
+            if (ruledOut) {
+                observations.set(o, new Observation(obs.reader(), obs.operation(), obs.row(), false, obs.key(),
+                        Arrays.copyOfRange(obs.sources(), 1, obs.sources().length)));
             }
         }
     }

@@ -1,0 +1,197 @@
+package dev.isocheck.internal.explain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.isocheck.IsolationLevel;
+import dev.isocheck.explain.AnomalyCycle;
+import dev.isocheck.explain.Dependency;
+import dev.isocheck.explain.Explanation;
+import dev.isocheck.history.History;
+import dev.isocheck.history.HistoryBuilder;
+import dev.isocheck.history.UnknownInitialValues;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+@DisplayName("Write-read edges that follow from an unknown initial value being one value")
+class InitialValueDeductionTests {
+
+    private static final Explainer EXPLAINER = new ExhaustiveExplainer();
+    private static final IsolationLevel SER = IsolationLevel.SERIALIZABLE;
+
+    /** A recorder's history: no initial value known, and any of them may be one a transaction writes. */
+    private static HistoryBuilder recorded() {
+        return History.builder().unknownInitialValues(UnknownInitialValues.ANY);
+    }
+
+    /**
+     * The one certain cycle of {@code history}, replayed against every explanation of it that one
+     * initial value per key allows, judged one choice at a time (and there must be some).
+     */
+    private static AnomalyCycle certain(History history) {
+        Explanation explanation = EXPLAINER.explain(history, SER);
+        assertThat(explanation).as("%s", explanation).isInstanceOf(Explanation.Cycles.class);
+        Explanation.Cycles cycles = (Explanation.Cycles) explanation;
+        assertThat(cycles.isCertain()).as("one certain cycle: %s", cycles).isTrue();
+        assertThat(cycles.premises()).isEmpty();
+        AnomalyCycle cycle = cycles.cases().get(0).cycle();
+        BruteForceExplanations brute = BruteForceExplanations.everyChoice(history, SER);
+        int[] agreeing = {0, 0};
+        brute.forEach(choice -> {
+            agreeing[1]++;
+            if (brute.initialValuesAgree(choice)) {
+                agreeing[0]++;
+                assertThat(BruteForceExplanations.present(cycle, brute.edges(choice))).as("%s in %s", cycle, choice).isTrue();
+            }
+        });
+        // Some choices take the ruled-out read to be of the initial value: those lack the cycle.
+        assertThat(agreeing[0]).isPositive().isLessThan(agreeing[1]);
+        return cycle;
+    }
+
+    /** Whether the explainer may take {@code reader}'s observation of {@code key} to be of the initial value. */
+    private static boolean initialPossible(History history, String reader, String key) {
+        ExplanationSpace space = ExplanationSpace.of(history, SER, IntStream.range(0, history.size()).toArray());
+        int keyId = history.keys().idOf(key);
+        for (int o = 0; o < space.observations().size(); o++) {
+            ExplanationSpace.Observation obs = space.observations().get(o);
+            if (!obs.isUnreturned() && space.keyId(obs.key()) == keyId
+                    && history.transaction(space.transaction(obs.reader())).id().equals(reader)) {
+                boolean initial = Arrays.stream(obs.candidates()).anyMatch(c -> c == ExplanationSpace.INITIAL);
+                assertThat(space.notInitial(o).isPresent()).isEqualTo(!initial);
+                return initial;
+            }
+        }
+        throw new AssertionError(reader + " does not read " + key);
+    }
+
+    private static Dependency edge(AnomalyCycle cycle, String from) {
+        return cycle.edges().stream().filter(e -> e.from().equals(from)).findFirst().orElseThrow();
+    }
+
+    @Nested
+    @DisplayName("the initial value is one value")
+    class OneValue {
+
+        /** T1 reads x; T2 moves 10 from x to y; T1 reads y = 60, which T2 read as 50 before. */
+        private HistoryBuilder readSkew() {
+            HistoryBuilder b = recorded();
+            b.transaction("T1").read("x", 50).read("y", 60);
+            b.transaction("T2").read("x", 50).write("x", 40).read("y", 50).write("y", 60);
+            return b;
+        }
+
+        @Test
+        void aReadOfAnotherValueThanTheInitialOneSawAWrite() {
+            History history = readSkew().build();
+            assertThat(initialPossible(history, "T1", "y")).isFalse();
+            AnomalyCycle cycle = certain(history);
+            assertThat(cycle.anomaly()).isEqualTo("G-single");
+            assertThat(cycle.arrows()).isEqualTo("T1 -rw x-> T2 -wr y-> T1");
+            Dependency wr = edge(cycle, "T2");
+            assertThat(wr.assumed()).isFalse();
+            assertThat(wr.reason()).isEqualTo("T1 read y = 60, which T2 wrote (not y's initial value, which T2 read"
+                    + " (operation 2) as 50)");
+        }
+
+        @Test
+        void aBlindWriteFixesNothing() {
+            // T2 writes y without reading it: T1's 60 may be the initial value (T2 writing it again).
+            HistoryBuilder b = recorded();
+            b.transaction("T1").read("x", 50).read("y", 60);
+            b.transaction("T2").read("x", 50).write("x", 40).write("y", 60);
+            History history = b.build();
+            assertThat(initialPossible(history, "T1", "y")).isTrue();
+            assertThat(EXPLAINER.explain(history, SER)).isInstanceOf(Explanation.Unexplained.class);
+        }
+
+        @Test
+        void twoValuesEachPossiblyInitialFixNothing() {
+            // T3 and T4 read different values of y, but each may have seen a write (T2's or T5's),
+            // so neither read fixes the initial value and neither rules it out for the other.
+            HistoryBuilder b = recorded();
+            b.transaction("T2").write("y", 60);
+            b.transaction("T5").write("y", 70);
+            b.transaction("T3").read("y", 60);
+            b.transaction("T4").read("y", 70);
+            History history = b.build();
+            assertThat(initialPossible(history, "T3", "y")).isTrue();
+            assertThat(initialPossible(history, "T4", "y")).isTrue();
+        }
+
+        @Test
+        void aReadThatAWriteMayExplainFixesNothing() {
+            // T2's y = 50 may be T3's write, so it does not show the initial value.
+            HistoryBuilder b = readSkew();
+            b.transaction("T3").write("y", 50);
+            History history = b.build();
+            assertThat(initialPossible(history, "T1", "y")).isTrue();
+        }
+
+        @Test
+        void aCompatiblePartialRowIsNotRuledOut() {
+            // T2 read the row's a, T1 its b: one initial row can show both, so T1's read may be of it.
+            HistoryBuilder b = recorded();
+            b.transaction("T2").read("r", Map.of("a", 1)).write("r", Map.of("a", 2, "b", 2));
+            b.transaction("T1").read("r", Map.of("b", 2));
+            History history = b.build();
+            assertThat(initialPossible(history, "T1", "r")).isTrue();
+            HistoryBuilder c = recorded();
+            c.transaction("T2").read("r", Map.of("a", 1, "b", 1)).write("r", Map.of("a", 2, "b", 2));
+            c.transaction("T1").read("r", Map.of("b", 2));
+            assertThat(initialPossible(c.build(), "T1", "r")).isFalse();
+        }
+    }
+
+    @Nested
+    @DisplayName("a predicate read that left a key out")
+    class LeftOut {
+
+        /** T1 selects v > 0 twice around T2's insert of p/2: the second time p/2 is there. */
+        private History phantom(String firstWhere) {
+            HistoryBuilder b = recorded();
+            b.transaction("T1").predicate("p", firstWhere, Map.of("p/1", Map.of("v", 1)))
+                    .predicate("p", "v > 0", Map.of("p/1", Map.of("v", 1), "p/2", Map.of("v", 5)));
+            b.transaction("T2").write("p/2", Map.of("v", 5));
+            return b.build();
+        }
+
+        @Test
+        void aRowTheSamePredicateLeftOutBeforeWasInserted() {
+            History history = phantom("v > 0");
+            AnomalyCycle cycle = certain(history);
+            assertThat(cycle.anomaly()).isEqualTo("G-single");
+            assertThat(cycle.arrows()).isEqualTo("T1 -predicate-rw p/2-> T2 -wr p/2-> T1");
+            Dependency wr = edge(cycle, "T2");
+            assertThat(wr.assumed()).isFalse();
+            assertThat(wr.reason()).isEqualTo("T1's read of p where v > 0 returned p/2 = {\"v\":5}, which T2 wrote (not"
+                    + " p/2's initial value: its own read of p where v > 0 (operation 0) did not return p/2 and only its"
+                    + " initial version can be what it left out, so that version, if any, does not satisfy the predicate)");
+        }
+
+        @Test
+        void aPredicateTheValueNeedNotSatisfyRulesNothingOut() {
+            // v > 10 leaving p/2 out says nothing about whether the initial p/2 was {"v":5}.
+            History history = phantom("v > 10");
+            assertThat(EXPLAINER.explain(history, SER)).isNotInstanceOf(Explanation.Cycles.class);
+        }
+
+        @Test
+        void aVersionThatFailsThePredicateMayBeWhatWasLeftOut() {
+            // T3 installed p/2 = {"v":-1}: T1's first read may have seen that, not the initial p/2.
+            HistoryBuilder b = recorded();
+            b.transaction("T3").write("p/2", Map.of("v", -1));
+            b.transaction("T1").predicate("p", "v > 0", Map.of())
+                    .predicate("p", "v > 0", Map.of("p/2", Map.of("v", 5)));
+            b.transaction("T2").write("p/2", Map.of("v", 5));
+            History history = b.build();
+            ExplanationSpace space = ExplanationSpace.of(history, SER, IntStream.range(0, history.size()).toArray());
+            for (int o = 0; o < space.observations().size(); o++) {
+                assertThat(space.notInitial(o)).isEmpty();
+            }
+        }
+    }
+}
