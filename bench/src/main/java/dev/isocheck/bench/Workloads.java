@@ -68,6 +68,15 @@ public final class Workloads {
     /** BlindW-Pred: predicate reads per reading transaction. */
     public static final int PRED_READS = 2;
 
+    /** Hot keys: keys {@code h0 … h49}, rewritten by everyone. */
+    public static final int HOT_KEYS = 50;
+    /** Hot keys: the values written, {@code [0, HOT_DOMAIN)}, so that most writes repeat a value. */
+    public static final int HOT_DOMAIN = 4;
+    /** Hot keys: sessions, as a test's thread pool. */
+    public static final int HOT_SESSIONS = 16;
+    /** Hot keys: at most this many operations per transaction (at least one). */
+    public static final int HOT_OPS = 6;
+
     /** Twitter-like: users, as Cobra's C-Twitter. */
     public static final int TWITTER_USERS = 1_000;
     /** Twitter-like: whom each user follows at the start. */
@@ -94,7 +103,9 @@ public final class Workloads {
         /** TPC-C's five transactions over warehouse, district, customer, stock and order rows. */
         TPCC("tpcc", "TPC-C-like: 2 warehouses x 10 districts, 45% new-order, 43% payment, 4% each order-status, delivery, stock-level"),
         /** Cobra's C-Twitter: tweets, timelines and follow lists. */
-        TWITTER("twitter", "Twitter-like: 1000 users, 30% post, 20% (un)follow, 40% timeline, 10% own tweets, Zipfian users");
+        TWITTER("twitter", "Twitter-like: 1000 users, 30% post, 20% (un)follow, 40% timeline, 10% own tweets, Zipfian users"),
+        /** An application test's shape: a few hot rows rewritten by many threads with repeated values. */
+        HOT_KEYS("hot-keys", "Hot keys: 1-6 ops/txn, 50% reads, 50 keys written values 0..3, 16 sessions");
 
         private final String cliName;
         private final String description;
@@ -169,6 +180,7 @@ public final class Workloads {
             case YCSB_DUP -> ycsb(setup);
             case TPCC -> new Tpcc(setup).run();
             case TWITTER -> new Twitter(setup).run();
+            case HOT_KEYS -> hotKeys(setup);
         };
     }
 
@@ -300,6 +312,32 @@ public final class Workloads {
             }
         }
         return run.finish(Kind.YCSB_DUP, setup.seed(), false);
+    }
+
+    /**
+     * Hot keys: what an application test does to a few rows from many threads. Every value comes
+     * from a domain of four, so a read's value was written by many transactions, the hardest shape
+     * for a black-box checker and the common one for a recorder.
+     */
+    private static BenchHistory hotKeys(Setup setup) {
+        SerialRun run = setup.run(HOT_SESSIONS);
+        String[] keys = names("h", HOT_KEYS);
+        for (String key : keys) {
+            run.initial(key, 0);
+        }
+        while (!run.done()) {
+            SerialRun.Tx tx = run.begin();
+            int ops = 1 + run.random.nextInt(HOT_OPS);
+            for (int op = 0; op < ops; op++) {
+                String key = keys[run.random.nextInt(HOT_KEYS)];
+                if (run.random.nextBoolean()) {
+                    tx.read(key);
+                } else {
+                    tx.write(key, run.random.nextInt(HOT_DOMAIN));
+                }
+            }
+        }
+        return run.finish(Kind.HOT_KEYS, setup.seed(), false);
     }
 
     /**

@@ -94,6 +94,7 @@ class WorkloadsTests {
             case BLINDW_RH, BLINDW_RW, BLINDW_WH, BLINDW_PRED -> Workloads.BLINDW_SESSIONS;
             case YCSB_DUP -> Workloads.YCSB_SESSIONS;
             case TPCC, TWITTER -> Workloads.APP_SESSIONS;
+            case HOT_KEYS -> Workloads.HOT_SESSIONS;
         };
         assertThat(h.sessions()).hasSize(expected);
         IntSummaryStatistics sizes = h.sessions().stream().mapToInt(Session::size).summaryStatistics();
@@ -109,7 +110,7 @@ class WorkloadsTests {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Kind.class, names = {"YCSB_DUP", "BLINDW_PRED"}, mode = EnumSource.Mode.EXCLUDE)
+    @EnumSource(value = Kind.class, names = {"YCSB_DUP", "BLINDW_PRED", "HOT_KEYS"}, mode = EnumSource.Mode.EXCLUDE)
     void valuesAreUniqueWhereClaimed(Kind kind) {
         BenchHistory generated = Workloads.generate(kind, 1000, 5);
         assertThat(generated.uniqueValues()).isTrue();
@@ -177,6 +178,32 @@ class WorkloadsTests {
         // A range of 1,000 of 1,000,000 values over 10,000 rows: about ten rows each.
         assertThat(returned / (double) (reading * Workloads.PRED_READS)).isBetween(7.0, 13.0);
         assertThat(h.initialState().listedCount()).isEqualTo(Workloads.BLINDW_KEYS);
+    }
+
+    @Test
+    void hotKeysRewriteFiftyKeysWithFourValues() {
+        BenchHistory generated = Workloads.generate(Kind.HOT_KEYS, 5000, 1);
+        assertThat(generated.uniqueValues()).isFalse();
+        History h = generated.history();
+        Set<String> keys = new HashSet<>();
+        Set<Long> values = new HashSet<>();
+        int reads = 0;
+        int ops = 0;
+        for (Transaction t : h.transactions()) {
+            assertThat(t.size()).isBetween(1, Workloads.HOT_OPS);
+            for (int i = 0; i < t.size(); i++) {
+                ops++;
+                keys.add(h.keys().name(t.key(i)));
+                if (t.kind(i) == OpKind.READ) {
+                    reads++;
+                } else {
+                    values.add((Long) h.values().get(t.value(i)).toJava());
+                }
+            }
+        }
+        assertThat(keys).hasSize(Workloads.HOT_KEYS);
+        assertThat(values).containsExactlyInAnyOrder(0L, 1L, 2L, 3L);
+        assertThat(reads * 100.0 / ops).isCloseTo(50, offset(3.0));
     }
 
     @Test
@@ -290,9 +317,13 @@ class WorkloadsTests {
                 .isInstanceOf(Verdict.Satisfied.class);
     }
 
-    /** The pipeline at the weak levels says of each injected anomaly what {@link InjectedAnomaly#violates} says. */
+    /**
+     * The pipeline at the weak levels says of each injected anomaly what {@link InjectedAnomaly#violates} says.
+     * Not hot keys: with four values on fifty keys, the weak levels' search over which write each
+     * read saw goes past its budget already at 300 transactions (Unknown, never a false alarm).
+     */
     @ParameterizedTest
-    @EnumSource(Kind.class)
+    @EnumSource(value = Kind.class, names = "HOT_KEYS", mode = EnumSource.Mode.EXCLUDE)
     void theSaturationAtTheWeakLevelsSeesWhatEachInjectedAnomalyBreaks(Kind kind) {
         dev.isocheck.internal.engine.CheckPipeline pipeline = new dev.isocheck.internal.engine.CheckPipeline();
         for (InjectedAnomaly anomaly : InjectedAnomaly.values()) {
