@@ -48,6 +48,8 @@ public final class CheckPipeline implements Checker {
     private final Checker search;
     private final Checker fallback;
     private final int bundleOperations;
+    /** The work budget of the saturation's search over candidate writers at the weak levels. */
+    private final long saturationBudget;
     /** The time limit and memory budget of each check, from the options. */
     private final CheckOptions options;
 
@@ -80,13 +82,28 @@ public final class CheckPipeline implements Checker {
      * operations ({@code 1}: a part per component), so that tests can split small histories.
      */
     CheckPipeline(Checker search, Checker fallback, int bundleOperations) {
-        this(search, fallback, bundleOperations, CheckOptions.defaults());
+        this(search, fallback, bundleOperations, SaturationChecker.DEFAULT_WORK_BUDGET, CheckOptions.defaults());
+    }
+
+    /**
+     * The standard search whose saturation at the weak levels gives up after {@code saturationBudget}
+     * units of work (tests: so that what stands in for it when it gives up is exercised).
+     */
+    CheckPipeline(long saturationBudget) {
+        this(new SatChecker(), new ReferenceChecker(), Decomposition.DEFAULT_BUNDLE_OPERATIONS, saturationBudget,
+                CheckOptions.defaults());
     }
 
     private CheckPipeline(Checker search, Checker fallback, int bundleOperations, CheckOptions options) {
+        this(search, fallback, bundleOperations, SaturationChecker.DEFAULT_WORK_BUDGET, options);
+    }
+
+    private CheckPipeline(Checker search, Checker fallback, int bundleOperations, long saturationBudget,
+            CheckOptions options) {
         this.search = search;
         this.fallback = fallback;
         this.bundleOperations = bundleOperations;
+        this.saturationBudget = saturationBudget;
         this.options = options;
     }
 
@@ -224,9 +241,28 @@ public final class CheckPipeline implements Checker {
      * The levels below snapshot isolation: saturation ({@link SaturationChecker}) decides the whole
      * history, screening included (a non-repeatable read is no anomaly at read committed). A pass
      * over predicate reads says that the rows they did not return were not checked.
+     *
+     * <p>Before its search over candidate writers (repeated values on a few hot rows may make it
+     * give up), the saturation asks for a serial order, found by the search at serializability
+     * within half the time left: a serializable history satisfies every weaker level. Anything
+     * but a pass there concludes nothing.
      */
-    private static Verdict saturate(History history, IsolationLevel level, WeakLevel weak, Limits limits) {
-        SaturationChecker.Outcome outcome = new SaturationChecker().check(history, weak, limits);
+    private Verdict saturate(History history, IsolationLevel level, WeakLevel weak, Limits limits) {
+        String[] serialFailure = new String[1];
+        SaturationChecker.SerialOrders serialOrders = (h, l) -> {
+            try {
+                Verdict serial = search.check(h, IsolationLevel.SERIALIZABLE, l.firstPart(2));
+                if (serial instanceof Verdict.Satisfied satisfied) {
+                    return Optional.of(satisfied.witness());
+                }
+                serialFailure[0] = serial instanceof Verdict.Unknown unknown ? "was not found (" + unknown.reason() + ")"
+                        : "does not exist";
+            } catch (LimitExceededException e) {
+                serialFailure[0] = "was not found (" + e.getMessage() + ")";
+            }
+            return Optional.empty();
+        };
+        SaturationChecker.Outcome outcome = new SaturationChecker(saturationBudget, serialOrders).check(history, weak, limits);
         if (outcome instanceof SaturationChecker.Outcome.Satisfied satisfied) {
             boolean predicates = history.transactions().stream().anyMatch(t -> t.isCommitted() && t.hasPredicateReads());
             return new Verdict.Satisfied(level, satisfied.order(), predicates
@@ -237,7 +273,9 @@ public final class CheckPipeline implements Checker {
             SaturationChecker.Violation violation = violated.violation();
             return new Verdict.Violated(level, new Anomaly(violation.type(), violation.transactions(), violation.explanation()));
         }
-        return new Verdict.Unknown(level, ((SaturationChecker.Outcome.Unknown) outcome).reason());
+        String reason = ((SaturationChecker.Outcome.Unknown) outcome).reason();
+        return new Verdict.Unknown(level, serialFailure[0] == null ? reason
+                : reason + "; a serial order, which would satisfy every weaker level, " + serialFailure[0]);
     }
 
     /**

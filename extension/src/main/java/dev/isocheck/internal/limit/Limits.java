@@ -28,12 +28,19 @@ public final class Limits {
 
     private final Duration timeLimit;
     private final long deadline;
+    /** The limits whose memory budget these share, or {@code null} when they hold their own. */
+    private final Limits shared;
     private final long memoryBudget;
     private final String budgetOrigin;
     private long reserved;
     private volatile String stage = "starting";
 
     private Limits(Duration timeLimit, long deadline, long memoryBudget, String budgetOrigin) {
+        this(timeLimit, deadline, memoryBudget, budgetOrigin, null);
+    }
+
+    private Limits(Duration timeLimit, long deadline, long memoryBudget, String budgetOrigin, Limits shared) {
+        this.shared = shared;
         this.timeLimit = timeLimit;
         this.deadline = deadline;
         this.memoryBudget = memoryBudget;
@@ -72,6 +79,27 @@ public final class Limits {
         } catch (ArithmeticException e) {
             return Long.MAX_VALUE / 2;
         }
+    }
+
+    /**
+     * Limits for an attempt that must leave time for what follows it: the first
+     * {@code 1/parts} of the time left (no time limit without one), and this check's memory
+     * budget, shared with it (what the attempt reserves counts against the whole check).
+     */
+    public Limits firstPart(int parts) {
+        if (parts < 1) {
+            throw new IllegalArgumentException("parts must be positive: " + parts);
+        }
+        if (timeLimit == null) {
+            return this;
+        }
+        long now = System.nanoTime();
+        long part = Math.max(1, (deadline - now) / parts);
+        return new Limits(Duration.ofNanos(part), now + part, memoryBudget, budgetOrigin, root());
+    }
+
+    private Limits root() {
+        return shared == null ? this : shared;
     }
 
     /** The time limit, or {@code null} without one. */
@@ -157,20 +185,21 @@ public final class Limits {
                     + bytes(bytes) + ", more than the memory budget of " + bytes(memoryBudget) + " (" + budgetOrigin
                     + ") allows, so it was not built");
         }
-        synchronized (this) {
-            while (reserved > memoryBudget - bytes) {
+        Limits owner = root();
+        synchronized (owner) {
+            while (owner.reserved > memoryBudget - bytes) {
                 long left = remainingNanos();
                 try {
                     long millis = Math.max(1, Math.min(left / 1_000_000, 1_000));
-                    wait(millis);
+                    owner.wait(millis);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new LimitExceededException(LimitExceededException.Kind.TIME, "interrupted while " + stage);
                 }
             }
-            reserved += bytes;
+            owner.reserved += bytes;
         }
-        return new Reservation(bytes);
+        return owner.new Reservation(bytes);
     }
 
     private synchronized void release(long bytes) {

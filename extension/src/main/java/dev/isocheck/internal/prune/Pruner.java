@@ -56,8 +56,6 @@ import java.util.Objects;
  */
 public final class Pruner {
 
-    /** Above this many writers of a key, candidates are not checked against every writer (cost). */
-    private static final int WRITER_SCAN_LIMIT = 256;
     /** Chain pairs beyond this, over all keys, are more than the engine holds in memory. */
     static final long PAIR_LIMIT = 200_000_000L;
 
@@ -786,7 +784,7 @@ public final class Pruner {
     private ReadRange decideReads(int from, int to) {
         ReadRange range = new ReadRange();
         Reachability closure = round.closure;
-        int[] latest = new int[WRITER_SCAN_LIMIT];
+        int[][] latest = {new int[64]};
         for (int at = from; at < to; at++) {
             int o = byKey[at];
             if (live[o] < 2) {
@@ -803,7 +801,7 @@ public final class Pruner {
                 int writer = polygraph.candidate(o, i);
                 boolean closes;
                 if (direct || writer != KnownGraph.INITIAL && closure.reaches(reader, writer)
-                        || writer == KnownGraph.INITIAL && snapshot || polygraph.writerCount(key) > WRITER_SCAN_LIMIT) {
+                        || writer == KnownGraph.INITIAL && snapshot) {
                     closes = readCloses(closure, key, reader, writer, false) != null;
                 } else {
                     if (latestCount < 0) {
@@ -811,7 +809,7 @@ public final class Pruner {
                     }
                     closes = false;
                     for (int j = 0; j < latestCount && !closes; j++) {
-                        closes = latest[j] != writer && closure.reaches(writer, latest[j]);
+                        closes = latest[0][j] != writer && closure.reaches(writer, latest[0][j]);
                     }
                 }
                 if (closes) {
@@ -840,7 +838,7 @@ public final class Pruner {
         if (writer != KnownGraph.INITIAL && closure.reaches(reader, writer)) {
             return withPath ? round.cycleWith(new PrunedPolygraph.Step(writer, reader, EdgeKind.WRITE_READ, key)) : List.of();
         }
-        if (writer == KnownGraph.INITIAL && snapshot || polygraph.writerCount(key) > WRITER_SCAN_LIMIT) {
+        if (writer == KnownGraph.INITIAL && snapshot) {
             return null;
         }
         for (int i = 0; i < polygraph.writerCount(key); i++) {
@@ -870,7 +868,9 @@ public final class Pruner {
     /**
      * The latest writers of {@code key} before {@code reader}: of the writers other than the reader
      * that precede it (reach it; for snapshot isolation, commit before its snapshot), those no
-     * other of them follows in {@code closure}. Written to {@code out}; returns how many.
+     * other of them follows in {@code closure}. Written to {@code out[0]}, which grows as needed
+     * (they are an antichain: at most one per session when many sessions write the key); returns
+     * how many.
      *
      * <p>Why: {@link #readCloses} drops a candidate {@code c} when it reaches some other writer
      * {@code w} that precedes the reader, one query per writer of the key for every candidate (a
@@ -881,7 +881,8 @@ public final class Pruner {
      * So the writers are scanned once per read, and each candidate is checked against the few
      * latest.
      */
-    private int latestWritersBefore(Reachability closure, int key, int reader, int[] out) {
+    private int latestWritersBefore(Reachability closure, int key, int reader, int[][] buffer) {
+        int[] out = buffer[0];
         // With chain clocks, whether a writer precedes the reader is one array read: the
         // reader's chain and index are looked up once for all the key's writers.
         ChainReachability clocks = round.clocks;
@@ -912,6 +913,10 @@ public final class Pruner {
                 if (!closure.reaches(out[j], w)) {
                     out[kept++] = out[j];
                 }
+            }
+            if (kept == out.length) {
+                out = Arrays.copyOf(out, 2 * kept);
+                buffer[0] = out;
             }
             out[kept++] = w;
             count = kept;

@@ -103,6 +103,22 @@ class SatCheckerDifferentialTests {
                 73_000_000L, 4, AnyInitialValues::forget);
     }
 
+    /**
+     * The shape of an application test's hot rows, small: two or three keys rewritten by three to
+     * six sessions with values from a domain of two to four (most writes repeat a value), times
+     * recorded (so the real-time attempt that precedes serializability and snapshot isolation
+     * runs, and stands aside on the broken databases), known or recorder-style initial values.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("defaultEngine")
+    void agreesWithTheReferenceOnHotKeysWithRepeatedValues(String name, SatChecker engineUnderTest) {
+        compare(name + ", hot keys", engineUnderTest,
+                variant -> SmallWorkloads.variant(variant).withSessions(new int[] {4, 3, 6}[variant % 3], variant % 3 == 2 ? 1 : 2)
+                        .withKeys(2 + variant % 2, 0).withMix(1, 1, 0, 0).withValueDomain(2 + variant % 3)
+                        .withMaxOpsPerTransaction(2 + variant % 4).withRecordTimes(true),
+                74_000_000L, 8, (h, random) -> random.nextInt(3) == 0 ? AnyInitialValues.forget(h, random) : h, false);
+    }
+
     static Stream<Arguments> defaultEngine() {
         return engines().limit(1);
     }
@@ -117,6 +133,11 @@ class SatCheckerDifferentialTests {
 
     private static Tally compare(String name, SatChecker engineUnderTest, java.util.function.IntFunction<dev.isocheck.internal.simulate.Workload> workloads,
             long firstSeed, int seedsPerVariant, Rewrite rewrite) {
+        return compare(name, engineUnderTest, workloads, firstSeed, seedsPerVariant, rewrite, true);
+    }
+
+    private static Tally compare(String name, SatChecker engineUnderTest, java.util.function.IntFunction<dev.isocheck.internal.simulate.Workload> workloads,
+            long firstSeed, int seedsPerVariant, Rewrite rewrite, boolean predicates) {
         Tally tally = new Tally();
         List<SimulatedDatabase> databases = List.of(SimulatedDatabase.serial(), SimulatedDatabase.snapshotIsolation(),
                 SimulatedDatabase.readCommitted(), SimulatedDatabase.lostUpdate(0.5), SimulatedDatabase.staleRead(0.3),
@@ -147,7 +168,9 @@ class SatCheckerDifferentialTests {
                     level, counts[0], counts[1], counts[2], tally.histories, tally.withPredicates, tally.initialOrWrite);
             assertThat(counts[0]).as("agreed satisfied at %s", level).isGreaterThan(tally.histories / 40);
             assertThat(counts[1]).as("agreed violated at %s", level).isGreaterThan(tally.histories / 40);
-            assertThat(tally.withPredicates).as("histories with predicate reads").isGreaterThan(tally.histories / 3);
+            if (predicates) {
+                assertThat(tally.withPredicates).as("histories with predicate reads").isGreaterThan(tally.histories / 3);
+            }
         }
         return tally;
     }

@@ -1,0 +1,91 @@
+package dev.isocheck.internal.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.isocheck.IsolationLevel;
+import dev.isocheck.Verdict;
+import dev.isocheck.history.History;
+import dev.isocheck.internal.limit.Limits;
+import dev.isocheck.internal.reference.ReferenceChecker;
+import dev.isocheck.internal.saturate.SaturationChecker;
+import dev.isocheck.internal.saturate.WeakLevel;
+import dev.isocheck.internal.simulate.HistoryGenerator;
+import dev.isocheck.internal.simulate.SeededRuns;
+import dev.isocheck.internal.simulate.SimulatedDatabase;
+import dev.isocheck.internal.simulate.SmallWorkloads;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * When the saturation's search over candidate writers gives up at a weak level, the pipeline
+ * looks for a serial order instead, and a pass found that way is one the reference gives too:
+ * on thousands of seeded histories with repeated values, from every simulated database, with a
+ * saturation budget of nothing, so that every history whose guesses fail takes that path. It may
+ * leave a history undecided; it never turns a violation into a pass, nor answers "violated".
+ */
+@DisplayName("differential: a serial order stands in for saturation that gives up")
+class WeakLevelSerialStandInTests {
+
+    private static final IsolationLevel[] WEAK = {IsolationLevel.READ_COMMITTED, IsolationLevel.READ_ATOMIC,
+        IsolationLevel.CAUSAL};
+    private static final ReferenceChecker REFERENCE = new ReferenceChecker();
+
+    @Test
+    void aPassFoundThroughASerialOrderIsOneTheReferenceGives() {
+        CheckPipeline giving = new CheckPipeline(0);
+        Map<IsolationLevel, int[]> tally = new EnumMap<>(IsolationLevel.class);
+        for (IsolationLevel level : WEAK) {
+            tally.put(level, new int[3]);
+        }
+        List<SimulatedDatabase> databases = List.of(SimulatedDatabase.serial(), SimulatedDatabase.snapshotIsolation(),
+                SimulatedDatabase.readCommitted(), SimulatedDatabase.lostUpdate(0.5), SimulatedDatabase.staleRead(0.3));
+        long base = 75_000_000L;
+        for (SimulatedDatabase database : databases) {
+            for (int variant = 0; variant < 24; variant++) {
+                // Half as the small workloads make them, half hot keys: few keys, many sessions.
+                HistoryGenerator generator = new HistoryGenerator(variant % 2 == 0
+                        ? SmallWorkloads.variant(variant).withValueDomain(2 + variant % 3 / 2)
+                        : SmallWorkloads.variant(variant).withSessions(variant % 4 == 1 ? 3 : 7, variant % 4 == 1 ? 2 : 1)
+                                .withKeys(2, 0).withMix(1, 1, 0, 0).withValueDomain(2).withMaxOpsPerTransaction(4),
+                        database);
+                SeededRuns.forEachHistory(36, base + 10_000L * variant, generator, generated -> {
+                    History h = generated.history();
+                    for (IsolationLevel level : WEAK) {
+                        Verdict reference = REFERENCE.check(h, level);
+                        if (reference instanceof Verdict.Unknown) {
+                            continue; // more transactions or choices than the reference enumerates
+                        }
+                        Verdict budgeted = giving.check(h, level);
+                        boolean gaveUp = new SaturationChecker(0).check(h, WeakLevel.of(level).orElseThrow(), Limits.none())
+                                instanceof SaturationChecker.Outcome.Unknown;
+                        int[] counts = tally.get(level);
+                        if (budgeted instanceof Verdict.Satisfied) {
+                            assertThat(reference.isSatisfied()).as("reference at %s: %s", level, reference).isTrue();
+                            counts[0] += gaveUp ? 1 : 0;
+                        } else if (budgeted instanceof Verdict.Violated) {
+                            assertThat(reference.isSatisfied()).as("reference at %s: %s", level, reference).isFalse();
+                        } else {
+                            assertThat(((Verdict.Unknown) budgeted).reason()).as("why at %s", level)
+                                    .contains("a serial order, which would satisfy every weaker level,");
+                            assertThat(REFERENCE.check(h, IsolationLevel.SERIALIZABLE).isSatisfied())
+                                    .as("a serializable history left undecided at %s", level).isFalse();
+                            counts[1]++;
+                            counts[2] += reference.isSatisfied() ? 1 : 0;
+                        }
+                    }
+                });
+            }
+            base += 1_000_000L;
+        }
+        for (IsolationLevel level : WEAK) {
+            int[] counts = tally.get(level);
+            System.out.printf("weak levels with no saturation budget at %s: %d passed through a serial order where the"
+                    + " search gave up; %d left undecided (%d of them satisfying the level, none serializable)%n", level,
+                    counts[0], counts[1], counts[2]);
+            assertThat(counts[0]).as("passes through a serial order at %s", level).isPositive();
+        }
+    }
+}
