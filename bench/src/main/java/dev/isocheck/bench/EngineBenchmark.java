@@ -56,7 +56,8 @@ public final class EngineBenchmark {
     /** The command line. */
     public static final String USAGE = """
             usage: EngineBenchmark [OPTION...] [HISTORY_PATH...]
-              --workload LIST  blindw-rh, blindw-rw, blindw-wh, ycsb-dup, tpcc, twitter, or all
+              --workload LIST  blindw-rh, blindw-rw, blindw-wh, blindw-pred, ycsb-dup, tpcc, twitter,
+                               hot-keys, or all
                                (default blindw-rw when no HISTORY_PATH is given, else none)
               --size LIST      transaction counts, e.g. 2k,10k,100k (default 10k)
               --level LIST     serializable, strict-serializable, snapshot-isolation, causal,

@@ -66,11 +66,11 @@ import org.sat4j.specs.TimeoutException;
  * unknown initial value only several observations together show selected) only adds
  * valid-looking models, never removes one.
  *
- * <p><b>Real time first.</b> A history with times is first checked with real-time edges among the
- * certain ones (strict serializability for serializability, strong snapshot isolation for
- * snapshot isolation), which prunes far more; only a pass of that stronger level is kept, its
- * witness replayed at the level asked like any other, and anything else leaves the decision to
- * the check without real time.
+ * <p><b>Real time first.</b> A history with times and a read that may have seen more than one
+ * version (duplicate values) is first checked with real-time edges among the certain ones (strict
+ * serializability for serializability, strong snapshot isolation for snapshot isolation), which
+ * prunes far more; only a pass of that stronger level is kept, its witness replayed at the level
+ * asked like any other, and anything else leaves the decision to the check without real time.
  */
 public final class SatChecker implements Checker {
 
@@ -211,13 +211,38 @@ public final class SatChecker implements Checker {
      * ({@link #recordedOrder}: a linear replay, so it is tried before giving up).
      */
     public Report run(History history, IsolationLevel level, Limits limits) {
+        ReadExplanations explanations = null;
         if (level != IsolationLevel.STRICT_SERIALIZABLE && isTimed(history)) {
-            Report withRealTime = realTimeFirst(history, level, limits);
-            if (withRealTime != null) {
-                return withRealTime;
+            long t0 = System.nanoTime();
+            try {
+                limits.enter("building the constraints");
+                explanations = ReadExplanations.of(history);
+            } catch (LimitExceededException e) {
+                return new Report(gaveUp(history, level, e.getMessage(), null), millis(t0, System.nanoTime()), 0, 0, 0, null, 0, 0);
+            }
+            if (hasChoices(explanations)) {
+                Report withRealTime = realTimeFirst(history, level, explanations, limits);
+                if (withRealTime != null) {
+                    return withRealTime;
+                }
             }
         }
-        return runAt(history, level, limits, level == IsolationLevel.STRICT_SERIALIZABLE);
+        return runAt(history, level, limits, level == IsolationLevel.STRICT_SERIALIZABLE, explanations);
+    }
+
+    /**
+     * Whether some read may have seen more than one version (a value written twice, or written
+     * and possibly the initial one): what makes the constraints without real time explode on hot
+     * rows. With unique values they stay few, and the attempt with real time would cost more
+     * than it saves (a second graph with its real-time edges).
+     */
+    private static boolean hasChoices(ReadExplanations explanations) {
+        for (int o = 0; o < explanations.size(); o++) {
+            if (explanations.writerCount(o) + (explanations.initialStateExplains(o) ? 1 : 0) > 1) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -230,10 +255,12 @@ public final class SatChecker implements Checker {
      * values leave the serializability encoding millions of read-write constraints; real time
      * prunes all but thousands). The witness is replayed at {@code level} as every witness is.
      *
+     * <p>Only where some read has a choice of writers ({@link #hasChoices}).
+     *
      * @return the report at {@code level} when the history satisfies the stronger level, else
      *         {@code null} (nothing is concluded: the check at {@code level} decides)
      */
-    private Report realTimeFirst(History history, IsolationLevel level, Limits limits) {
+    private Report realTimeFirst(History history, IsolationLevel level, ReadExplanations explanations, Limits limits) {
         long t0 = System.nanoTime();
         SatChecker first = new SatChecker(budget.dividedBy(4), search, narrowCycles, forcedPassVariables, gpu);
         Report report = null;
@@ -242,7 +269,7 @@ public final class SatChecker implements Checker {
         for (IsolationLevel stronger : level == IsolationLevel.SNAPSHOT_ISOLATION
                 ? List.of(IsolationLevel.SERIALIZABLE, level) : List.of(level)) {
             try {
-                Report attempt = first.runAt(history, stronger, limits.firstPart(4), true);
+                Report attempt = first.runAt(history, stronger, limits.firstPart(4), true, explanations);
                 if (attempt.verdict() instanceof Verdict.Satisfied satisfied) {
                     report = attempt;
                     if (stronger != level) {
@@ -264,14 +291,17 @@ public final class SatChecker implements Checker {
                 report.pruning(), report.variables(), report.cyclesLearnt());
     }
 
-    /** The check at {@code level}, with real-time edges among the certain ones when {@code realTime}. */
-    private Report runAt(History history, IsolationLevel level, Limits limits, boolean realTime) {
+    /**
+     * The check at {@code level}, with real-time edges among the certain ones when {@code realTime},
+     * over {@code built}, the history's read explanations when already built, else {@code null}.
+     */
+    private Report runAt(History history, IsolationLevel level, Limits limits, boolean realTime, ReadExplanations built) {
         long t0 = System.nanoTime();
         HyperPolygraph polygraph = null;
         Report report;
         try {
             limits.enter("building the constraints");
-            ReadExplanations explanations = ReadExplanations.of(history);
+            ReadExplanations explanations = built != null ? built : ReadExplanations.of(history);
             limits.checkTime();
             KnownGraph known = KnownGraph.of(history, explanations, realTime);
             limits.checkTime();
