@@ -22,10 +22,9 @@ import java.util.Objects;
  *   <li>two guessed choices ({@link SerialGuess}, a serial replay; then each ambiguous read's last
  *       candidate before it in the file, else the initial state, else its first): acyclic is a
  *       pass, with its order as witness;</li>
- *   <li>when a {@linkplain SerialOrders serial order} can be looked for, a serial order: a
- *       serializable history satisfies every weak level, a serial order being a commit order
- *       whose every read sees the latest write before it (on a few hot rows with repeated values
- *       the search below may give up where a serial order is found at once);</li>
+ *   <li>when {@linkplain SerialOrders stronger orders} can be looked for, one of them: a serial
+ *       order, or a snapshot-isolation commit order, satisfies every weak level (on a few hot rows
+ *       with repeated values the search below may give up where one is found at once);</li>
  *   <li>a depth-first search over the choices, abandoning a partial choice once its graph has a
  *       cycle or its reads of an initial value disagree (edges only grow as more reads are chosen,
  *       so every completion fails too): a complete acyclic choice is a pass; the search exhausted
@@ -43,12 +42,13 @@ public final class SaturationChecker {
     private final SerialOrders serialOrders;
 
     /**
-     * Looks for a serial order of a history: its committed transactions' ids in an order that
-     * explains every read serially, else empty (which concludes nothing).
+     * Looks for a commit order of a history that a stronger level gives (a serial order, a
+     * snapshot-isolation commit order): its committed transactions' ids, else empty (which
+     * concludes nothing).
      */
     @FunctionalInterface
     public interface SerialOrders {
-        /** A serial order of {@code history} found within {@code limits}, or empty. */
+        /** Such an order of {@code history} found within {@code limits}, or empty. */
         java.util.Optional<List<String>> find(History history, Limits limits);
     }
 
@@ -64,9 +64,9 @@ public final class SaturationChecker {
 
     /**
      * A checker whose search over choices of writers stops after {@code workBudget} units of work,
-     * and which first asks {@code serialOrders} for a serial order when its guesses fail.
+     * and which first asks {@code serialOrders} for an order when its guesses fail.
      *
-     * @param serialOrders what looks for a serial order, or {@code null} not to look for one
+     * @param serialOrders what looks for an order of a stronger level, or {@code null} not to look for one
      */
     public SaturationChecker(long workBudget, SerialOrders serialOrders) {
         this.workBudget = workBudget;

@@ -21,12 +21,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * When the saturation's search over candidate writers gives up at a weak level, the pipeline
- * looks for a serial order instead, and a pass found that way is one the reference gives too:
+ * looks for a serial order or a snapshot-isolation commit order instead, and a pass found that
+ * way is one the reference gives too:
  * on thousands of seeded histories with repeated values, from every simulated database, with a
  * saturation budget of nothing, so that every history whose guesses fail takes that path. It may
  * leave a history undecided; it never turns a violation into a pass, nor answers "violated".
  */
-@DisplayName("differential: a serial order stands in for saturation that gives up")
+@DisplayName("differential: a serial or snapshot-isolation order stands in for saturation that gives up")
 class WeakLevelSerialStandInTests {
 
     private static final IsolationLevel[] WEAK = {IsolationLevel.READ_COMMITTED, IsolationLevel.READ_ATOMIC,
@@ -69,9 +70,9 @@ class WeakLevelSerialStandInTests {
                             assertThat(reference.isSatisfied()).as("reference at %s: %s", level, reference).isFalse();
                         } else {
                             assertThat(((Verdict.Unknown) budgeted).reason()).as("why at %s", level)
-                                    .contains("a serial order, which would satisfy every weaker level,");
-                            assertThat(REFERENCE.check(h, IsolationLevel.SERIALIZABLE).isSatisfied())
-                                    .as("a serializable history left undecided at %s", level).isFalse();
+                                    .contains("a serial or snapshot-isolation commit order, which would satisfy every weaker level,");
+                            assertThat(REFERENCE.check(h, IsolationLevel.SNAPSHOT_ISOLATION).isSatisfied())
+                                    .as("a history with snapshot isolation left undecided at %s", level).isFalse();
                             counts[1]++;
                             counts[2] += reference.isSatisfied() ? 1 : 0;
                         }
@@ -82,10 +83,10 @@ class WeakLevelSerialStandInTests {
         }
         for (IsolationLevel level : WEAK) {
             int[] counts = tally.get(level);
-            System.out.printf("weak levels with no saturation budget at %s: %d passed through a serial order where the"
-                    + " search gave up; %d left undecided (%d of them satisfying the level, none serializable)%n", level,
+            System.out.printf("weak levels with no saturation budget at %s: %d passed through a serial or snapshot-isolation order where the"
+                    + " search gave up; %d left undecided (%d of them satisfying the level, none with snapshot isolation)%n", level,
                     counts[0], counts[1], counts[2]);
-            assertThat(counts[0]).as("passes through a serial order at %s", level).isPositive();
+            assertThat(counts[0]).as("passes through a stronger order at %s", level).isPositive();
         }
     }
 }
