@@ -54,6 +54,37 @@ class LimitsTests {
     }
 
     @Test
+    void aFirstPartEndsEarlierAndSharesTheMemoryBudget() throws Exception {
+        Limits whole = Limits.startingNow(Duration.ofSeconds(40), 100, "as set");
+        Limits part = whole.firstPart(4);
+
+        assertThat(part.remainingNanos()).isLessThanOrEqualTo(Duration.ofSeconds(10).toNanos())
+                .isGreaterThan(Duration.ofSeconds(9).toNanos());
+        assertThat(part.memoryBudget()).isEqualTo(100);
+        // What the part holds, the whole cannot reserve beside it, and the other way round.
+        Limits.Reservation held = part.reserve(60, () -> "the attempt's encoding");
+        CompletableFuture<Limits.Reservation> waiting = CompletableFuture.supplyAsync(() -> whole.reserve(60, () -> "the check's"));
+        Thread.sleep(100);
+        assertThat(waiting).isNotDone();
+        held.close();
+        waiting.get(10, TimeUnit.SECONDS).close();
+        // A part of a part shares the same budget: it waits for it until its own, earlier, deadline.
+        Limits brief = Limits.startingNow(Duration.ofMillis(400), 100, "as set");
+        try (Limits.Reservation all = brief.reserve(100, () -> "all")) {
+            long started = System.nanoTime();
+            assertThatThrownBy(() -> brief.firstPart(2).firstPart(2).reserve(1, () -> "more"))
+                    .hasMessageStartingWith("the time limit of");
+            assertThat(System.nanoTime() - started).isLessThan(Duration.ofMillis(350).toNanos());
+        }
+    }
+
+    @Test
+    void aFirstPartOfNoLimitIsNoLimit() {
+        assertThat(Limits.none().firstPart(4)).isSameAs(Limits.none());
+        assertThatThrownBy(() -> Limits.none().firstPart(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void noneLimitsNothing() {
         Limits none = Limits.none();
         none.enter("anything");

@@ -109,6 +109,29 @@ class PrunerTests {
         assertThat(prune(h, IsolationLevel.SERIALIZABLE).isViolated()).isTrue();
     }
 
+    /**
+     * A hot key: 300 writers of the same value, one after another in real time, then a reader of
+     * that value. At strict serializability every writer but the last is overwritten before the
+     * reader, so pruning leaves the read one candidate, however many writers the key has (it once
+     * skipped keys with more than 256). Without real time nothing orders them: every candidate stays.
+     */
+    @Test
+    void aReadOfAKeyWithHundredsOfWritersIsPrunedToItsLastWriter() {
+        HistoryBuilder b = History.builder().initialValue("x", 0).initialStateComplete(true);
+        for (int i = 0; i < 300; i++) {
+            b.transaction("W" + i).session("w" + i).times(10L * i, 10L * i + 1).write("x", 1);
+        }
+        b.transaction("R").session("r").times(5_000, 5_001).read("x", 1);
+        History h = b.build();
+
+        PrunedPolygraph strict = prune(h, IsolationLevel.STRICT_SERIALIZABLE);
+        assertThat(strict.statistics().readsBefore()).isEqualTo(1);
+        assertThat(strict.statistics().readsAfter()).isZero();
+        assertThat(strict.isViolated()).isFalse();
+        PrunedPolygraph serializable = prune(h, IsolationLevel.SERIALIZABLE);
+        assertThat(serializable.statistics().readsAfter()).isEqualTo(1);
+    }
+
     @Test
     void readModifyWriteChainsOrderTheirVersionsWithoutChoices() {
         HistoryBuilder b = History.builder().initialValue("x", 0).initialStateComplete(true);
