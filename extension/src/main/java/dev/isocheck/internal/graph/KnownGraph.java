@@ -7,7 +7,8 @@ import java.util.Arrays;
 
 /**
  * The dependencies every valid order must respect, before any choice is made: session order,
- * real-time order (only when asked, for strict levels), and write-read edges for observations that
+ * real-time order (only when asked: strict serializability, and the stronger levels the search
+ * tries first on histories with times), and write-read edges for observations that
  * exactly one committed transaction explains.
  *
  * <p>Nodes are the committed transactions, numbered {@code 1..n} in history order, and node
@@ -101,7 +102,8 @@ public final class KnownGraph {
      * The known graph of {@code history}.
      *
      * @param explanations the explanations of {@code history}'s observations
-     * @param realTime     whether to add real-time edges (strict serializability only)
+     * @param realTime     whether to add real-time edges (strict serializability, or a stronger
+     *                     level tried first)
      * @return never {@code null}
      */
     public static KnownGraph of(History history, ReadExplanations explanations, boolean realTime) {

@@ -62,7 +62,8 @@ final class DependencyGraph {
      * {@code u -> v+n}; and {@code t -> t+n} (no reason) keeps the copies in order. A walk never
      * takes two read-write edges in a row, so its cycles are the induced graph's; and ordering
      * transactions by their second copies in a topological order gives a topological order of the
-     * induced graph (see {@link #snapshotOrder(int[])}). Real-time edges must not be in this graph.
+     * induced graph (see {@link #snapshotOrder(int[])}). Real-time edges, where there are any (strong
+     * snapshot isolation, tried first by {@link SatChecker}), are base edges like session order.
      */
     static DependencyGraph snapshotOf(int transactions, int capacity) {
         DependencyGraph doubled = new DependencyGraph(2 * transactions, transactions + capacity);

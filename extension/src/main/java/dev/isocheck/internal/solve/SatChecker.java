@@ -66,11 +66,12 @@ import org.sat4j.specs.TimeoutException;
  * unknown initial value only several observations together show selected) only adds
  * valid-looking models, never removes one.
  *
- * <p><b>Real time first.</b> A history with times and a read that may have seen more than one
- * version (duplicate values) is first checked with real-time edges among the certain ones (strict
- * serializability for serializability, strong snapshot isolation for snapshot isolation), which
- * prunes far more; only a pass of that stronger level is kept, its witness replayed at the level
- * asked like any other, and anything else leaves the decision to the check without real time.
+ * <p><b>Real time first.</b> A history with start and end times and a read that may have seen
+ * more than one version (duplicate values) is first checked with real-time edges among the certain
+ * ones (strict serializability for serializability, strong snapshot isolation for snapshot
+ * isolation), which prunes far more; only a pass of that stronger level is kept, its witness
+ * replayed at the level asked like any other, and anything else leaves the decision to the check
+ * without real time.
  */
 public final class SatChecker implements Checker {
 
@@ -212,13 +213,14 @@ public final class SatChecker implements Checker {
      */
     public Report run(History history, IsolationLevel level, Limits limits) {
         ReadExplanations explanations = null;
-        if (level != IsolationLevel.STRICT_SERIALIZABLE && isTimed(history)) {
+        if (level != IsolationLevel.STRICT_SERIALIZABLE && hasIntervals(history)) {
             long t0 = System.nanoTime();
             try {
                 limits.enter("building the constraints");
                 explanations = ReadExplanations.of(history);
             } catch (LimitExceededException e) {
-                return new Report(gaveUp(history, level, e.getMessage(), null), millis(t0, System.nanoTime()), 0, 0, 0, null, 0, 0);
+                return withCaveats(history, new Report(gaveUp(history, level, e.getMessage(), null),
+                        millis(t0, System.nanoTime()), 0, 0, 0, null, 0, 0), null);
             }
             if (hasChoices(explanations)) {
                 Report withRealTime = realTimeFirst(history, level, explanations, limits);
@@ -228,6 +230,20 @@ public final class SatChecker implements Checker {
             }
         }
         return runAt(history, level, limits, level == IsolationLevel.STRICT_SERIALIZABLE, explanations);
+    }
+
+    /**
+     * Whether every committed transaction has both a start and an end time: what real-time edges
+     * need (with starts only, or ends only, there would be none, and the attempt with real time
+     * would repeat the check without it).
+     */
+    private static boolean hasIntervals(History history) {
+        for (Transaction t : history.transactions()) {
+            if (t.isCommitted() && (t.startTime() == Transaction.NO_TIME || t.endTime() == Transaction.NO_TIME)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -264,12 +280,14 @@ public final class SatChecker implements Checker {
         long t0 = System.nanoTime();
         SatChecker first = new SatChecker(budget.dividedBy(4), search, narrowCycles, forcedPassVariables, gpu);
         Report report = null;
+        Limits quarter = limits.firstPart(4);
         // Snapshot isolation tries a serial order first too: it is found in half the time of a
-        // commit order with snapshots (one node per transaction, not two), and is one.
+        // commit order with snapshots (one node per transaction, not two), and is one. Both
+        // attempts share the quarter.
         for (IsolationLevel stronger : level == IsolationLevel.SNAPSHOT_ISOLATION
                 ? List.of(IsolationLevel.SERIALIZABLE, level) : List.of(level)) {
             try {
-                Report attempt = first.runAt(history, stronger, limits.firstPart(4), true, explanations);
+                Report attempt = first.runAt(history, stronger, quarter, true, explanations);
                 if (attempt.verdict() instanceof Verdict.Satisfied satisfied) {
                     report = attempt;
                     if (stronger != level) {
@@ -305,24 +323,55 @@ public final class SatChecker implements Checker {
             limits.checkTime();
             KnownGraph known = KnownGraph.of(history, explanations, realTime);
             limits.checkTime();
+            UnreturnedRows.TooManyException tooMany = null;
             try {
                 polygraph = HyperPolygraph.of(known, explanations);
             } catch (UnreturnedRows.TooManyException e) {
-                return new Report(gaveUp(history, level, "too many constraints for the SAT engine: " + e.getMessage(), null),
-                        millis(t0, System.nanoTime()), 0, 0, 0, null, 0, 0);
+                tooMany = e;
             }
-            report = run(history, level, explanations, known, polygraph, t0, limits);
+            report = tooMany != null
+                    ? new Report(gaveUp(history, level, "too many constraints for the SAT engine: " + tooMany.getMessage(), null),
+                            millis(t0, System.nanoTime()), 0, 0, 0, null, 0, 0)
+                    : run(history, level, explanations, known, polygraph, t0, limits);
         } catch (LimitExceededException e) {
             report = new Report(gaveUp(history, level, e.getMessage(), polygraph == null ? null : polygraph.unreturnedRows()),
                     millis(t0, System.nanoTime()), 0, 0, 0, null, 0, 0);
         }
-        List<UnreturnedRows.PredicateReadRef> unmodelled = polygraph == null ? List.of() : polygraph.unreturnedRows().unmodelled();
-        if (report.verdict() instanceof Verdict.Satisfied satisfied && !unmodelled.isEmpty()) {
-            return new Report(new Verdict.Satisfied(level, satisfied.witness(), caveats(history, unmodelled)),
-                    report.buildMillis(), report.pruneMillis(), report.encodeMillis(), report.solveMillis(),
-                    report.pruning(), report.variables(), report.cyclesLearnt());
+        return withCaveats(history, report, polygraph == null ? null : polygraph.unreturnedRows());
+    }
+
+    /**
+     * {@code report}, its pass (if it is one) with a caveat for each predicate read whose clause
+     * the engine cannot evaluate: only its returned rows were checked. From {@code unreturned} when
+     * the constraints were built, else from the clauses themselves, so that a pass found by giving
+     * up early (a recorded order replayed) says so as well.
+     */
+    private static Report withCaveats(History history, Report report, UnreturnedRows unreturned) {
+        if (!(report.verdict() instanceof Verdict.Satisfied satisfied)) {
+            return report;
         }
-        return report;
+        List<UnreturnedRows.PredicateReadRef> unmodelled = unreturned != null ? unreturned.unmodelled() : unmodelled(history);
+        if (unmodelled.isEmpty()) {
+            return report;
+        }
+        return new Report(new Verdict.Satisfied(satisfied.level(), satisfied.witness(), caveats(history, unmodelled)),
+                report.buildMillis(), report.pruneMillis(), report.encodeMillis(), report.solveMillis(),
+                report.pruning(), report.variables(), report.cyclesLearnt());
+    }
+
+    /** The committed transactions' predicate reads whose clause the engine cannot evaluate, from the clauses. */
+    private static List<UnreturnedRows.PredicateReadRef> unmodelled(History history) {
+        List<UnreturnedRows.PredicateReadRef> refs = new ArrayList<>();
+        for (Transaction t : history.transactions()) {
+            if (t.isCommitted() && t.hasPredicateReads()) {
+                for (int op = 0; op < t.size(); op++) {
+                    if (t.kind(op) == OpKind.PREDICATE && !(WherePredicate.parse(t.predicate(op).where()) instanceof WherePredicate)) {
+                        refs.add(new UnreturnedRows.PredicateReadRef(t.index(), op));
+                    }
+                }
+            }
+        }
+        return refs;
     }
 
     /**

@@ -132,6 +132,58 @@ class PrunerTests {
         assertThat(serializable.statistics().readsAfter()).isEqualTo(1);
     }
 
+    /**
+     * Keys written by 65 to 265 sessions at once, so that the latest writers before a read (one
+     * per session at most) outgrow the buffer they are collected in: the fast decisions, from the
+     * closure and from chain clocks, are still those of the definitions, candidate by candidate, at
+     * serializability and snapshot isolation, with and without real time. Seeded.
+     */
+    @Test
+    void readsAmongHundredsOfConcurrentWritersAreDecidedAsTheDefinitionsDecide() {
+        int dropped = 0;
+        for (int seed = 0; seed < 30; seed++) {
+            java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+            HistoryBuilder b = History.builder().initialValue("x", 0).initialStateComplete(true);
+            int writers = 65 + random.nextInt(200);
+            for (int i = 0; i < writers; i++) {
+                if (random.nextInt(3) == 0) {
+                    b.transaction("E" + i).session("s" + i).times(-100 - random.nextInt(50), -90 + random.nextInt(5))
+                            .write("x", 1 + random.nextInt(2));
+                }
+                b.transaction("W" + i).session("s" + i).times(random.nextInt(5), 10 + random.nextInt(5))
+                        .write("x", 1 + random.nextInt(2));
+            }
+            for (int j = 0; j < 5; j++) {
+                b.transaction("R" + j).session("r" + j).times(20 + random.nextInt(5), 30).read("x", 1 + random.nextInt(2));
+            }
+            History h = b.build();
+            for (boolean snapshot : new boolean[] {false, true}) {
+                for (boolean realTime : new boolean[] {false, true}) {
+                    String what = "seed " + seed + (snapshot ? ", snapshot isolation" : ", serializable")
+                            + (realTime ? ", real time" : "");
+                    ReadExplanations explanations = ReadExplanations.of(h);
+                    HyperPolygraph polygraph = HyperPolygraph.of(KnownGraph.of(h, explanations, realTime), explanations);
+                    PrunedPolygraph direct = Pruner.prune(polygraph, snapshot, Long.MAX_VALUE, true);
+                    PrunedPolygraph fast = Pruner.prune(polygraph, snapshot, Long.MAX_VALUE, false);
+                    PrunedPolygraph clocks = Pruner.prune(polygraph, snapshot, Long.MAX_VALUE, false, ChainReachability::compute);
+                    assertThat(fast.isViolated()).as(what).isEqualTo(direct.isViolated());
+                    assertThat(clocks.isViolated()).as(what).isEqualTo(direct.isViolated());
+                    if (direct.isViolated()) {
+                        continue;
+                    }
+                    for (int o = 0; o < polygraph.observationCount(); o++) {
+                        for (int i = 0; i < polygraph.candidateCount(o); i++) {
+                            assertThat(fast.isLive(o, i)).as(what).isEqualTo(direct.isLive(o, i));
+                            assertThat(clocks.isLive(o, i)).as(what).isEqualTo(direct.isLive(o, i));
+                            dropped += direct.isLive(o, i) ? 0 : 1;
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(dropped).as("candidates dropped").isGreaterThan(1_000);
+    }
+
     @Test
     void readModifyWriteChainsOrderTheirVersionsWithoutChoices() {
         HistoryBuilder b = History.builder().initialValue("x", 0).initialStateComplete(true);
