@@ -37,12 +37,14 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * between, so the history violates serializability and the failure is explained.
  *
  * <p>{@code java -cp bench/target/isocheck-bench.jar dev.isocheck.bench.ExtensionTimeBenchmark
- * [transactions [runs]]} (default 1000 7); prints each run and the medians.
+ * [transactions [runs [accounts]]]} (default 1000 7 1000; a few accounts make hot rows); prints each
+ * run and the medians.
  */
 public final class ExtensionTimeBenchmark {
 
     static final int THREADS = 16;
-    static final int ACCOUNTS = 1000;
+    /** Accounts transferred between: many by default; a few make hot rows that every thread rewrites. */
+    static volatile int accounts = 1000;
 
     static volatile DataSource database;
     static volatile int transactions = 1000;
@@ -55,12 +57,13 @@ public final class ExtensionTimeBenchmark {
     public static void main(String[] args) throws Exception {
         transactions = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 7;
+        accounts = args.length > 2 ? Integer.parseInt(args[2]) : 1000;
         Path reports = Files.createTempDirectory("isocheck-bench-reports");
-        System.out.printf("time added after a body of %d recorded transactions (%d threads), %d runs, %d cores%n",
-                transactions, THREADS, runs, Runtime.getRuntime().availableProcessors());
+        System.out.printf("time added after a body of %d recorded transactions (%d threads, %d accounts), %d runs, %d cores%n",
+                transactions, THREADS, accounts, runs, Runtime.getRuntime().availableProcessors());
         try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start()) {
             database = postgres.getPostgresDatabase();
-            RecordingBenchmark.createAccounts(database, ACCOUNTS);
+            RecordingBenchmark.createAccounts(database, accounts);
             for (String body : List.of("serializableWithRetry", "readCommitted")) {
                 time(body, 1, reports); // warm-up
                 long[] added = new long[runs];
@@ -150,7 +153,7 @@ public final class ExtensionTimeBenchmark {
         private static void transferWithRetry(Connection c, SplittableRandom random) throws SQLException {
             while (true) {
                 try {
-                    RecordingBenchmark.transfer(c, random, ACCOUNTS);
+                    RecordingBenchmark.transfer(c, random, accounts);
                     return;
                 } catch (SQLException e) {
                     c.rollback();
