@@ -784,7 +784,7 @@ public final class Pruner {
     private ReadRange decideReads(int from, int to) {
         ReadRange range = new ReadRange();
         Reachability closure = round.closure;
-        int[][] latest = {new int[64]};
+        IntList latest = new IntList(64);
         for (int at = from; at < to; at++) {
             int o = byKey[at];
             if (live[o] < 2) {
@@ -809,7 +809,7 @@ public final class Pruner {
                     }
                     closes = false;
                     for (int j = 0; j < latestCount && !closes; j++) {
-                        closes = latest[0][j] != writer && closure.reaches(writer, latest[0][j]);
+                        closes = latest.get(j) != writer && closure.reaches(writer, latest.get(j));
                     }
                 }
                 if (closes) {
@@ -868,9 +868,9 @@ public final class Pruner {
     /**
      * The latest writers of {@code key} before {@code reader}: of the writers other than the reader
      * that precede it (reach it; for snapshot isolation, commit before its snapshot), those no
-     * other of them follows in {@code closure}. Written to {@code out[0]}, which grows as needed
-     * (they are an antichain: at most one per session when many sessions write the key); returns
-     * how many.
+     * other of them follows in {@code closure}. Written to {@code out}, emptied first (they are an
+     * antichain: at most one per session, so many when many sessions write the key); returns how
+     * many.
      *
      * <p>Why: {@link #readCloses} drops a candidate {@code c} when it reaches some other writer
      * {@code w} that precedes the reader, one query per writer of the key for every candidate (a
@@ -881,8 +881,8 @@ public final class Pruner {
      * So the writers are scanned once per read, and each candidate is checked against the few
      * latest.
      */
-    private int latestWritersBefore(Reachability closure, int key, int reader, int[][] buffer) {
-        int[] out = buffer[0];
+    private int latestWritersBefore(Reachability closure, int key, int reader, IntList out) {
+        out.truncate(0);
         // With chain clocks, whether a writer precedes the reader is one array read: the
         // reader's chain and index are looked up once for all the key's writers.
         ChainReachability clocks = round.clocks;
@@ -891,7 +891,6 @@ public final class Pruner {
         int readerChain = clocks == null ? 0 : clocks.chains().chainOf(reader);
         int readerIndex = clocks == null ? 0 : clocks.chains().indexOf(reader);
         int shift = snapshot ? nodes : 0;
-        int count = 0;
         for (int i = 0; i < polygraph.writerCount(key); i++) {
             int w = polygraph.writer(key, i);
             if (w == reader) {
@@ -902,26 +901,22 @@ public final class Pruner {
                 continue;
             }
             boolean earlier = false;
-            for (int j = 0; j < count && !earlier; j++) {
-                earlier = closure.reaches(w, out[j]);
+            for (int j = 0; j < out.size() && !earlier; j++) {
+                earlier = closure.reaches(w, out.get(j));
             }
             if (earlier) {
                 continue;
             }
             int kept = 0;
-            for (int j = 0; j < count; j++) {
-                if (!closure.reaches(out[j], w)) {
-                    out[kept++] = out[j];
+            for (int j = 0; j < out.size(); j++) {
+                if (!closure.reaches(out.get(j), w)) {
+                    out.set(kept++, out.get(j));
                 }
             }
-            if (kept == out.length) {
-                out = Arrays.copyOf(out, 2 * kept);
-                buffer[0] = out;
-            }
-            out[kept++] = w;
-            count = kept;
+            out.truncate(kept);
+            out.add(w);
         }
-        return count;
+        return out.size();
     }
 
     /** Collects the certain parts of an observation's last candidate: its WR edge and the next version's RW edge. */
