@@ -253,34 +253,31 @@ public final class CheckPipeline implements Checker {
         String[] serialFailure = new String[1];
         SaturationChecker.SerialOrders serialOrders = (h, l) -> {
             Limits half = l.firstPart(2);
-            WitnessReplay replay = new WitnessReplay(h);
             for (IsolationLevel stronger : List.of(IsolationLevel.SERIALIZABLE, IsolationLevel.SNAPSHOT_ISOLATION)) {
                 Verdict verdict;
                 try {
                     verdict = search.check(h, stronger, half);
                 } catch (LimitExceededException e) {
                     serialFailure[0] = "was not found in the half of the time left given to it";
-                    break;
+                    return Optional.empty();
                 } catch (RuntimeException e) {
                     // The saturation decides without it: a failure here must not cost the answer.
                     serialFailure[0] = "was not found (the search failed: " + e + ")";
-                    break;
+                    return Optional.empty();
                 }
                 if (verdict instanceof Verdict.Satisfied satisfied) {
                     // Replayed here too, whatever the search is: the weak level's pass rests on it.
-                    Optional<String> wrong = stronger == IsolationLevel.SERIALIZABLE ? replay.failure(satisfied.witness(), false)
-                            : replay.snapshotFailure(satisfied.witness());
-                    if (wrong.isEmpty()) {
+                    if (replays(h, satisfied)) {
                         return Optional.of(satisfied.witness());
                     }
-                    serialFailure[0] = "was not found (the search's order does not replay: " + wrong.get() + ")";
-                    break;
+                    serialFailure[0] = "was not found (the search's order does not replay)";
+                    return Optional.empty();
                 }
-                serialFailure[0] = verdict instanceof Verdict.Unknown unknown ? "was not found (" + unknown.reason() + ")"
-                        : "does not exist";
-                if (verdict instanceof Verdict.Unknown) {
-                    break;
+                if (verdict instanceof Verdict.Unknown unknown) {
+                    serialFailure[0] = "was not found (" + unknown.reason() + ")";
+                    return Optional.empty();
                 }
+                serialFailure[0] = "does not exist";
             }
             return Optional.empty();
         };
