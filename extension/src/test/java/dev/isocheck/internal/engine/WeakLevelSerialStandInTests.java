@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * cycle by cycle, before its search over choices; a pass found that way is one the reference gives:
  * on thousands of seeded histories with repeated values, from every simulated database, with a
  * saturation budget of nothing, so that every history whose guesses fail takes that path. It may
- * leave a history undecided; it never turns a violation into a pass, nor answers "violated".
+ * leave a history undecided; it never turns a violation into a pass, and what stands in never
+ * answers "violated" (a violation comes from the saturation itself, and must be the reference's).
  */
 @DisplayName("differential: stronger orders and the timed guess stand in for the saturation's search")
 class WeakLevelSerialStandInTests {
