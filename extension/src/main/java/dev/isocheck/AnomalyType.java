@@ -96,9 +96,10 @@ public enum AnomalyType {
      * strict serializability every cycle; snapshot isolation forbids exactly the cycles without two
      * adjacent anti-dependencies (Cerone and Gotsman: {@code (SO ∪ WR ∪ WW) ; RW?} must be acyclic),
      * {@link #G0}, {@link #G1C}, {@link #G_SINGLE} and {@link #G_NONADJACENT}. The levels below it
-     * (causal, read atomic, read committed) forbid {@link #G0} and {@link #G1C} among these (their
-     * violations are cycles of session order, write-read and write-write edges the axioms force)
-     * and allow anti-dependency cycles.
+     * (prefix, causal, read atomic, read committed) forbid {@link #G0} and {@link #G1C} among these
+     * and allow anti-dependency cycles of every kind (prefix consistency allows a lost update, a
+     * {@link #G_SINGLE}; it forbids the cycles that remain once each transaction is split into its
+     * snapshot and its commit, which its explanations show).
      *
      * <p>For the others it answers {@code true} at every level: every level forbids the anomalies
      * one read shows, and {@link #NO_VALID_ORDER} says of a history that it violates the level it

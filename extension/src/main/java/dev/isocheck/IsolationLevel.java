@@ -8,8 +8,10 @@ import java.util.stream.Collectors;
 import org.apiguardian.api.API;
 
 /**
- * The isolation levels a history can be checked at, strongest first. The three weakest, below
- * snapshot isolation, follow Biswas and Enea's axioms and are decided by saturation.
+ * The isolation levels a history can be checked at, strongest first. The four below snapshot
+ * isolation follow Biswas and Enea's axioms: prefix consistency is decided as the serializability
+ * of the history with each transaction split into its reads and its writes, the three weakest by
+ * saturation.
  */
 @API(status = STABLE, since = "0.1")
 public enum IsolationLevel {
@@ -22,6 +24,14 @@ public enum IsolationLevel {
 
     /** Reads from a snapshot that is a prefix of the commit order; concurrent writers of a key cannot both commit. */
     SNAPSHOT_ISOLATION("snapshot-isolation"),
+
+    /**
+     * Prefix consistency: every transaction reads from a snapshot that is a prefix of the commit
+     * order holding its session's earlier transactions, as under snapshot isolation, but concurrent
+     * writers of a key may both commit (a lost update is allowed; a long fork, two readers seeing
+     * two writers' commits in opposite orders, is not).
+     */
+    PREFIX("prefix"),
 
     /**
      * Causal consistency: a transaction sees the writes of every transaction that causally

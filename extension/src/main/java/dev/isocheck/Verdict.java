@@ -32,7 +32,7 @@ public sealed interface Verdict permits Verdict.Satisfied, Verdict.Violated, Ver
      *
      * @param level   the level checked
      * @param witness ids of the committed transactions in an order that explains every read
-     *                (for snapshot isolation, the commit order; for causal, read atomic and read
+     *                (for snapshot isolation and prefix consistency, the commit order; for causal, read atomic and read
      *                committed, a commit order that satisfies the level's axiom for some choice
      *                of the writes the reads saw); a test can replay it at the serializable levels
      * @param caveats what the check could not model and so did not hold the history to, in words

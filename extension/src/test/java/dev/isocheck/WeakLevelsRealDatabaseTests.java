@@ -24,7 +24,9 @@ import org.junit.platform.testkit.engine.Event;
  * reads the other account: half of the transfer. PostgreSQL's READ COMMITTED is read committed,
  * so the test passes at {@code READ_COMMITTED} and fails at {@code READ_ATOMIC}, naming the axiom;
  * at REPEATABLE READ (snapshot isolation) the same steps read one snapshot and pass at
- * {@code CAUSAL}.
+ * {@code CAUSAL} and {@code PREFIX}, while at READ COMMITTED they break {@code PREFIX}. A lost
+ * increment under READ COMMITTED is prefix-consistent (both read a snapshot, both commit) and
+ * breaks {@code SNAPSHOT_ISOLATION}.
  */
 class WeakLevelsRealDatabaseTests {
 
@@ -56,6 +58,32 @@ class WeakLevelsRealDatabaseTests {
         assertThat(results.testEvents().failed().list()).extracting(e -> e.getRequiredPayload(TestExecutionResult.class)
                 .getThrowable().map(Throwable::toString).orElse("")).isEmpty();
         assertThat(results.testEvents().succeeded().count()).isEqualTo(1);
+    }
+
+    @Test
+    void repeatableReadIsPrefixConsistentAndSoIsALostUpdateUnderReadCommitted() {
+        EngineExecutionResults results = run(PrefixTestCase.class);
+        assertThat(results.testEvents().failed().list()).extracting(e -> e.getRequiredPayload(TestExecutionResult.class)
+                .getThrowable().map(Throwable::toString).orElse("")).isEmpty();
+        assertThat(results.testEvents().succeeded().count()).isEqualTo(2);
+    }
+
+    @Test
+    void halfATransferSeenUnderReadCommittedBreaksPrefixConsistencyAndTheLostUpdateSnapshotIsolation() {
+        EngineExecutionResults results = run(NotPrefixTestCase.class);
+        List<Event> failed = results.testEvents().failed().list();
+        assertThat(failed).hasSize(2);
+        for (Event event : failed) {
+            Throwable failure = event.getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow();
+            assertThat(failure).isInstanceOf(IsolationViolationError.class);
+            String message = failure.getMessage().replaceAll("\\s+", " ");
+            if (((IsolationViolationError) failure).level() == IsolationLevel.PREFIX) {
+                assertThat(message).contains("at prefix", "(snapshot)", "(commit)", "accounts/1", "accounts/2");
+            } else {
+                assertThat(((IsolationViolationError) failure).level()).isEqualTo(IsolationLevel.SNAPSHOT_ISOLATION);
+                assertThat(message).contains("counters/1");
+            }
+        }
     }
 
     private EngineExecutionResults run(Class<?> testCase) {
@@ -92,6 +120,51 @@ class WeakLevelsRealDatabaseTests {
             int second = balance(reader, 2);
             reader.commit();
             return new int[] {first, second};
+        }
+    }
+
+    /**
+     * Two transactions on two recorded connections read counter 1, then each writes back what it
+     * read plus one, the first committing before the second writes: under READ COMMITTED the second
+     * overwrites the first's increment. Returns the final value.
+     */
+    static int lostIncrement(DataSource plain) throws SQLException {
+        try (Connection c = plain.getConnection(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS counters");
+            s.execute("CREATE TABLE counters (id INT PRIMARY KEY, n INT NOT NULL)");
+            // Before recording: a recorded insert would leave the row's earlier state unknown, and
+            // either transaction might then have read that, taken to be the same row.
+            s.execute("INSERT INTO counters (id, n) VALUES (1, 0)");
+        }
+        DataSource recorded = Isocheck.record(plain);
+        try (Connection first = recorded.getConnection(); Connection second = recorded.getConnection()) {
+            first.setAutoCommit(false);
+            second.setAutoCommit(false);
+            first.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            second.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            int a = counter(first);
+            int b = counter(second);
+            setCounter(first, a + 1);
+            first.commit();
+            setCounter(second, b + 1);
+            second.commit();
+            int result = counter(first);
+            first.commit();
+            return result;
+        }
+    }
+
+    private static int counter(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT n FROM counters WHERE id = 1")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    private static void setCounter(Connection c, int n) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("UPDATE counters SET n = ? WHERE id = 1")) {
+            p.setInt(1, n);
+            p.executeUpdate();
         }
     }
 
@@ -132,6 +205,39 @@ class WeakLevelsRealDatabaseTests {
         void readAcross() throws Exception {
             assertThat(readAcrossATransfer(RealDatabasesCheckTests.postgres("weak_cc"), Connection.TRANSACTION_REPEATABLE_READ))
                     .containsExactly(50, 50);
+        }
+    }
+
+    @SerializableCheck(level = IsolationLevel.PREFIX)
+    static class PrefixTestCase {
+
+        @org.junit.jupiter.api.Test
+        void readAcross() throws Exception {
+            assertThat(readAcrossATransfer(RealDatabasesCheckTests.postgres("weak_pc"), Connection.TRANSACTION_REPEATABLE_READ))
+                    .containsExactly(50, 50);
+        }
+
+        @org.junit.jupiter.api.Test
+        void lostIncrement() throws Exception {
+            assertThat(WeakLevelsRealDatabaseTests.lostIncrement(RealDatabasesCheckTests.postgres("weak_pc_lost")))
+                    .isEqualTo(1);
+        }
+    }
+
+    static class NotPrefixTestCase {
+
+        @org.junit.jupiter.api.Test
+        @SerializableCheck(level = IsolationLevel.PREFIX)
+        void readAcross() throws Exception {
+            assertThat(readAcrossATransfer(RealDatabasesCheckTests.postgres("weak_not_pc"),
+                    Connection.TRANSACTION_READ_COMMITTED)).containsExactly(50, 100);
+        }
+
+        @org.junit.jupiter.api.Test
+        @SerializableCheck(level = IsolationLevel.SNAPSHOT_ISOLATION)
+        void lostIncrement() throws Exception {
+            assertThat(WeakLevelsRealDatabaseTests.lostIncrement(RealDatabasesCheckTests.postgres("weak_not_si_lost")))
+                    .isEqualTo(1);
         }
     }
 }

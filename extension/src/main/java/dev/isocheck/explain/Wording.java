@@ -132,6 +132,10 @@ final class Wording {
             case SNAPSHOT_ISOLATION -> "Snapshot isolation allows a cycle only when two read-write edges follow each"
                     + " other somewhere (two transactions each missing the other's write, as in write skew); this one"
                     + " has none adjacent, so no commit order with snapshots explains it.";
+            case PREFIX -> "Under prefix consistency each transaction reads from a snapshot taken before it"
+                    + " commits, and its snapshot holds every commit before it: each transaction above is split into"
+                    + " its snapshot (its reads) and its commit (its writes), each edge puts one point before the"
+                    + " next, and so around the cycle the last before the first: no commit order with snapshots can.";
             case CAUSAL, READ_ATOMIC, READ_COMMITTED -> "The commit order would put each transaction before the next"
                     + " one around the cycle, and so the last before the first: no order can. Its write-write edges are"
                     + " the ones the level forces: a transaction read a key from one writer after another writer of"

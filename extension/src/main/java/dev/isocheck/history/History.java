@@ -193,6 +193,65 @@ public final class History {
         return new History(restricted, newSessions, keys, values, initialState);
     }
 
+    /**
+     * One transaction of a {@link #partitioned partitioned} history: the operations of transaction
+     * {@code transaction} of this history that {@code filter} keeps, under the id {@code id}.
+     *
+     * @param transaction the index of the transaction it is taken from
+     * @param id          its id, unique in the partitioned history
+     * @param filter      which operations of that transaction it keeps
+     */
+    public record Part(int transaction, String id, OperationFilter filter) {
+
+        /** Validates. */
+        public Part {
+            Objects.requireNonNull(id, "id is null");
+            Objects.requireNonNull(filter, "filter is null");
+        }
+    }
+
+    /**
+     * The history whose transactions are {@code parts}, in the order given, over the same initial
+     * state, keys and values. Each part has the status, times, thread and statements of the
+     * transaction it is taken from and belongs to that transaction's session; within a session,
+     * parts follow one another in the order given, so listing them in file order keeps session order.
+     *
+     * <p>Why: prefix consistency is decided as the serializability of the history in which every
+     * transaction is split into a part that reads and a part that writes (Biswas and Enea).
+     *
+     * @throws IllegalArgumentException if two parts share an id
+     * @throws IndexOutOfBoundsException if a part names no transaction of this history
+     */
+    public History partitioned(List<Part> parts) {
+        Map<Integer, List<Integer>> members = new java.util.LinkedHashMap<>();
+        Map<String, Integer> ids = new HashMap<>();
+        for (int p = 0; p < parts.size(); p++) {
+            Part part = parts.get(p);
+            Transaction from = this.transactions.get(Objects.checkIndex(part.transaction(), this.transactions.size()));
+            if (ids.put(part.id(), p) != null) {
+                throw new IllegalArgumentException("two parts have the id " + part.id());
+            }
+            members.computeIfAbsent(from.session(), s -> new ArrayList<>()).add(p);
+        }
+        List<Session> newSessions = new ArrayList<>();
+        int[] newSessionOf = new int[parts.size()];
+        for (Map.Entry<Integer, List<Integer>> session : members.entrySet()) {
+            Session old = sessions.get(session.getKey());
+            int index = newSessions.size();
+            int[] ofIt = session.getValue().stream().mapToInt(Integer::intValue).toArray();
+            for (int p : ofIt) {
+                newSessionOf[p] = index;
+            }
+            newSessions.add(new Session(index, old.name(), old.isImplicit() && ofIt.length == 1, ofIt));
+        }
+        List<Transaction> built = new ArrayList<>(parts.size());
+        for (int p = 0; p < parts.size(); p++) {
+            Part part = parts.get(p);
+            built.add(this.transactions.get(part.transaction()).restricted(p, newSessionOf[p], part.filter(), part.id()));
+        }
+        return new History(built, newSessions, keys, values, initialState);
+    }
+
     @Override
     public String toString() {
         return "History of " + transactions.size() + " transactions (" + committed + " committed) in "

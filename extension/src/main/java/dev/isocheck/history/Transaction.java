@@ -230,6 +230,11 @@ public final class Transaction {
      * history, with the operations {@code filter} keeps ({@link History#restrictedTo}).
      */
     Transaction restricted(int newIndex, int newSession, History.OperationFilter filter) {
+        return restricted(newIndex, newSession, filter, id);
+    }
+
+    /** As {@link #restricted(int, int, History.OperationFilter)}, under the id {@code newId}. */
+    Transaction restricted(int newIndex, int newSession, History.OperationFilter filter, String newId) {
         int n = 0;
         boolean[] keep = new boolean[kinds.length];
         for (int i = 0; i < kinds.length; i++) {
@@ -258,7 +263,8 @@ public final class Transaction {
             }
             j++;
         }
-        return new Transaction(newIndex, id, numericId, newSession, status, start, end, newKinds, newKeys, newValues,
+        return new Transaction(newIndex, newId, newId.equals(id) && numericId, newSession, status, start, end, newKinds,
+                newKeys, newValues,
                 newPredicates.toArray(PredicateRead[]::new), new Origin(origin.thread, origin.statements, newStatementOf),
                 keyTable, valueTable);
     }

@@ -64,10 +64,10 @@ public final class CheckCommand {
 
     static final String USAGE = """
             usage: isocheck check [--level LEVEL | --classify] [--format FORMAT] [--timeout DURATION] [--json] [--report DIR] FILE_OR_DIR...
-              --level    serializable (default), strict-serializable, snapshot-isolation, causal, read-atomic,
-                         read-committed
+              --level    serializable (default), strict-serializable, snapshot-isolation, prefix, causal,
+                         read-atomic, read-committed
               --classify the weakest level each history violates (read-committed, read-atomic, causal,
-                         snapshot-isolation, serializable), explained at that level; exit status 1 if any
+                         prefix, snapshot-isolation, serializable), explained at that level; exit status 1 if any
               --format   jsonl (default for *.jsonl), dbcop (*.bincode), cobra (a directory of *.log,
                          read as the logs declare), cobra-unique, cobra-duplicates (force a reading)
               --timeout  give up on a history after DURATION (500ms, 30s, 5m, 1h, 1m30s; default 10m):
@@ -120,11 +120,11 @@ public final class CheckCommand {
     }
 
     /**
-     * The levels {@code --classify} climbs, weakest first (Biswas and Enea's order; prefix
-     * consistency is not checked): violating one means violating every one after it.
+     * The levels {@code --classify} climbs, weakest first (Biswas and Enea's order): violating one
+     * means violating every one after it.
      */
     static final List<IsolationLevel> LADDER = List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_ATOMIC,
-            IsolationLevel.CAUSAL, IsolationLevel.SNAPSHOT_ISOLATION, IsolationLevel.SERIALIZABLE);
+            IsolationLevel.CAUSAL, IsolationLevel.PREFIX, IsolationLevel.SNAPSHOT_ISOLATION, IsolationLevel.SERIALIZABLE);
 
     /**
      * {@code --classify}: a serializable history violates no level (its result is the serializable

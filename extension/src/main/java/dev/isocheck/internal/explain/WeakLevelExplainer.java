@@ -9,6 +9,7 @@ import dev.isocheck.explain.OperationRef;
 import dev.isocheck.explain.ReadAnomaly;
 import dev.isocheck.history.History;
 import dev.isocheck.history.Transaction;
+import dev.isocheck.internal.engine.ReadWriteSplit;
 import dev.isocheck.internal.graph.ReadAnomalies;
 import dev.isocheck.internal.limit.Limits;
 import dev.isocheck.internal.saturate.SaturationChecker;
@@ -21,7 +22,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Explains a violation of read committed, read atomic or causal consistency from the saturation
+ * Explains a violation of prefix consistency as the serializability violation of the history split
+ * into snapshots and commits; and one of read committed, read atomic or causal consistency from the saturation
  * that found it: the cycle of session order, write-read and forced write-write edges (each forced
  * edge's reason names the axiom, the read and what made the other writer visible), or the one read
  * that shows a violation without a cycle. A violation shown only by cases (duplicate values) is
@@ -38,6 +40,9 @@ public final class WeakLevelExplainer implements Explainer {
 
     @Override
     public Explanation explain(History history, IsolationLevel level, Collection<String> involved) {
+        if (level == IsolationLevel.PREFIX) {
+            return prefix(history, involved);
+        }
         Optional<WeakLevel> weak = WeakLevel.of(level);
         if (weak.isEmpty()) {
             return strong.explain(history, level, involved);
@@ -76,6 +81,33 @@ public final class WeakLevelExplainer implements Explainer {
         AnomalyCycle cycle = new AnomalyCycle(ids, dependencies);
         return new Explanation.Cycles(level, List.of(new Explanation.Case(List.of(), cycle)),
                 Narration.summaries(history, new LinkedHashSet<>(ids)));
+    }
+
+    /**
+     * Prefix consistency, decided as the serializability of the history split into snapshots and
+     * commits ({@link ReadWriteSplit}), is explained in the same way: an anomaly one read shows, by
+     * the strong explainer on the original history (the split leaves out reads of the reader's own
+     * writes); otherwise the serializability violation of the split, whose transactions are the
+     * snapshot and commit parts of {@code involved}, told as what breaks prefix consistency.
+     */
+    private Explanation prefix(History history, Collection<String> involved) {
+        if (!ReadAnomalies.find(history).isEmpty()) {
+            return atPrefix(strong.explain(history, IsolationLevel.SERIALIZABLE, involved));
+        }
+        ReadWriteSplit split = ReadWriteSplit.of(history);
+        return atPrefix(strong.explain(split.split(), IsolationLevel.SERIALIZABLE, split.splitIds(involved)));
+    }
+
+    /** The same explanation, of a violation of prefix consistency. */
+    private static Explanation atPrefix(Explanation explanation) {
+        IsolationLevel prefix = IsolationLevel.PREFIX;
+        if (explanation instanceof Explanation.Cycles cycles) {
+            return new Explanation.Cycles(prefix, cycles.cases(), cycles.transactions(), cycles.premises());
+        }
+        if (explanation instanceof Explanation.Screened screened) {
+            return new Explanation.Screened(prefix, screened.anomaly(), screened.transactions(), screened.premises());
+        }
+        return new Explanation.Unexplained(prefix, ((Explanation.Unexplained) explanation).reason());
     }
 
     private static Explanation screened(History history, IsolationLevel level, dev.isocheck.AnomalyType type, int transaction,

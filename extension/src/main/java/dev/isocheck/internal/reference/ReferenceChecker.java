@@ -30,12 +30,15 @@ import java.util.Set;
  *       snapshot: the state after a prefix of the commit order that ends before it and contains its
  *       session predecessors and every earlier-committed transaction writing a key it writes
  *       (first committer wins).</li>
+ *   <li>Prefix consistency: as snapshot isolation, with snapshots that need only contain session
+ *       predecessors.</li>
+ *   <li>Read committed, read atomic, causal: Biswas and Enea's axioms ({@link AxiomaticReference}).</li>
  * </ul>
  *
  * <p>The search places one transaction at a time and abandons a branch as soon as the placed
  * transaction's reads fail, so small histories take milliseconds; above {@link #maxCommitted()}
  * committed transactions the answer is {@link Verdict.Unknown}. A {@link Verdict.Satisfied}
- * witness is the serial order, or for snapshot isolation the commit order; both can be replayed
+ * witness is the serial order, or for snapshot isolation and prefix consistency the commit order; both can be replayed
  * with {@link #explains(History, IsolationLevel, List)}.
  */
 public final class ReferenceChecker implements Checker {
@@ -111,6 +114,8 @@ public final class ReferenceChecker implements Checker {
                     + ", respecting session order and real time, explains every read";
             case SNAPSHOT_ISOLATION -> "no commit order of the " + transactions
                     + " with snapshots (respecting session order and first-committer-wins) explains every read";
+            case PREFIX -> "no commit order of the " + transactions
+                    + " with snapshots (respecting session order) explains every read";
             case CAUSAL, READ_ATOMIC, READ_COMMITTED -> "no choice of writers and commit order of the " + transactions
                     + " satisfies the " + level + " axiom";
         };
@@ -152,7 +157,7 @@ public final class ReferenceChecker implements Checker {
         private final Transaction[] committed;
         /** Per transaction, those that must be placed before it. */
         private final int[][] predecessors;
-        /** Per transaction, those that must be in its snapshot when placed after them (SI). */
+        /** Per transaction, those that must be in its snapshot when placed after them (SI, prefix). */
         private final int[][] inSnapshotIfEarlier;
         private final int[] forcedOrder;
         private final int[] forcedSnapshots;
@@ -172,7 +177,8 @@ public final class ReferenceChecker implements Checker {
                 numberOf.put(committed[i].index(), i);
             }
             this.predecessors = predecessors(history, level, numberOf);
-            this.inSnapshotIfEarlier = level == IsolationLevel.SNAPSHOT_ISOLATION ? snapshotMembers(numberOf) : null;
+            this.inSnapshotIfEarlier = level == IsolationLevel.SNAPSHOT_ISOLATION ? snapshotMembers(numberOf, true)
+                    : level == IsolationLevel.PREFIX ? snapshotMembers(numberOf, false) : null;
             this.forcedOrder = forcedOrderIds == null ? null : numbers(history, forcedOrderIds, numberOf);
             this.forcedSnapshots = forcedSnapshots == null ? null : forcedSnapshots.stream().mapToInt(Integer::intValue).toArray();
             this.positionOf = new int[n];
@@ -215,8 +221,8 @@ public final class ReferenceChecker implements Checker {
                     && a.endTime() < b.startTime();
         }
 
-        /** Session predecessors, and writers of a common key (first committer wins). */
-        private int[][] snapshotMembers(Map<Integer, Integer> numberOf) {
+        /** Session predecessors, and with {@code conflicts} writers of a common key (first committer wins). */
+        private int[][] snapshotMembers(Map<Integer, Integer> numberOf, boolean conflicts) {
             List<List<Integer>> members = new ArrayList<>();
             for (int b = 0; b < committed.length; b++) {
                 List<Integer> of = new ArrayList<>();
@@ -224,7 +230,7 @@ public final class ReferenceChecker implements Checker {
                     of.add(a);
                 }
                 Set<Integer> written = writtenKeys(committed[b]);
-                for (int a = 0; a < committed.length; a++) {
+                for (int a = 0; a < committed.length && conflicts; a++) {
                     if (a != b && writtenKeys(committed[a]).stream().anyMatch(written::contains)) {
                         of.add(a);
                     }
@@ -329,11 +335,11 @@ public final class ReferenceChecker implements Checker {
 
         /**
          * The shortest snapshot {@code t} (placed last) may read: serial levels read everything
-         * before them; under snapshot isolation the snapshot must reach past every placed
-         * transaction that {@link #inSnapshotIfEarlier} names.
+         * before them; under snapshot isolation and prefix consistency the snapshot must reach past
+         * every placed transaction that {@link #inSnapshotIfEarlier} names.
          */
         private int lowestSnapshot(int t) {
-            if (level != IsolationLevel.SNAPSHOT_ISOLATION) {
+            if (inSnapshotIfEarlier == null) {
                 return positionOf[t];
             }
             int lowest = 0;

@@ -29,13 +29,13 @@ public enum WeakLevel {
         this.axiom = axiom;
     }
 
-    /** The weak level of {@code level}, if it is one of those decided by saturation. */
+    /** The weak level of {@code level}, if it is one of those decided by saturation (not prefix). */
     public static java.util.Optional<WeakLevel> of(dev.isocheck.IsolationLevel level) {
         return switch (level) {
             case READ_COMMITTED -> java.util.Optional.of(READ_COMMITTED);
             case READ_ATOMIC -> java.util.Optional.of(READ_ATOMIC);
             case CAUSAL -> java.util.Optional.of(CAUSAL);
-            case STRICT_SERIALIZABLE, SERIALIZABLE, SNAPSHOT_ISOLATION -> java.util.Optional.empty();
+            case STRICT_SERIALIZABLE, SERIALIZABLE, SNAPSHOT_ISOLATION, PREFIX -> java.util.Optional.empty();
         };
     }
 

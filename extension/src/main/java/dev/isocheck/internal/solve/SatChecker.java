@@ -217,6 +217,10 @@ public final class SatChecker implements Checker {
      * ({@link #recordedOrder}: a linear replay, so it is tried before giving up).
      */
     public Report run(History history, IsolationLevel level, Limits limits) {
+        if (level.compareTo(IsolationLevel.SNAPSHOT_ISOLATION) > 0) {
+            throw new IllegalArgumentException("the search decides strict serializability, serializability and snapshot"
+                    + " isolation, not " + level + " (the check pipeline decides the weaker levels)");
+        }
         ReadExplanations explanations = null;
         if (level != IsolationLevel.STRICT_SERIALIZABLE && hasIntervals(history)) {
             long t0 = System.nanoTime();

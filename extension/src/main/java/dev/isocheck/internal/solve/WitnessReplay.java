@@ -147,6 +147,19 @@ public final class WitnessReplay {
      * is taken (it serves the fewest reads from unknown initial values).
      */
     public Optional<String> snapshotFailure(List<String> commitOrder) {
+        return snapshotFailure(commitOrder, true);
+    }
+
+    /**
+     * Why {@code commitOrder} (transaction ids) is not a prefix-consistency commit order of the
+     * history, or empty when it is: as {@link #snapshotFailure(List)} without the rule on writers of
+     * a common key, so that each transaction's snapshot need only hold its session predecessors.
+     */
+    public Optional<String> prefixFailure(List<String> commitOrder) {
+        return snapshotFailure(commitOrder, false);
+    }
+
+    private Optional<String> snapshotFailure(List<String> commitOrder, boolean conflicts) {
         int[] position = new int[history.size()];
         Arrays.fill(position, -1);
         int[] sequence = new int[commitOrder.size()];
@@ -190,7 +203,9 @@ public final class WitnessReplay {
             for (int i = 0; i < t.size(); i++) {
                 if (t.kind(i) == OpKind.WRITE && t.isFinalWrite(i)) {
                     int k = t.key(i);
-                    bound = Math.max(bound, lastWriterAt[k] + 1);
+                    if (conflicts) {
+                        bound = Math.max(bound, lastWriterAt[k] + 1);
+                    }
                     versionAt[k][count[k]] = p;
                     versionValue[k][count[k]++] = t.value(i);
                     lastWriterAt[k] = p;

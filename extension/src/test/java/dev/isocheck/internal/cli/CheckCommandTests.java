@@ -53,6 +53,14 @@ class CheckCommandTests {
             {"id": "T2", "ops": [{"op": "read", "key": "x", "value": 1}, {"op": "write", "key": "y", "value": 1}]}
             {"id": "T3", "ops": [{"op": "read", "key": "y", "value": 1}, {"op": "read", "key": "x", "value": 0}]}
             """;
+    /** Two readers saw two independent writes in opposite orders: causal, not prefix-consistent. */
+    private static final String LONG_FORK = """
+            {"init": {"x": 0, "y": 0}, "complete": true}
+            {"id": "T1", "ops": [{"op": "write", "key": "x", "value": 1}]}
+            {"id": "T2", "ops": [{"op": "write", "key": "y", "value": 1}]}
+            {"id": "T3", "ops": [{"op": "read", "key": "x", "value": 1}, {"op": "read", "key": "y", "value": 0}]}
+            {"id": "T4", "ops": [{"op": "read", "key": "x", "value": 0}, {"op": "read", "key": "y", "value": 1}]}
+            """;
 
     @TempDir
     Path dir;
@@ -81,21 +89,26 @@ class CheckCommandTests {
         Path fractured = file("b-fractured.jsonl", FRACTURED);
         Path notCausal = file("c-not-causal.jsonl", NOT_CAUSAL);
         Path lostUpdate = file("d-lost-update.jsonl", LOST_UPDATE);
+        Path longFork = file("e-long-fork.jsonl", LONG_FORK);
         assertThat(check("--classify", "--json", dir.toString())).isEqualTo(1);
         List<JsonNode> nodes = new ArrayList<>();
         for (String line : out().lines().toList()) {
             nodes.add(new ObjectMapper().readTree(line));
         }
         assertThat(nodes).extracting(n -> n.get("file").asText()).containsExactly(serial.toString(), fractured.toString(),
-                notCausal.toString(), lostUpdate.toString());
+                notCausal.toString(), lostUpdate.toString(), longFork.toString());
         assertThat(nodes).allSatisfy(n -> assertThat(n.has("weakest_violated")).isTrue());
         assertThat(nodes).extracting(n -> n.get("weakest_violated").isNull() ? null : n.get("weakest_violated").asText())
-                .containsExactly(null, "read-atomic", "causal", "snapshot-isolation");
+                .containsExactly(null, "read-atomic", "causal", "snapshot-isolation", "prefix");
         assertThat(nodes).extracting(n -> n.get("level").asText())
-                .containsExactly("serializable", "read-atomic", "causal", "snapshot-isolation");
+                .containsExactly("serializable", "read-atomic", "causal", "snapshot-isolation", "prefix");
         out.reset();
         assertThat(check("--classify", fractured.toString())).isEqualTo(1);
         assertThat(out()).contains("weakest level violated: read-atomic (satisfies read-committed)");
+        out.reset();
+        assertThat(check("--classify", longFork.toString())).isEqualTo(1);
+        assertThat(out()).contains("weakest level violated: prefix (satisfies read-committed, read-atomic, causal)", "T3 (snapshot)", "T4 (snapshot)",
+                "T1 (commit)", "T2 (commit)");
         out.reset();
         assertThat(check("--classify", serial.toString())).isEqualTo(0);
         assertThat(out()).isEqualTo(serial + ": OK\n  weakest level violated: none (serializable)\n");
