@@ -256,7 +256,7 @@ class SerializableCheckTests {
 
         assertThat(failure).isInstanceOf(ExtensionConfigurationException.class).hasMessage("Invalid value of configuration"
                 + " parameter isocheck.level: \"repeatable-read\"; expected one of strict-serializable, serializable,"
-                + " snapshot-isolation, causal, read-atomic, read-committed");
+                + " snapshot-isolation, prefix, causal, read-atomic, read-committed");
     }
 
     @Test

@@ -124,6 +124,152 @@ class PrefixConsistencyTests {
         throw new AssertionError(id + " does not read " + key);
     }
 
+    /**
+     * On 3,000 seeded histories shaped for forks (writers of one or two keys, readers of every
+     * key, some of which also write back; unique or repeated values; a complete or an "any"
+     * initial state): the engine agrees with both references at prefix, and prefix sits between causal
+     * and snapshot isolation. A failure names its seed and prints the history.
+     */
+    @Test
+    void agreesWithBothReferencesOnHistoriesShapedForForks() {
+        int separatesCausal = 0;
+        int separatesSnapshot = 0;
+        int violated = 0;
+        for (long seed = 1; seed <= 3_000; seed++) {
+            History history = forkProne(seed);
+            try {
+                Verdict verdict = ENGINE.check(history, PREFIX);
+                assertThat(verdict).isNotInstanceOf(Verdict.Unknown.class);
+                boolean prefix = verdict.isSatisfied();
+                var events = dev.isocheck.internal.saturate.ReadEvents.of(history);
+                assertThat(dev.isocheck.internal.reference.AxiomaticReference.satisfies(events,
+                        dev.isocheck.internal.saturate.WeakLevel.PREFIX)).as("the axiom").contains(prefix);
+                Verdict search = new ReferenceChecker().check(history, PREFIX);
+                assertThat(search.isSatisfied()).as("the search over commit orders: %s", search).isEqualTo(prefix);
+                boolean causal = ENGINE.check(history, IsolationLevel.CAUSAL).isSatisfied();
+                boolean snapshot = ENGINE.check(history, IsolationLevel.SNAPSHOT_ISOLATION).isSatisfied();
+                assertThat(!prefix || causal).as("prefix implies causal").isTrue();
+                assertThat(!snapshot || prefix).as("snapshot isolation implies prefix").isTrue();
+                separatesCausal += causal && !prefix ? 1 : 0;
+                separatesSnapshot += prefix && !snapshot ? 1 : 0;
+                violated += prefix ? 0 : 1;
+            } catch (AssertionError | RuntimeException e) {
+                throw new AssertionError("seed " + seed + ": " + e.getMessage() + "\n" + history.transactions(), e);
+            }
+        }
+        System.out.printf("prefix, 3000 fork-prone histories: %d violated, %d causal but not prefix, %d prefix but not"
+                + " snapshot isolation%n", violated, separatesCausal, separatesSnapshot);
+        assertThat(separatesCausal).as("causal but not prefix (long forks)").isGreaterThan(40);
+        assertThat(separatesSnapshot).as("prefix but not snapshot isolation (lost updates)").isGreaterThan(100);
+        assertThat(violated).as("histories violating prefix").isGreaterThan(80);
+    }
+
+    /**
+     * Transactions in a random commit order, each reading from a snapshot: a prefix of the order
+     * that holds its session's earlier transactions, and more earlier transactions at random, the
+     * whole mostly closed under session order and what its members read (causal: a prefix, or a
+     * fork), sometimes not. Writers of one or two keys; readers of two or three
+     * that now and then write back a key they read (two of them on one snapshot: a lost update).
+     */
+    private static History forkProne(long seed) {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        String[] keys = random.nextInt(5) < 3 ? new String[] {"x", "y"} : new String[] {"x", "y", "z"};
+        boolean unique = seed % 2 == 1;
+        HistoryBuilder b = History.builder();
+        if (seed % 3 == 0) {
+            b.unknownInitialValues(dev.isocheck.history.UnknownInitialValues.ANY);
+        }
+        for (String key : keys) {
+            b.initialValue(key, 0);
+        }
+        b.initialStateComplete(seed % 3 != 0);
+        int transactions = 4 + random.nextInt(4);
+        // Half the histories commit their writers first, so that the readers after them have the
+        // most views to choose from.
+        boolean writerFirst = random.nextBoolean();
+        int writers = 2 + random.nextInt(2);
+        // Half the histories give each transaction a session of its own: forks need no closure then.
+        int sessions = seed % 4 < 2 ? transactions : 2 + random.nextInt(3);
+        int[] session = new int[transactions];
+        // Per transaction in commit order: its writes, key index to value.
+        List<java.util.Map<Integer, Integer>> writes = new java.util.ArrayList<>();
+        int next = 1;
+        int[] lastOfSession = new int[sessions];
+        java.util.Arrays.fill(lastOfSession, -1);
+        List<java.util.Set<Integer>> readFrom = new java.util.ArrayList<>();
+        for (int t = 0; t < transactions; t++) {
+            session[t] = random.nextInt(sessions);
+            boolean[] snapshot = new boolean[t];
+            int lowest = lastOfSession[session[t]] + 1;
+            int length = lowest + random.nextInt(t - lowest + 1);
+            for (int u = 0; u < length; u++) {
+                snapshot[u] = true;
+            }
+            int shape = random.nextInt(8);
+            if (shape > 0) {
+                length = lowest + random.nextInt(Math.max(1, (t - lowest + 1) / 2));
+                java.util.Arrays.fill(snapshot, length, t, false);
+            }
+            for (int u = length; u < t && shape > 0; u++) {
+                snapshot[u] = random.nextBoolean();
+            }
+            if (shape < 7) {
+                // Closed under session order and what was read: causal, a prefix or a fork.
+                for (boolean grew = true; grew; ) {
+                    grew = false;
+                    for (int u = 0; u < t; u++) {
+                        if (!snapshot[u]) {
+                            continue;
+                        }
+                        for (int v = 0; v < u; v++) {
+                            if (!snapshot[v] && (session[v] == session[u] || readFrom.get(u).contains(v))) {
+                                snapshot[v] = true;
+                                grew = true;
+                            }
+                        }
+                    }
+                }
+            }
+            java.util.Set<Integer> from = new java.util.HashSet<>();
+            readFrom.add(from);
+            lastOfSession[session[t]] = t;
+            HistoryBuilder.TransactionBuilder tx = b.transaction("T" + (t + 1)).session("s" + session[t]);
+            java.util.Map<Integer, Integer> own = new java.util.LinkedHashMap<>();
+            boolean writer = writerFirst ? t < writers : random.nextInt(5) < 2;
+            if (writer) {
+                int key = writerFirst ? t % keys.length : random.nextInt(keys.length);
+                own.put(key, unique ? next++ : 1 + random.nextInt(2));
+                if (random.nextInt(3) == 0) {
+                    own.putIfAbsent(random.nextInt(keys.length), unique ? next++ : 1 + random.nextInt(2));
+                }
+            } else {
+                int reads = keys.length;
+                int first = random.nextInt(keys.length);
+                for (int i = 0; i < reads; i++) {
+                    int key = (first + i) % keys.length;
+                    int value = 0;
+                    int writerRead = -1;
+                    for (int u = 0; u < t; u++) {
+                        if (snapshot[u] && writes.get(u).containsKey(key)) {
+                            value = writes.get(u).get(key);
+                            writerRead = u;
+                        }
+                    }
+                    if (writerRead >= 0) {
+                        from.add(writerRead);
+                    }
+                    tx.read(keys[key], value);
+                }
+                if (random.nextInt(3) == 0) {
+                    own.put(first, unique ? next++ : 1 + random.nextInt(2));
+                }
+            }
+            own.forEach((key, value) -> tx.write(keys[key], value));
+            writes.add(own);
+        }
+        return b.build();
+    }
+
     @Test
     void aPredicateReadAfterTheTransactionsOwnWriteIsLeftOutOfTheSplitAndSaidSo() {
         HistoryBuilder b = History.builder().initialStateComplete(true);
