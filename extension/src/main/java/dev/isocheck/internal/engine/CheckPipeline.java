@@ -299,19 +299,21 @@ public final class CheckPipeline implements Checker {
      *
      * <p>Before its search over candidate writers (repeated values on a few hot rows may make it
      * give up), the saturation asks for a commit order from the search engine, within half the
-     * time left: a serial order, else a snapshot-isolation commit order. A serializable history
-     * satisfies every weaker level, and so does one with snapshot isolation (snapshot isolation
-     * implies prefix consistency, which implies causal consistency): each read sees the latest
-     * write of the order before it, or before its snapshot. Anything but a pass concludes nothing.
+     * time left: a serial order, else a snapshot-isolation commit order, else a prefix-consistent
+     * one. A serializable history satisfies every weaker level, and so does one with snapshot
+     * isolation or prefix consistency (snapshot isolation implies prefix consistency, which
+     * implies causal consistency, with the same commit order): each read sees the latest write of
+     * the order before it, or before its snapshot. Anything but a pass concludes nothing.
      */
     private Verdict saturate(History history, IsolationLevel level, WeakLevel weak, Limits limits) {
         String[] serialFailure = new String[1];
         SaturationChecker.SerialOrders serialOrders = (h, l) -> {
             Limits half = l.firstPart(2);
-            for (IsolationLevel stronger : List.of(IsolationLevel.SERIALIZABLE, IsolationLevel.SNAPSHOT_ISOLATION)) {
+            for (IsolationLevel stronger : List.of(IsolationLevel.SERIALIZABLE, IsolationLevel.SNAPSHOT_ISOLATION,
+                    IsolationLevel.PREFIX)) {
                 Verdict verdict;
                 try {
-                    verdict = search.check(h, stronger, half);
+                    verdict = stronger == IsolationLevel.PREFIX ? prefix(h, half) : search.check(h, stronger, half);
                 } catch (LimitExceededException e) {
                     serialFailure[0] = "was not found in the half of the time left given to it";
                     return Optional.empty();
@@ -349,7 +351,8 @@ public final class CheckPipeline implements Checker {
         }
         String reason = ((SaturationChecker.Outcome.Unknown) outcome).reason();
         return new Verdict.Unknown(level, serialFailure[0] == null ? reason
-                : reason + "; a serial or snapshot-isolation commit order, which would satisfy every weaker level, "
+                : reason + "; a serial, snapshot-isolation or prefix-consistent commit order, which would satisfy every"
+                        + " weaker level, "
                         + serialFailure[0]);
     }
 
@@ -360,8 +363,11 @@ public final class CheckPipeline implements Checker {
      */
     private static boolean replays(History history, Verdict.Satisfied satisfied) {
         WitnessReplay replay = new WitnessReplay(history);
-        Optional<String> failure = satisfied.level() == IsolationLevel.SNAPSHOT_ISOLATION
-                ? replay.snapshotFailure(satisfied.witness()) : replay.failure(satisfied.witness(), false);
+        Optional<String> failure = switch (satisfied.level()) {
+            case SNAPSHOT_ISOLATION -> replay.snapshotFailure(satisfied.witness());
+            case PREFIX -> replay.prefixFailure(satisfied.witness());
+            default -> replay.failure(satisfied.witness(), false);
+        };
         return failure.isEmpty();
     }
 

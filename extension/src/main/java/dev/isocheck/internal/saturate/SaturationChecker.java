@@ -23,7 +23,7 @@ import java.util.Objects;
  *       candidate before it in the file, else the initial state, else its first): acyclic is a
  *       pass, with its order as witness;</li>
  *   <li>when {@linkplain SerialOrders stronger orders} can be looked for, one of them: a serial
- *       order, or a snapshot-isolation commit order, satisfies every weak level (on a few hot rows
+ *       order, a snapshot-isolation or a prefix-consistent commit order satisfies every weak level (on a few hot rows
  *       with repeated values the search below may give up where one is found at once);</li>
  *   <li>a guess from the recorded times, repaired one cycle at a time ({@link TimedGuess}):
  *       what a database that lets a read see writes committed while its transaction ran records
