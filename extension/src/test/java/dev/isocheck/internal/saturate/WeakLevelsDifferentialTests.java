@@ -58,6 +58,8 @@ class WeakLevelsDifferentialTests {
         int ambiguous = 0;
         int prefixCompared = 0;
         SaturationChecker checker = new SaturationChecker();
+        SaturationChecker readByRead = new SaturationChecker(0, ENGINE::readByRead, false);
+        int readByReadPasses = 0;
         for (long seed = 1; seed <= HISTORIES; seed++) {
             History history = generate(seed);
             try {
@@ -90,6 +92,10 @@ class WeakLevelsDifferentialTests {
                     }
                 }
                 boolean rc = reference.get(WeakLevel.READ_COMMITTED).orElseThrow();
+                if (readByRead.check(history, WeakLevel.READ_COMMITTED, Limits.none()) instanceof SaturationChecker.Outcome.Satisfied) {
+                    assertThat(rc).as("a read-by-read order passes only what the reference passes at read committed").isTrue();
+                    readByReadPasses++;
+                }
                 boolean ra = reference.get(WeakLevel.READ_ATOMIC).orElseThrow();
                 boolean cc = reference.get(WeakLevel.CAUSAL).orElseThrow();
                 boolean prefix = reference.get(WeakLevel.PREFIX).orElseThrow();
@@ -126,6 +132,9 @@ class WeakLevelsDifferentialTests {
         assertThat(separatesCausal).as("causal but not prefix").isPositive();
         assertThat(ambiguous).as("histories with reads of several candidate writers").isGreaterThan(500);
         assertThat(prefixCompared).as("prefix verdicts of the engine compared").isEqualTo(HISTORIES);
+        System.out.printf("read by read: %d of %d histories satisfying read committed passed%n", readByReadPasses,
+                tally.get(WeakLevel.READ_COMMITTED)[0]);
+        assertThat(readByReadPasses).as("passes of the read-by-read order").isGreaterThan(1_000);
     }
 
     /**
