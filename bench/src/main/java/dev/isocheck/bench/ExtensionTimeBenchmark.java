@@ -3,6 +3,7 @@ package dev.isocheck.bench;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
 import dev.isocheck.Isocheck;
+import dev.isocheck.IsolationLevel;
 import dev.isocheck.SerializableCheck;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
@@ -32,9 +33,11 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * is what a developer waits for the check (finishing the recording, checking, and for a violation
  * explaining and writing the report and the history).
  *
- * <p>Two bodies: at SERIALIZABLE, retrying on SQLSTATE 40001, whose history satisfies the level;
- * and at READ COMMITTED, where reading a balance and then updating it lets another transfer in
- * between, so the history violates serializability and the failure is explained.
+ * <p>Three bodies: at SERIALIZABLE, retrying on SQLSTATE 40001, whose history satisfies the level;
+ * at READ COMMITTED, where reading a balance and then updating it lets another transfer in
+ * between, so the history violates serializability and the failure is explained; and the same
+ * READ COMMITTED body asserted at the level it runs at, {@code IsolationLevel.READ_COMMITTED},
+ * which it satisfies.
  *
  * <p>{@code java -cp bench/target/isocheck-bench.jar dev.isocheck.bench.ExtensionTimeBenchmark
  * [transactions [runs [accounts]]]} (default 1000 7 1000; a few accounts make hot rows); prints each
@@ -64,7 +67,7 @@ public final class ExtensionTimeBenchmark {
         try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start()) {
             database = postgres.getPostgresDatabase();
             RecordingBenchmark.createAccounts(database, accounts);
-            for (String body : List.of("serializableWithRetry", "readCommitted")) {
+            for (String body : List.of("serializableWithRetry", "readCommitted", "readCommittedAsserted")) {
                 time(body, 1, reports); // warm-up
                 long[] added = new long[runs];
                 for (int run = 0; run < runs; run++) {
@@ -119,6 +122,12 @@ public final class ExtensionTimeBenchmark {
 
         @Test
         void readCommitted() throws Exception {
+            transfers(Connection.TRANSACTION_READ_COMMITTED);
+        }
+
+        @Test
+        @SerializableCheck(level = IsolationLevel.READ_COMMITTED)
+        void readCommittedAsserted() throws Exception {
             transfers(Connection.TRANSACTION_READ_COMMITTED);
         }
 

@@ -5,7 +5,6 @@ import dev.isocheck.history.OpKind;
 import dev.isocheck.history.PredicateRead;
 import dev.isocheck.history.Transaction;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -194,28 +193,50 @@ public final class ReadWriteSplit {
     }
 
     /**
-     * A commit order of the original history from a serial order of the split one: the committed
-     * transactions by where their writes were installed (a transaction that writes nothing: where
-     * it read).
+     * A commit order of the original history, and each transaction's snapshot, from a serial
+     * order of the split one.
+     *
+     * @param order     the committed transactions by where their writes were installed (a
+     *                  transaction that writes nothing: where it read)
+     * @param snapshots for each transaction of {@code order}, how many transactions of the order
+     *                  its snapshot holds: those placed before its first read
      */
-    public List<String> commitOrder(List<String> serialOrder) {
-        int[] place = new int[original.size()];
-        java.util.Arrays.fill(place, -1);
-        for (int p = 0; p < serialOrder.size(); p++) {
-            Transaction part = split.transaction(serialOrder.get(p)).orElseThrow(
+    public record Snapshots(List<String> order, List<Integer> snapshots) {
+    }
+
+    /** The commit order and snapshots that {@code serialOrder}, a serial order of the split history, gives. */
+    public Snapshots snapshots(List<String> serialOrder) {
+        int[] snapshotOf = new int[original.size()];
+        java.util.Arrays.fill(snapshotOf, -1);
+        boolean[] placed = new boolean[original.size()];
+        List<String> order = new ArrayList<>();
+        List<Integer> snapshots = new ArrayList<>();
+        for (String id : serialOrder) {
+            Transaction part = split.transaction(id).orElseThrow(
                     () -> new IllegalArgumentException("not a transaction of the split history"));
             int origin = originOf[part.index()];
-            if (place[origin] < 0 || commitPart[part.index()]) {
-                place[origin] = p;
+            Transaction t = original.transaction(origin);
+            if (!t.isCommitted()) {
+                continue;
+            }
+            if (snapshotOf[origin] < 0) {
+                snapshotOf[origin] = order.size();
+            }
+            if (!placed[origin] && (commitPart[part.index()] || !writesAnything(t))) {
+                placed[origin] = true;
+                order.add(t.id());
+                snapshots.add(snapshotOf[origin]);
             }
         }
-        List<Transaction> committed = new ArrayList<>();
-        for (Transaction t : original.transactions()) {
-            if (t.isCommitted() && place[t.index()] >= 0) {
-                committed.add(t);
+        return new Snapshots(order, snapshots);
+    }
+
+    private static boolean writesAnything(Transaction t) {
+        for (int i = 0; i < t.size(); i++) {
+            if (t.kind(i) == OpKind.WRITE) {
+                return true;
             }
         }
-        committed.sort(Comparator.comparingInt(t -> place[t.index()]));
-        return committed.stream().map(Transaction::id).toList();
+        return false;
     }
 }

@@ -147,7 +147,7 @@ public final class WitnessReplay {
      * is taken (it serves the fewest reads from unknown initial values).
      */
     public Optional<String> snapshotFailure(List<String> commitOrder) {
-        return snapshotFailure(commitOrder, true);
+        return snapshotFailure(commitOrder, true, null);
     }
 
     /**
@@ -156,10 +156,22 @@ public final class WitnessReplay {
      * a common key, so that each transaction's snapshot need only hold its session predecessors.
      */
     public Optional<String> prefixFailure(List<String> commitOrder) {
-        return snapshotFailure(commitOrder, false);
+        return snapshotFailure(commitOrder, false, null);
     }
 
-    private Optional<String> snapshotFailure(List<String> commitOrder, boolean conflicts) {
+    /**
+     * As {@link #prefixFailure(List)}, with each transaction's snapshot given: transaction
+     * {@code commitOrder.get(i)} reads the state after the first {@code snapshotLengths.get(i)}
+     * transactions of the order. One replay per transaction instead of a search for its snapshot.
+     */
+    public Optional<String> prefixFailure(List<String> commitOrder, List<Integer> snapshotLengths) {
+        if (snapshotLengths.size() != commitOrder.size()) {
+            return Optional.of("the snapshots given are not one per transaction of the order");
+        }
+        return snapshotFailure(commitOrder, false, snapshotLengths.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    private Optional<String> snapshotFailure(List<String> commitOrder, boolean conflicts, int[] snapshots) {
         int[] position = new int[history.size()];
         Arrays.fill(position, -1);
         int[] sequence = new int[commitOrder.size()];
@@ -232,7 +244,9 @@ public final class WitnessReplay {
         for (int p = 0; p < sequence.length; p++) {
             Transaction t = history.transaction(sequence[p]);
             String wrong = "no snapshot";
-            for (int snapshot = p; snapshot >= lowest[p] && wrong != null; snapshot--) {
+            int highest = snapshots == null ? p : Math.min(p, snapshots[p]);
+            int last = snapshots == null ? lowest[p] : Math.max(lowest[p], snapshots[p]);
+            for (int snapshot = highest; snapshot >= last && wrong != null; snapshot--) {
                 int prefix = snapshot;
                 knowledge.mark();
                 wrong = explain(t, k -> valueBefore(versionAt[k], versionValue[k], prefix, k), ++mark, ownStamp, own, knowledge);
