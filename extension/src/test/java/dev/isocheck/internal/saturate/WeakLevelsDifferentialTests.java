@@ -103,6 +103,9 @@ class WeakLevelsDifferentialTests {
                 assertThat(prefixVerdict).as("the engine decides prefix").isNotInstanceOf(Verdict.Unknown.class);
                 assertThat(prefixVerdict.isSatisfied()).as("the engine agrees with the reference at prefix: %s", prefixVerdict)
                         .isEqualTo(prefix);
+                // The split alone, whether or not a snapshot-isolation order stood in for it.
+                assertThat(ENGINE.check(dev.isocheck.internal.engine.ReadWriteSplit.of(history).split(),
+                        IsolationLevel.SERIALIZABLE).isSatisfied()).as("the split is serializable").isEqualTo(prefix);
                 prefixCompared++;
                 boolean si = ENGINE.check(history, IsolationLevel.SNAPSHOT_ISOLATION).isSatisfied();
                 boolean serializable = ENGINE.check(history, IsolationLevel.SERIALIZABLE).isSatisfied();
