@@ -103,9 +103,12 @@ class WeakLevelsDifferentialTests {
                 assertThat(prefixVerdict).as("the engine decides prefix").isNotInstanceOf(Verdict.Unknown.class);
                 assertThat(prefixVerdict.isSatisfied()).as("the engine agrees with the reference at prefix: %s", prefixVerdict)
                         .isEqualTo(prefix);
-                // The split alone, whether or not a snapshot-isolation order stood in for it.
-                assertThat(ENGINE.check(dev.isocheck.internal.engine.ReadWriteSplit.of(history).split(),
-                        IsolationLevel.SERIALIZABLE).isSatisfied()).as("the split is serializable").isEqualTo(prefix);
+                // The split alone, whether or not a snapshot-isolation order stood in for it, where
+                // the screening (which the split's own leaves reads of a transaction's writes out of) passes.
+                if (dev.isocheck.internal.graph.ReadAnomalies.find(history).isEmpty()) {
+                    assertThat(ENGINE.check(dev.isocheck.internal.engine.ReadWriteSplit.of(history).split(),
+                            IsolationLevel.SERIALIZABLE).isSatisfied()).as("the split is serializable").isEqualTo(prefix);
+                }
                 prefixCompared++;
                 boolean si = ENGINE.check(history, IsolationLevel.SNAPSHOT_ISOLATION).isSatisfied();
                 boolean serializable = ENGINE.check(history, IsolationLevel.SERIALIZABLE).isSatisfied();
