@@ -235,6 +235,10 @@ public final class History {
         }
         List<Session> newSessions = new ArrayList<>();
         int[] newSessionOf = new int[parts.size()];
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (Session session : sessions) {
+            names.add(session.name());
+        }
         for (Map.Entry<Integer, List<Integer>> session : members.entrySet()) {
             Session old = sessions.get(session.getKey());
             int index = newSessions.size();
@@ -242,7 +246,19 @@ public final class History {
             for (int p : ofIt) {
                 newSessionOf[p] = index;
             }
-            newSessions.add(new Session(index, old.name(), old.isImplicit() && ofIt.length == 1, ofIt));
+            boolean implicit = old.isImplicit() && ofIt.length == 1;
+            String name = old.name();
+            if (old.isImplicit() && !implicit) {
+                // A transaction without a session, now several parts in order: a session of its
+                // own, under a name no session has (an implicit session is named after its
+                // transaction, which may be another session's name; sessions are told apart by
+                // name when a history is rebuilt).
+                name += " (parts)";
+                while (!names.add(name)) {
+                    name += "'";
+                }
+            }
+            newSessions.add(new Session(index, name, implicit, ofIt));
         }
         List<Transaction> built = new ArrayList<>(parts.size());
         for (int p = 0; p < parts.size(); p++) {

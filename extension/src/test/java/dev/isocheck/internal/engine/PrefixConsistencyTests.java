@@ -29,6 +29,9 @@ import org.junit.jupiter.api.Test;
 class PrefixConsistencyTests {
 
     private static final CheckPipeline ENGINE = new CheckPipeline();
+    /** The pipeline cutting every history into independent parts, one per component. */
+    private static final CheckPipeline SPLITTING = new CheckPipeline(new dev.isocheck.internal.solve.SatChecker(),
+            new ReferenceChecker(), 1);
     private static final IsolationLevel PREFIX = IsolationLevel.PREFIX;
 
     @Test
@@ -141,14 +144,19 @@ class PrefixConsistencyTests {
                 Verdict verdict = ENGINE.check(history, PREFIX);
                 assertThat(verdict).isNotInstanceOf(Verdict.Unknown.class);
                 boolean prefix = verdict.isSatisfied();
+                // Cut into a part per component, as large histories are.
+                assertThat(SPLITTING.check(history, PREFIX).isSatisfied()).as("with independent parts").isEqualTo(prefix);
                 var events = dev.isocheck.internal.saturate.ReadEvents.of(history);
                 assertThat(dev.isocheck.internal.reference.AxiomaticReference.satisfies(events,
                         dev.isocheck.internal.saturate.WeakLevel.PREFIX)).as("the axiom").contains(prefix);
                 Verdict search = new ReferenceChecker().check(history, PREFIX);
                 assertThat(search.isSatisfied()).as("the search over commit orders: %s", search).isEqualTo(prefix);
                 // The split alone, whether or not a snapshot-isolation order stood in for it.
-                assertThat(ENGINE.check(ReadWriteSplit.of(history).split(), IsolationLevel.SERIALIZABLE).isSatisfied())
-                        .as("the split is serializable").isEqualTo(prefix);
+                History split = ReadWriteSplit.of(history).split();
+                assertThat(ENGINE.check(split, IsolationLevel.SERIALIZABLE).isSatisfied()).as("the split is serializable")
+                        .isEqualTo(prefix);
+                assertThat(SPLITTING.check(split, IsolationLevel.SERIALIZABLE).isSatisfied())
+                        .as("the split, cut into independent parts, is serializable").isEqualTo(prefix);
                 boolean causal = ENGINE.check(history, IsolationLevel.CAUSAL).isSatisfied();
                 boolean snapshot = ENGINE.check(history, IsolationLevel.SNAPSHOT_ISOLATION).isSatisfied();
                 assertThat(!prefix || causal).as("prefix implies causal").isTrue();
@@ -236,7 +244,13 @@ class PrefixConsistencyTests {
             java.util.Set<Integer> from = new java.util.HashSet<>();
             readFrom.add(from);
             lastOfSession[session[t]] = t;
-            HistoryBuilder.TransactionBuilder tx = b.transaction("T" + (t + 1)).session("s" + session[t]);
+            HistoryBuilder.TransactionBuilder tx = b.transaction("T" + (t + 1));
+            // Now and then a transaction without a session, and sessions named like transactions.
+            if (seed % 5 != 0 || random.nextInt(3) != 0) {
+                tx.session((seed % 5 == 0 ? "T" : "s") + (session[t] + 1));
+            } else {
+                session[t] = -1 - t;
+            }
             java.util.Map<Integer, Integer> own = new java.util.LinkedHashMap<>();
             boolean writer = writerFirst ? t < writers : random.nextInt(5) < 2;
             if (writer) {
@@ -291,6 +305,28 @@ class PrefixConsistencyTests {
         Verdict verdict = ENGINE.check(history, PREFIX);
         assertThat(verdict.isSatisfied()).as("%s", verdict).isTrue();
         assertThat(((Verdict.Satisfied) verdict).caveats()).anySatisfy(c -> assertThat(c).contains("1 predicate read"));
+    }
+
+    /**
+     * A transaction without a session whose id is another session's name: split into two parts,
+     * its session must stay its own when the split history is cut into independent parts, or
+     * the other session's order would be imposed on it (a false alarm).
+     */
+    @Test
+    void aSessionlessTransactionNamedAsAnotherSessionKeepsASessionOfItsOwn() {
+        HistoryBuilder b = History.builder().initialValue("x", 0).initialValue("y", 0).initialValue("z", 0)
+                .initialStateComplete(true);
+        b.transaction("X1").session("A").write("x", 1);
+        b.transaction("A").read("x", 0).write("y", 1);
+        b.transaction("L1").session("L1").read("z", 0).write("z", 1);
+        b.transaction("L2").session("L2").read("z", 0).write("z", 2);
+        History history = b.build();
+        assertThat(new ReferenceChecker().check(history, PREFIX).isSatisfied()).isTrue();
+        CheckPipeline splitting = new CheckPipeline(new dev.isocheck.internal.solve.SatChecker(), null, 1);
+        Verdict verdict = splitting.check(history, PREFIX);
+        assertThat(verdict.isSatisfied()).as("%s", verdict).isTrue();
+        assertThat(ReadWriteSplit.of(history).split().sessions()).extracting(s -> s.name())
+                .containsExactly("A", "A (parts)", "L1", "L2");
     }
 
     @Test
