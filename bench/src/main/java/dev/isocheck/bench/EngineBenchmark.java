@@ -63,7 +63,7 @@ public final class EngineBenchmark {
               --level LIST     serializable, strict-serializable, snapshot-isolation, causal,
                                read-atomic, read-committed, or all (the first three; default
                                serializable)
-              --inject LIST    none, lost-update, write-skew, read-skew (default none); each
+              --inject LIST    none, lost-update, write-skew, read-skew, stale-read (default none); each
                                workload and size is run once per entry
               --times T        the generated histories' times: overlapping (default; sessions as
                                closed-loop clients), serial (one transaction at a time), none

@@ -6,9 +6,9 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * One anomaly that {@link Workloads} can add to a serial history: two concurrent transactions, in
- * two existing sessions, on two fresh keys that start at {@code 0} and that no other transaction
- * touches, so the anomaly is the only reason the history fails a level.
+ * One anomaly that {@link Workloads} can add to a serial history: two transactions (concurrent,
+ * but for the stale read), in two existing sessions, on two fresh keys that start at {@code 0} and
+ * that no other transaction touches, so the anomaly is the only reason the history fails a level.
  */
 public enum InjectedAnomaly {
 
@@ -33,7 +33,14 @@ public enum InjectedAnomaly {
      * Forbidden from read atomic up: no snapshot holds half of a transaction. Read committed allows
      * it (the new {@code y} was committed when it was read).
      */
-    READ_SKEW("read-skew");
+    READ_SKEW("read-skew"),
+
+    /**
+     * One writes {@code x} and is acknowledged; the other starts after that and reads the old
+     * {@code x}. Serializable (the reader comes first) but not strictly serializable: what a
+     * replica behind its primary gives. Only strict serializability sees it, and only with times.
+     */
+    STALE_READ("stale-read");
 
     private final String cliName;
 
@@ -53,6 +60,7 @@ public enum InjectedAnomaly {
             case LOST_UPDATE -> level.compareTo(IsolationLevel.SNAPSHOT_ISOLATION) <= 0;
             case READ_SKEW -> level != IsolationLevel.READ_COMMITTED;
             case WRITE_SKEW -> level.compareTo(IsolationLevel.SNAPSHOT_ISOLATION) < 0;
+            case STALE_READ -> level == IsolationLevel.STRICT_SERIALIZABLE;
         };
     }
 

@@ -252,8 +252,22 @@ final class SerialRun {
         long at = TIME_STEP * begun - TIME_STEP / 2;
         HistoryBuilder.TransactionBuilder a = anomalyA;
         HistoryBuilder.TransactionBuilder b = anomalyB;
-        time(injectSessions[0], a, at, at + 3, at + 1, at + 3);
-        time(injectSessions[1], b, at + 1, at + 4, at + 2, at + 2);
+        if (anomaly == InjectedAnomaly.STALE_READ) {
+            // The writer is acknowledged at at + 3, and the reader starts after that.
+            time(injectSessions[0], a, at, at + 2, at + 1, at + 2);
+            if (timing == Timing.OVERLAPPING) {
+                acknowledge(injectSessions[0], at + 2);
+                acknowledge(injectSessions[1], at + 2);
+                unacknowledged[injectSessions[1]] = b;
+                startOf[injectSessions[1]] = at + 3;
+                earliestEnd[injectSessions[1]] = at + 4;
+            } else {
+                time(injectSessions[1], b, at + 3, at + 4, at + 3, at + 4);
+            }
+        } else {
+            time(injectSessions[0], a, at, at + 3, at + 1, at + 3);
+            time(injectSessions[1], b, at + 1, at + 4, at + 2, at + 2);
+        }
         // Values of their own, not from the shared counter, so the clean transactions keep theirs;
         // still unique, as no one else writes these keys.
         switch (anomaly) {
@@ -268,6 +282,10 @@ final class SerialRun {
             case READ_SKEW -> {
                 a.write(ANOMALY_X, 1).write(ANOMALY_Y, 1);
                 b.read(ANOMALY_X, 0).read(ANOMALY_Y, 1);
+            }
+            case STALE_READ -> {
+                a.write(ANOMALY_X, 1);
+                b.read(ANOMALY_X, 0);
             }
             case NONE -> throw new AssertionError();
         }

@@ -194,6 +194,23 @@ public final class History {
     }
 
     /**
+     * This history with the start and end times of the transactions {@code untimed} selects
+     * removed: the same transactions, sessions, initial state, keys and values otherwise.
+     *
+     * <p>Why: the search tries real-time order among some transactions only (the writers), which
+     * a reader of an older version than real time allows does not break.
+     *
+     * @param untimed which transactions lose their times
+     */
+    public History withoutTimes(java.util.function.Predicate<Transaction> untimed) {
+        List<Transaction> kept = new ArrayList<>(transactions.size());
+        for (Transaction t : transactions) {
+            kept.add(untimed.test(t) ? t.withoutTimes() : t);
+        }
+        return new History(kept, sessions, keys, values, initialState);
+    }
+
+    /**
      * One transaction of a {@link #partitioned partitioned} history: the operations of transaction
      * {@code transaction} of this history that {@code filter} keeps, under the id {@code id}.
      *

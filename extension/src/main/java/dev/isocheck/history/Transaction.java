@@ -269,6 +269,12 @@ public final class Transaction {
                 keyTable, valueTable);
     }
 
+    /** This transaction without its start and end times. */
+    Transaction withoutTimes() {
+        return new Transaction(index, id, numericId, session, status, NO_TIME, NO_TIME, kinds, keys, values, predicates, origin,
+                keyTable, valueTable);
+    }
+
     /** A one-line description of operation {@code i}, such as {@code w(x, 2)} or {@code r(y, null)}. */
     public String describe(int i) {
         return switch (kind(i)) {
