@@ -337,26 +337,8 @@ public final class CheckPipeline implements Checker {
      */
     private Verdict saturate(History history, IsolationLevel level, WeakLevel weak, Limits limits) {
         String[] serialFailure = new String[1];
-        String[] looked = {"a serial, snapshot-isolation or prefix-consistent commit order, which would satisfy every weaker"
-                + " level, "};
         SaturationChecker.SerialOrders serialOrders = (h, l) -> {
             Limits half = l.firstPart(2);
-            if (weak == WeakLevel.READ_COMMITTED) {
-                // Every serial, snapshot-isolation or prefix-consistent order gives a read-by-read
-                // one, so at read committed that one alone is looked for, unless the split would
-                // leave a predicate read out.
-                ReadWriteSplit split = ReadWriteSplit.perRead(h);
-                if (split.predicateReadsLeftOut() == 0) {
-                    Optional<List<String>> order = readByRead(split, half);
-                    if (order.isEmpty()) {
-                        looked[0] = "a read-by-read commit order (the history with every read apart, serializable), which"
-                                + " every serial, snapshot-isolation or prefix-consistent order gives and which would satisfy"
-                                + " read committed, ";
-                        serialFailure[0] = "was not found";
-                    }
-                    return order;
-                }
-            }
             for (IsolationLevel stronger : List.of(IsolationLevel.SERIALIZABLE, IsolationLevel.SNAPSHOT_ISOLATION,
                     IsolationLevel.PREFIX)) {
                 Verdict verdict;
@@ -384,7 +366,7 @@ public final class CheckPipeline implements Checker {
                 }
                 serialFailure[0] = "does not exist";
             }
-            return Optional.empty();
+            return weak == WeakLevel.READ_COMMITTED ? readByRead(h, half) : Optional.empty();
         };
         SaturationChecker.Outcome outcome = new SaturationChecker(saturationBudget, serialOrders).check(history, weak, limits);
         if (outcome instanceof SaturationChecker.Outcome.Satisfied satisfied) {
@@ -398,7 +380,10 @@ public final class CheckPipeline implements Checker {
             return new Verdict.Violated(level, new Anomaly(violation.type(), violation.transactions(), violation.explanation()));
         }
         String reason = ((SaturationChecker.Outcome.Unknown) outcome).reason();
-        return new Verdict.Unknown(level, serialFailure[0] == null ? reason : reason + "; " + looked[0] + serialFailure[0]);
+        return new Verdict.Unknown(level, serialFailure[0] == null ? reason
+                : reason + "; a serial, snapshot-isolation or prefix-consistent commit order, which would satisfy every"
+                        + " weaker level, "
+                        + serialFailure[0]);
     }
 
     /**
@@ -411,13 +396,12 @@ public final class CheckPipeline implements Checker {
      * a row of its table (which the split leaves out) is not tried. Public for the differential tests, which hold its passes to the reference.
      */
     public Optional<List<String>> readByRead(History history, Limits limits) {
-        ReadWriteSplit split = ReadWriteSplit.perRead(history);
-        // With a predicate read left out, the rows it returned would not be held to the order: no pass rests on it.
-        return split.predicateReadsLeftOut() > 0 ? Optional.empty() : readByRead(split, limits);
-    }
-
-    private Optional<List<String>> readByRead(ReadWriteSplit split, Limits limits) {
         try {
+            ReadWriteSplit split = ReadWriteSplit.perRead(history);
+            if (split.predicateReadsLeftOut() > 0) {
+                // The rows they returned would not be held to the order: no pass rests on it.
+                return Optional.empty();
+            }
             Verdict verdict = decide(split.split(), IsolationLevel.SERIALIZABLE, limits);
             if (verdict instanceof Verdict.Satisfied satisfied && replays(split.split(), satisfied)) {
                 return Optional.of(split.snapshots(satisfied.witness()).order());
