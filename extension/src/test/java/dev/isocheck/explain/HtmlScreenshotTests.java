@@ -56,6 +56,31 @@ class HtmlScreenshotTests {
         assertThat(addedGreen).as("write-read green pixels the drawing adds").isGreaterThan(400);
     }
 
+    /**
+     * A violation of prefix consistency, explained over the history split into snapshots and
+     * commits, is drawn the same way: its ring of snapshot and commit nodes with coloured arrows,
+     * and the split transactions named on the page.
+     */
+    @Test
+    void aPrefixViolationIsDrawnOverSnapshotsAndCommits() throws Exception {
+        Optional<String> chromium = chromium();
+        Assumptions.assumeTrue(chromium.isPresent(), "no Chromium installed");
+        String page = new HtmlRenderer().render(dev.isocheck.Isocheck.check(ClassicHistories.longFork(), IsolationLevel.PREFIX)
+                .explanation().orElseThrow());
+        assertThat(page).contains("T3 (snapshot)", "T1 (commit)", "prefix");
+        String withoutDrawing = page.replaceAll("(?s)<svg class=\"cycle\".*?</svg>", "");
+        assertThat(withoutDrawing).isNotEqualTo(page);
+
+        BufferedImage drawn = screenshot(chromium.get(), page, "prefix-drawn");
+        BufferedImage bare = screenshot(chromium.get(), withoutDrawing, "prefix-bare");
+
+        int addedRed = count(drawn, rgb(DependencyType.READ_WRITE)) - count(bare, rgb(DependencyType.READ_WRITE));
+        int addedGreen = count(drawn, rgb(DependencyType.WRITE_READ)) - count(bare, rgb(DependencyType.WRITE_READ));
+        System.out.printf("screenshot at prefix: the drawing adds %d red and %d green pixels%n", addedRed, addedGreen);
+        assertThat(addedRed).as("read-write red pixels the drawing adds").isGreaterThan(400);
+        assertThat(addedGreen).as("write-read green pixels the drawing adds").isGreaterThan(400);
+    }
+
     private BufferedImage screenshot(String chromium, String html, String name) throws IOException, InterruptedException {
         Path file = dir.resolve(name + ".html");
         Files.writeString(file, html, StandardCharsets.UTF_8);
