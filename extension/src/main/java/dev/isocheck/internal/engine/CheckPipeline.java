@@ -333,7 +333,9 @@ public final class CheckPipeline implements Checker {
      * one. A serializable history satisfies every weaker level, and so does one with snapshot
      * isolation or prefix consistency (snapshot isolation implies prefix consistency, which
      * implies causal consistency, with the same commit order): each read sees the latest write of
-     * the order before it, or before its snapshot. Anything but a pass concludes nothing.
+     * the order before it, or before its snapshot. At read committed, after the saturation's
+     * guess from the recorded times, the read-by-read order ({@link #readByRead}). Anything but a
+     * pass concludes nothing.
      */
     private Verdict saturate(History history, IsolationLevel level, WeakLevel weak, Limits limits) {
         String[] serialFailure = new String[1];
@@ -366,9 +368,13 @@ public final class CheckPipeline implements Checker {
                 }
                 serialFailure[0] = "does not exist";
             }
-            return weak == WeakLevel.READ_COMMITTED ? readByRead(h, half) : Optional.empty();
+            return Optional.empty();
         };
-        SaturationChecker.Outcome outcome = new SaturationChecker(saturationBudget, serialOrders).check(history, weak, limits);
+        // After the timed guess, which decides most recorded read-committed histories at once.
+        SaturationChecker.SerialOrders readByRead = weak == WeakLevel.READ_COMMITTED ? (h, l) -> readByRead(h, l.firstPart(2))
+                : null;
+        SaturationChecker.Outcome outcome = new SaturationChecker(saturationBudget, serialOrders, true, readByRead)
+                .check(history, weak, limits);
         if (outcome instanceof SaturationChecker.Outcome.Satisfied satisfied) {
             boolean predicates = history.transactions().stream().anyMatch(t -> t.isCommitted() && t.hasPredicateReads());
             return new Verdict.Satisfied(level, satisfied.order(), predicates

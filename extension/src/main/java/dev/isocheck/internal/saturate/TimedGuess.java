@@ -38,8 +38,12 @@ final class TimedGuess {
     private TimedGuess() {
     }
 
-    /** A commit order (transaction numbers) found by the guess and its repairs, or {@code null}. */
-    static int[] order(ReadEvents events, WeakLevel level, int[] certain, List<Integer> ambiguous, Limits limits) {
+    /**
+     * A commit order (transaction numbers) found by the guess and its repairs within {@code work}
+     * units of work (at most {@link #WORK}), or {@code null}.
+     */
+    static int[] order(ReadEvents events, WeakLevel level, int[] certain, List<Integer> ambiguous, Limits limits,
+            long work) {
         int[] chosen = certain.clone();
         for (int e : ambiguous) {
             chosen[e] = guess(events, e);
@@ -48,7 +52,7 @@ final class TimedGuess {
             return null;
         }
         long perRound = events.size() + events.eventCount() + 4L * events.size();
-        long rounds = Math.min(Math.max(1, WORK / Math.max(1, perRound)), 2L * ambiguous.size() + 16);
+        long rounds = Math.min(Math.max(1, Math.min(work, WORK) / Math.max(1, perRound)), 2L * ambiguous.size() + 16);
         Map<Integer, Integer> moves = new HashMap<>();
         for (long round = 0; round < rounds; round++) {
             limits.checkTime();
