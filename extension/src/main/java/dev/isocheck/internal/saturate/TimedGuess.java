@@ -89,7 +89,10 @@ final class TimedGuess {
             int before = chosen[e];
             for (int step = 1; step < candidates.length; step++) {
                 chosen[e] = candidates[(at + step) % candidates.length];
-                if (SaturationChecker.initialConflict(events, chosen) == null) {
+                // The choice had no disagreeing reads of an initial value before the move (the first
+                // guess is checked, and so is every move), and leaving the initial value cannot
+                // make the reads still on it disagree: only a move onto it is checked.
+                if (chosen[e] != events.initial() || SaturationChecker.initialConflict(events, chosen) == null) {
                     moves.merge(e, 1, Integer::sum);
                     return true;
                 }
