@@ -138,6 +138,16 @@ public final class History {
         return n;
     }
 
+    /** Whether some committed transaction reads by predicate. */
+    public boolean hasCommittedPredicateReads() {
+        for (Transaction t : transactions) {
+            if (t.isCommitted() && t.hasPredicateReads()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Says which operations of a transaction a {@link #restrictedTo restricted} history keeps. */
     @FunctionalInterface
     public interface OperationFilter {

@@ -215,6 +215,16 @@ public final class Transaction {
         return true;
     }
 
+    /** Whether the transaction writes nothing (it only reads, or does nothing). */
+    public boolean isReadOnly() {
+        for (byte kind : kinds) {
+            if (kind == OpKind.WRITE.ordinal()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Whether the transaction writes {@code key} at all. */
     public boolean writes(int key) {
         for (int j = 0; j < kinds.length; j++) {

@@ -286,7 +286,7 @@ public final class CheckPipeline implements Checker {
             ReadWriteSplit.Snapshots snapshots = split.snapshots(satisfied.witness());
             List<String> order = snapshots.order();
             Optional<String> failure = Optional.empty();
-            boolean predicates = history.transactions().stream().anyMatch(t -> t.isCommitted() && t.hasPredicateReads());
+            boolean predicates = history.hasCommittedPredicateReads();
             // The split's order was replayed on the split (every pass is), which checks each
             // snapshot's reads; the reads of a transaction's own writes were screened. What is left
             // is a predicate read the split left out: then the original is replayed too. Without
@@ -376,7 +376,7 @@ public final class CheckPipeline implements Checker {
         SaturationChecker.Outcome outcome = new SaturationChecker(saturationBudget, serialOrders, true, readByRead)
                 .check(history, weak, limits);
         if (outcome instanceof SaturationChecker.Outcome.Satisfied satisfied) {
-            boolean predicates = history.transactions().stream().anyMatch(t -> t.isCommitted() && t.hasPredicateReads());
+            boolean predicates = history.hasCommittedPredicateReads();
             return new Verdict.Satisfied(level, satisfied.order(), predicates
                     ? List.of("predicate reads at " + level + ": the rows they returned were checked, the rows they did not"
                             + " return were not") : List.of());

@@ -108,7 +108,7 @@ public final class Decomposition {
             throw new IllegalArgumentException("bundleOperations must not be negative: " + bundleOperations);
         }
         int n = history.size();
-        if (n < 2 || !allows(level) || hasCommittedPredicateReads(history)) {
+        if (n < 2 || !allows(level) || history.hasCommittedPredicateReads()) {
             return new Decomposition(history, List.of(history), n == 0 ? 0 : 1);
         }
         int[] component = components(history);
@@ -175,15 +175,6 @@ public final class Decomposition {
      */
     public int componentCount() {
         return components;
-    }
-
-    private static boolean hasCommittedPredicateReads(History history) {
-        for (Transaction t : history.transactions()) {
-            if (t.isCommitted() && t.hasPredicateReads()) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**

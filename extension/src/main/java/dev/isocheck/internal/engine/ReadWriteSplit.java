@@ -222,21 +222,12 @@ public final class ReadWriteSplit {
             if (snapshotOf[origin] < 0) {
                 snapshotOf[origin] = order.size();
             }
-            if (!placed[origin] && (commitPart[part.index()] || !writesAnything(t))) {
+            if (!placed[origin] && (commitPart[part.index()] || t.isReadOnly())) {
                 placed[origin] = true;
                 order.add(t.id());
                 snapshots.add(snapshotOf[origin]);
             }
         }
         return new Snapshots(order, snapshots);
-    }
-
-    private static boolean writesAnything(Transaction t) {
-        for (int i = 0; i < t.size(); i++) {
-            if (t.kind(i) == OpKind.WRITE) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -300,10 +300,8 @@ public final class SatChecker implements Checker {
             } catch (LimitExceededException e) {
                 continue; // nothing concluded
             }
-            if (attempt.verdict() instanceof Verdict.Satisfied satisfied) {
-                // The solve time counts every attempt made.
-                return attempt.with(new Verdict.Satisfied(level, satisfied.witness(), satisfied.caveats()),
-                        millis(t0, System.nanoTime()) - attempt.buildMillis() - attempt.pruneMillis() - attempt.encodeMillis());
+            if (attempt.verdict() instanceof Verdict.Satisfied) {
+                return passAt(level, attempt, t0);
             }
         }
         // A transaction that only read, and read a version older than real time allows (a stale
@@ -312,11 +310,10 @@ public final class SatChecker implements Checker {
         // not part of serializability), and it still orders every hot key's writers.
         if (hasTimedReadOnly(history)) {
             try {
-                History writersTimed = history.withoutTimes(SatChecker::readsOnly);
+                History writersTimed = history.withoutTimes(Transaction::isReadOnly);
                 Report attempt = first.runAt(writersTimed, IsolationLevel.SERIALIZABLE, quarter, true, null);
-                if (attempt.verdict() instanceof Verdict.Satisfied satisfied) {
-                    return attempt.with(new Verdict.Satisfied(level, satisfied.witness(), satisfied.caveats()),
-                            millis(t0, System.nanoTime()) - attempt.buildMillis() - attempt.pruneMillis() - attempt.encodeMillis());
+                if (attempt.verdict() instanceof Verdict.Satisfied) {
+                    return passAt(level, attempt, t0);
                 }
             } catch (LimitExceededException e) {
                 // nothing concluded
@@ -325,20 +322,21 @@ public final class SatChecker implements Checker {
         return null;
     }
 
+    /**
+     * The pass of a stronger attempt, as a pass at {@code level}; its solve time counts every
+     * attempt made since {@code t0}.
+     */
+    private static Report passAt(IsolationLevel level, Report attempt, long t0) {
+        Verdict.Satisfied satisfied = (Verdict.Satisfied) attempt.verdict();
+        return attempt.with(new Verdict.Satisfied(level, satisfied.witness(), satisfied.caveats()),
+                millis(t0, System.nanoTime()) - attempt.buildMillis() - attempt.pruneMillis() - attempt.encodeMillis());
+    }
+
     private static boolean hasTimedReadOnly(History history) {
-        return history.transactions().stream().anyMatch(t -> t.isCommitted() && readsOnly(t)
+        return history.transactions().stream().anyMatch(t -> t.isCommitted() && t.isReadOnly()
                 && (t.startTime() != Transaction.NO_TIME || t.endTime() != Transaction.NO_TIME));
     }
 
-    /** Whether {@code t} writes nothing. */
-    private static boolean readsOnly(Transaction t) {
-        for (int i = 0; i < t.size(); i++) {
-            if (t.kind(i) == OpKind.WRITE) {
-                return false;
-            }
-        }
-        return true;
-    }
 
     /**
      * The check at {@code level}, with real-time edges among the certain ones when {@code realTime},
@@ -800,7 +798,7 @@ public final class SatChecker implements Checker {
         Optional<String> failure = level == IsolationLevel.SNAPSHOT_ISOLATION ? replay.snapshotFailure(ids)
                 : replay.failure(ids, level == IsolationLevel.STRICT_SERIALIZABLE);
         if (failure.isPresent()) {
-            boolean predicates = history.transactions().stream().anyMatch(t -> t.isCommitted() && t.hasPredicateReads());
+            boolean predicates = history.hasCommittedPredicateReads();
             return new Verdict.Unknown(level, (predicates
                     ? "the order the SAT engine found does not replay (it does not model unknown initial values that only"
                             + " several observations together show a predicate read should have returned): "

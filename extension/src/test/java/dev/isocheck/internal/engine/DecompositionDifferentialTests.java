@@ -117,7 +117,7 @@ class DecompositionDifferentialTests {
             tally[2]++;
         }
         boolean split = Decomposition.of(whole, level, 1).isSplit();
-        boolean committedPredicates = whole.transactions().stream().anyMatch(t -> t.isCommitted() && t.hasPredicateReads());
+        boolean committedPredicates = whole.hasCommittedPredicateReads();
         assertThat(split).as("split unless predicate reads").isEqualTo(!committedPredicates);
         tally[3] += split ? 1 : 0;
 

@@ -190,7 +190,7 @@ class WeakLevelsDifferentialTests {
                         boolean prefix = prefixVerdict.isSatisfied();
                         violatedPrefix[0] += prefix ? 0 : 1;
                         Optional<Boolean> prefixReference = AxiomaticReference.satisfies(events, WeakLevel.PREFIX);
-                        boolean predicates = h.transactions().stream().anyMatch(t -> t.isCommitted() && t.hasPredicateReads());
+                        boolean predicates = h.hasCommittedPredicateReads();
                         if (prefixReference.isPresent() && !predicates) {
                             comparedPrefix[0]++;
                             assertThat(prefix).as("the engine agrees with the reference at prefix: %s", prefixVerdict)

@@ -206,7 +206,7 @@ class SatCheckerDifferentialTests {
                 return;
             }
             tally.histories++;
-            boolean predicates = h.transactions().stream().anyMatch(t -> t.isCommitted() && t.hasPredicateReads());
+            boolean predicates = h.hasCommittedPredicateReads();
             tally.withPredicates += predicates ? 1 : 0;
             tally.initialOrWrite += initialOrWrite(h) ? 1 : 0;
             for (IsolationLevel level : LEVELS) {
