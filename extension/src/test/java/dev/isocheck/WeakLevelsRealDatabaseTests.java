@@ -35,10 +35,7 @@ class WeakLevelsRealDatabaseTests {
 
     @Test
     void readCommittedHoldsOnPostgresReadCommitted() {
-        EngineExecutionResults results = run(ReadCommittedTestCase.class);
-        assertThat(results.testEvents().failed().list()).extracting(e -> e.getRequiredPayload(TestExecutionResult.class)
-                .getThrowable().map(Throwable::toString).orElse("")).isEmpty();
-        assertThat(results.testEvents().succeeded().count()).isEqualTo(1);
+        assertAllPass(ReadCommittedTestCase.class, 1);
     }
 
     @Test
@@ -54,18 +51,12 @@ class WeakLevelsRealDatabaseTests {
 
     @Test
     void repeatableReadReadsOneSnapshotAndIsCausal() {
-        EngineExecutionResults results = run(CausalTestCase.class);
-        assertThat(results.testEvents().failed().list()).extracting(e -> e.getRequiredPayload(TestExecutionResult.class)
-                .getThrowable().map(Throwable::toString).orElse("")).isEmpty();
-        assertThat(results.testEvents().succeeded().count()).isEqualTo(1);
+        assertAllPass(CausalTestCase.class, 1);
     }
 
     @Test
     void repeatableReadIsPrefixConsistentAndSoIsALostUpdateUnderReadCommitted() {
-        EngineExecutionResults results = run(PrefixTestCase.class);
-        assertThat(results.testEvents().failed().list()).extracting(e -> e.getRequiredPayload(TestExecutionResult.class)
-                .getThrowable().map(Throwable::toString).orElse("")).isEmpty();
-        assertThat(results.testEvents().succeeded().count()).isEqualTo(2);
+        assertAllPass(PrefixTestCase.class, 2);
     }
 
     @Test
@@ -84,6 +75,14 @@ class WeakLevelsRealDatabaseTests {
                 assertThat(message).contains("counters/1");
             }
         }
+    }
+
+    /** Runs {@code testCase}: its {@code tests} tests pass, and none fails (a failure's message shown). */
+    private void assertAllPass(Class<?> testCase, int tests) {
+        EngineExecutionResults results = run(testCase);
+        assertThat(results.testEvents().failed().list()).extracting(e -> e.getRequiredPayload(TestExecutionResult.class)
+                .getThrowable().map(Throwable::toString).orElse("")).isEmpty();
+        assertThat(results.testEvents().succeeded().count()).isEqualTo(tests);
     }
 
     private EngineExecutionResults run(Class<?> testCase) {

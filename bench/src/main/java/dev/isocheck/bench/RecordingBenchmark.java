@@ -158,14 +158,23 @@ public final class RecordingBenchmark {
         return threads * (double) transfers / (elapsed / 1e9);
     }
 
-    /** One transfer; accounts taken in id order so that two transfers never deadlock. */
+    /** Two distinct accounts in id order, so that two transfers never deadlock, and an amount. */
+    private record Accounts(int from, int to, int amount) {
+
+        static Accounts draw(SplittableRandom random, int accounts) {
+            int a = 1 + random.nextInt(accounts);
+            int b = 1 + random.nextInt(accounts - 1);
+            b = b >= a ? b + 1 : b;
+            return new Accounts(Math.min(a, b), Math.max(a, b), 1 + random.nextInt(10));
+        }
+    }
+
+    /** One transfer. */
     static void transfer(Connection c, SplittableRandom random, int accounts) throws SQLException {
-        int a = 1 + random.nextInt(accounts);
-        int b = 1 + random.nextInt(accounts - 1);
-        b = b >= a ? b + 1 : b;
-        int from = Math.min(a, b);
-        int to = Math.max(a, b);
-        int amount = 1 + random.nextInt(10);
+        Accounts drawn = Accounts.draw(random, accounts);
+        int from = drawn.from();
+        int to = drawn.to();
+        int amount = drawn.amount();
         try (PreparedStatement read = c.prepareStatement("SELECT balance FROM accounts WHERE id = ?")) {
             for (int id : new int[] {from, to}) {
                 read.setInt(1, id);
@@ -187,12 +196,10 @@ public final class RecordingBenchmark {
 
     /** {@link #transfer}, its statements as the recorder sends them to PostgreSQL 18, their rows read. */
     static void rewrittenTransfer(Connection c, SplittableRandom random, int accounts) throws SQLException {
-        int a = 1 + random.nextInt(accounts);
-        int b = 1 + random.nextInt(accounts - 1);
-        b = b >= a ? b + 1 : b;
-        int from = Math.min(a, b);
-        int to = Math.max(a, b);
-        int amount = 1 + random.nextInt(10);
+        Accounts drawn = Accounts.draw(random, accounts);
+        int from = drawn.from();
+        int to = drawn.to();
+        int amount = drawn.amount();
         try (PreparedStatement read = c.prepareStatement("SELECT balance, \"id\" AS isocheck_hidden_1 FROM accounts WHERE id = ?")) {
             for (int id : new int[] {from, to}) {
                 read.setInt(1, id);

@@ -44,48 +44,35 @@ class WeakLevelSerialStandInTests {
         }
         List<SimulatedDatabase> databases = List.of(SimulatedDatabase.serial(), SimulatedDatabase.snapshotIsolation(),
                 SimulatedDatabase.readCommitted(), SimulatedDatabase.lostUpdate(0.5), SimulatedDatabase.staleRead(0.3));
-        long base = 75_000_000L;
-        for (SimulatedDatabase database : databases) {
-            for (int variant = 0; variant < 24; variant++) {
-                // Half as the small workloads make them, half hot keys: few keys, many sessions.
-                HistoryGenerator generator = new HistoryGenerator(variant % 2 == 0
-                        ? SmallWorkloads.variant(variant).withValueDomain(2 + variant % 3 / 2)
-                        : SmallWorkloads.variant(variant).withSessions(variant % 4 == 1 ? 3 : 7, variant % 4 == 1 ? 2 : 1)
-                                .withKeys(2, 0).withMix(1, 1, 0, 0).withValueDomain(2).withMaxOpsPerTransaction(4),
-                        database);
-                SeededRuns.forEachHistory(36, base + 10_000L * variant, generator, generated -> {
-                    History h = generated.history();
-                    for (IsolationLevel level : WEAK) {
-                        Verdict reference = REFERENCE.check(h, level);
-                        if (reference instanceof Verdict.Unknown) {
-                            continue; // more transactions or choices than the reference enumerates
-                        }
-                        Verdict budgeted = giving.check(h, level);
-                        // The guesses alone, without what stands in for the search.
-                        boolean gaveUp = new SaturationChecker(0, null, false).check(h, WeakLevel.of(level).orElseThrow(),
-                                Limits.none()) instanceof SaturationChecker.Outcome.Unknown;
-                        int[] counts = tally.get(level);
-                        if (budgeted instanceof Verdict.Satisfied) {
-                            assertThat(reference.isSatisfied()).as("reference at %s: %s", level, reference).isTrue();
-                            counts[0] += gaveUp ? 1 : 0;
-                        } else if (budgeted instanceof Verdict.Violated) {
-                            assertThat(reference.isSatisfied()).as("reference at %s: %s", level, reference).isFalse();
-                        } else {
-                            assertThat(((Verdict.Unknown) budgeted).reason()).as("why at %s", level)
-                                    .contains("a serial, snapshot-isolation or prefix-consistent commit order, which would"
-                                            + " satisfy every weaker level,");
-                            assertThat(REFERENCE.check(h, IsolationLevel.SNAPSHOT_ISOLATION).isSatisfied())
-                                    .as("a history with snapshot isolation left undecided at %s", level).isFalse();
-                            assertThat(REFERENCE.check(h, IsolationLevel.PREFIX).isSatisfied())
-                                    .as("a prefix-consistent history left undecided at %s", level).isFalse();
-                            counts[1]++;
-                            counts[2] += reference.isSatisfied() ? 1 : 0;
-                        }
-                    }
-                });
+        forEachHistory(databases, 75_000_000L, h -> {
+            for (IsolationLevel level : WEAK) {
+                Verdict reference = REFERENCE.check(h, level);
+                if (reference instanceof Verdict.Unknown) {
+                    continue; // more transactions or choices than the reference enumerates
+                }
+                Verdict budgeted = giving.check(h, level);
+                // The guesses alone, without what stands in for the search.
+                boolean gaveUp = new SaturationChecker(0, null, false).check(h, WeakLevel.of(level).orElseThrow(),
+                        Limits.none()) instanceof SaturationChecker.Outcome.Unknown;
+                int[] counts = tally.get(level);
+                if (budgeted instanceof Verdict.Satisfied) {
+                    assertThat(reference.isSatisfied()).as("reference at %s: %s", level, reference).isTrue();
+                    counts[0] += gaveUp ? 1 : 0;
+                } else if (budgeted instanceof Verdict.Violated) {
+                    assertThat(reference.isSatisfied()).as("reference at %s: %s", level, reference).isFalse();
+                } else {
+                    assertThat(((Verdict.Unknown) budgeted).reason()).as("why at %s", level)
+                            .contains("a serial, snapshot-isolation or prefix-consistent commit order, which would"
+                                    + " satisfy every weaker level,");
+                    assertThat(REFERENCE.check(h, IsolationLevel.SNAPSHOT_ISOLATION).isSatisfied())
+                            .as("a history with snapshot isolation left undecided at %s", level).isFalse();
+                    assertThat(REFERENCE.check(h, IsolationLevel.PREFIX).isSatisfied())
+                            .as("a prefix-consistent history left undecided at %s", level).isFalse();
+                    counts[1]++;
+                    counts[2] += reference.isSatisfied() ? 1 : 0;
+                }
             }
-            base += 1_000_000L;
-        }
+        });
         for (IsolationLevel level : WEAK) {
             int[] counts = tally.get(level);
             System.out.printf("weak levels with no saturation budget at %s: %d passed through a stronger order or the timed guess where"
@@ -110,7 +97,30 @@ class WeakLevelSerialStandInTests {
         int[] passes = new int[1];
         int[] beyondPrefix = new int[1];
         int[] compared = new int[1];
-        long base = 91_000_000L;
+        forEachHistory(databases, 91_000_000L, h -> {
+            Verdict reference = REFERENCE.check(h, IsolationLevel.READ_COMMITTED);
+            if (reference instanceof Verdict.Unknown) {
+                return;
+            }
+            compared[0]++;
+            if (readByRead.check(h, WeakLevel.READ_COMMITTED, Limits.none()) instanceof SaturationChecker.Outcome.Satisfied) {
+                assertThat(reference.isSatisfied()).as("reference at read committed: %s", reference).isTrue();
+                passes[0]++;
+                beyondPrefix[0] += REFERENCE.check(h, IsolationLevel.PREFIX).isSatisfied() ? 0 : 1;
+            }
+        });
+        System.out.printf("read by read at read committed: %d histories compared, %d passed (%d not prefix-consistent)%n",
+                compared[0], passes[0], beyondPrefix[0]);
+        assertThat(compared[0]).isGreaterThan(1_000);
+        assertThat(beyondPrefix[0]).as("passes no stronger order gives").isGreaterThan(50);
+    }
+
+    /**
+     * 36 seeded histories of each of 24 workload variants per database, from {@code base} on: half
+     * as the small workloads make them, half hot keys (few keys, many sessions).
+     */
+    private static void forEachHistory(List<SimulatedDatabase> databases, long base, java.util.function.Consumer<History> check) {
+        long seed = base;
         for (SimulatedDatabase database : databases) {
             for (int variant = 0; variant < 24; variant++) {
                 HistoryGenerator generator = new HistoryGenerator(variant % 2 == 0
@@ -118,25 +128,9 @@ class WeakLevelSerialStandInTests {
                         : SmallWorkloads.variant(variant).withSessions(variant % 4 == 1 ? 3 : 7, variant % 4 == 1 ? 2 : 1)
                                 .withKeys(2, 0).withMix(1, 1, 0, 0).withValueDomain(2).withMaxOpsPerTransaction(4),
                         database);
-                SeededRuns.forEachHistory(36, base + 10_000L * variant, generator, generated -> {
-                    History h = generated.history();
-                    Verdict reference = REFERENCE.check(h, IsolationLevel.READ_COMMITTED);
-                    if (reference instanceof Verdict.Unknown) {
-                        return;
-                    }
-                    compared[0]++;
-                    if (readByRead.check(h, WeakLevel.READ_COMMITTED, Limits.none()) instanceof SaturationChecker.Outcome.Satisfied) {
-                        assertThat(reference.isSatisfied()).as("reference at read committed: %s", reference).isTrue();
-                        passes[0]++;
-                        beyondPrefix[0] += REFERENCE.check(h, IsolationLevel.PREFIX).isSatisfied() ? 0 : 1;
-                    }
-                });
+                SeededRuns.forEachHistory(36, seed + 10_000L * variant, generator, generated -> check.accept(generated.history()));
             }
-            base += 1_000_000L;
+            seed += 1_000_000L;
         }
-        System.out.printf("read by read at read committed: %d histories compared, %d passed (%d not prefix-consistent)%n",
-                compared[0], passes[0], beyondPrefix[0]);
-        assertThat(compared[0]).isGreaterThan(1_000);
-        assertThat(beyondPrefix[0]).as("passes no stronger order gives").isGreaterThan(50);
     }
 }
