@@ -31,9 +31,9 @@ import java.util.Set;
 public final class ReadWriteSplit {
 
     /** The suffix of a snapshot part's id. */
-    public static final String SNAPSHOT = " (snapshot)";
+    private static final String SNAPSHOT = " (snapshot)";
     /** The suffix of a commit part's id. */
-    public static final String COMMIT = " (commit)";
+    private static final String COMMIT = " (commit)";
 
     private final History original;
     private final History split;
@@ -167,7 +167,7 @@ public final class ReadWriteSplit {
     }
 
     /** The id of the original transaction that transaction {@code id} of the split history is part of. */
-    public Optional<String> originalId(String id) {
+    private Optional<String> originalId(String id) {
         return split.transaction(id).map(t -> original.transaction(originOf[t.index()]).id());
     }
 

@@ -294,12 +294,8 @@ public final class SatChecker implements Checker {
         // attempts share the quarter.
         for (IsolationLevel stronger : level == IsolationLevel.SNAPSHOT_ISOLATION
                 ? List.of(IsolationLevel.SERIALIZABLE, level) : List.of(level)) {
-            Report attempt;
-            try {
-                attempt = first.runAt(history, stronger, quarter, true, explanations);
-            } catch (LimitExceededException e) {
-                continue; // nothing concluded
-            }
+            // runAt answers a limit reached with Unknown: nothing concluded.
+            Report attempt = first.runAt(history, stronger, quarter, true, explanations);
             if (attempt.verdict() instanceof Verdict.Satisfied) {
                 return passAt(level, attempt, t0);
             }
@@ -309,14 +305,10 @@ public final class SatChecker implements Checker {
         // time among the writers only. A serial order of that is one of the history (times are
         // not part of serializability), and it still orders every hot key's writers.
         if (hasTimedReadOnly(history)) {
-            try {
-                History writersTimed = history.withoutTimes(Transaction::isReadOnly);
-                Report attempt = first.runAt(writersTimed, IsolationLevel.SERIALIZABLE, quarter, true, null);
-                if (attempt.verdict() instanceof Verdict.Satisfied) {
-                    return passAt(level, attempt, t0);
-                }
-            } catch (LimitExceededException e) {
-                // nothing concluded
+            Report attempt = first.runAt(history.withoutTimes(Transaction::isReadOnly), IsolationLevel.SERIALIZABLE, quarter,
+                    true, null);
+            if (attempt.verdict() instanceof Verdict.Satisfied) {
+                return passAt(level, attempt, t0);
             }
         }
         return null;
@@ -336,7 +328,6 @@ public final class SatChecker implements Checker {
         return history.transactions().stream().anyMatch(t -> t.isCommitted() && t.isReadOnly()
                 && (t.startTime() != Transaction.NO_TIME || t.endTime() != Transaction.NO_TIME));
     }
-
 
     /**
      * The check at {@code level}, with real-time edges among the certain ones when {@code realTime},
