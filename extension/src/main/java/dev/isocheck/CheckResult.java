@@ -139,6 +139,10 @@ public record CheckResult(Verdict verdict, Optional<Explanation> explanation, Du
             List<String> ids = cycles.transactions().stream().map(TransactionSummary::id).toList();
             return Optional.of(new Anomaly(cycles.anomalyType(), ids, firstLine(explanationText().orElseThrow())));
         }
+        if (explanation.orElse(null) instanceof Explanation.LikelyCase likely) {
+            List<String> ids = likely.transactions().stream().map(TransactionSummary::id).toList();
+            return Optional.of(new Anomaly(likely.anomalyType(), ids, firstLine(explanationText().orElseThrow())));
+        }
         return Optional.of(violated.anomaly());
     }
 

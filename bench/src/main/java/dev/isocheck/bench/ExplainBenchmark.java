@@ -41,7 +41,12 @@ public final class ExplainBenchmark {
               --values N        0: unique values (default); otherwise values drawn from [0, N)
               --seeds N         histories per database, seeds 1000, 1001, ... (default 10)
               --explainer E     core (default) or named (the exhaustive explainer on the verdict's transactions)
-              --bound N         the most transactions explained exhaustively (default 10)""";
+              --bound N         the most transactions explained exhaustively (default 10)
+              --reasons         print each violation left unexplained, with the reason
+              --hot-keys N      instead of the simulated databases: the bench's hot-keys workload of N
+                                transactions (seeds 1, 2, ...), with --inject
+              --inject LIST     with --hot-keys: lost-update, write-skew, read-skew, stale-read or none,
+                                comma-separated (default lost-update,write-skew,read-skew)""";
 
     private ExplainBenchmark() {
     }
@@ -54,6 +59,10 @@ public final class ExplainBenchmark {
         int values = 0;
         int seeds = 10;
         boolean core = true;
+        boolean reasons = false;
+        int hotKeys = 0;
+        List<InjectedAnomaly> anomalies = List.of(InjectedAnomaly.LOST_UPDATE, InjectedAnomaly.WRITE_SKEW,
+                InjectedAnomaly.READ_SKEW);
         int bound = ExhaustiveExplainer.DEFAULT_MAX_TRANSACTIONS;
         CheckOptions options;
         try {
@@ -67,6 +76,10 @@ public final class ExplainBenchmark {
                     case "--keys" -> keys = Integer.parseInt(required(value, args[i++]));
                     case "--values" -> values = Integer.parseInt(required(value, args[i++]));
                     case "--seeds" -> seeds = Integer.parseInt(required(value, args[i++]));
+                    case "--reasons" -> reasons = true;
+                    case "--hot-keys" -> hotKeys = Integer.parseInt(required(value, args[i++]));
+                    case "--inject" -> anomalies = java.util.Arrays.stream(required(value, args[i++]).split(","))
+                            .map(InjectedAnomaly::fromName).toList();
                     case "--bound" -> bound = Integer.parseInt(required(value, args[i++]));
                     case "--explainer" -> {
                         String name = required(value, args[i++]);
@@ -92,8 +105,28 @@ public final class ExplainBenchmark {
         ExhaustiveExplainer exhaustive = new ExhaustiveExplainer(bound, ExhaustiveExplainer.DEFAULT_BUDGET,
                 ExhaustiveExplainer.DEFAULT_MAX_CASES);
         CheckPipeline pipeline = new CheckPipeline(options);
-        run(workload, seeds, core ? new CoreExplainer(exhaustive, pipeline, CoreExplainer.DEFAULT_BUDGET) : exhaustive,
-                pipeline, System.out);
+        List<Source> sources = new ArrayList<>();
+        if (hotKeys > 0) {
+            int size = hotKeys;
+            for (long seed = 1; seed <= seeds; seed++) {
+                for (InjectedAnomaly anomaly : anomalies) {
+                    long s = seed;
+                    sources.add(new Source("hot-keys " + size + " + " + anomaly.cliName() + " seed " + s,
+                            () -> Workloads.generate(Workloads.Kind.HOT_KEYS, size, s, anomaly).history()));
+                }
+            }
+        } else {
+            for (SimulatedDatabase database : List.of(SimulatedDatabase.snapshotIsolation(), SimulatedDatabase.readCommitted(),
+                    SimulatedDatabase.lostUpdate(0.3), SimulatedDatabase.staleRead(0.2))) {
+                HistoryGenerator generator = new HistoryGenerator(workload, database);
+                for (long seed = 1000; seed < 1000 + seeds; seed++) {
+                    long s = seed;
+                    sources.add(new Source(database + " seed " + s, () -> generator.generate(s).history()));
+                }
+            }
+        }
+        run(sources, core ? new CoreExplainer(exhaustive, pipeline, CoreExplainer.DEFAULT_BUDGET) : exhaustive,
+                pipeline, System.out, reasons);
     }
 
     private static String required(String value, String option) {
@@ -108,22 +141,27 @@ public final class ExplainBenchmark {
         int violations;
         int certain;
         int cases;
+        int likely;
         int read;
         int unexplained;
         final List<Long> millis = new ArrayList<>();
     }
 
-    static void run(Workload workload, int seeds, Explainer explainer, CheckPipeline pipeline, PrintStream out) {
+    /** A history to explain the violations of, generated when its turn comes. */
+    private record Source(String name, java.util.function.Supplier<History> history) {
+    }
+
+    private static void run(List<Source> sources, Explainer explainer, CheckPipeline pipeline, PrintStream out,
+            boolean reasons) {
         Map<IsolationLevel, Tally> tallies = new EnumMap<>(IsolationLevel.class);
         for (IsolationLevel level : dev.isocheck.internal.saturate.WeakLevel.searchedLevels()) {
             tallies.put(level, new Tally());
         }
-        List<SimulatedDatabase> databases = List.of(SimulatedDatabase.snapshotIsolation(), SimulatedDatabase.readCommitted(),
-                SimulatedDatabase.lostUpdate(0.3), SimulatedDatabase.staleRead(0.2));
-        for (SimulatedDatabase database : databases) {
-            HistoryGenerator generator = new HistoryGenerator(workload, database);
-            for (long seed = 1000; seed < 1000 + seeds; seed++) {
-                History history = generator.generate(seed).history();
+        int transactions = 0;
+        for (Source source : sources) {
+            {
+                History history = source.history().get();
+                transactions = history.size();
                 for (IsolationLevel level : dev.isocheck.internal.saturate.WeakLevel.searchedLevels()) {
                     if (!(pipeline.check(history, level) instanceof Verdict.Violated violated)) {
                         continue;
@@ -139,25 +177,31 @@ public final class ExplainBenchmark {
                         } else {
                             tally.cases++;
                         }
+                    } else if (explanation instanceof Explanation.LikelyCase) {
+                        tally.likely++;
                     } else if (explanation instanceof Explanation.Screened) {
                         tally.read++;
                     } else {
                         tally.unexplained++;
+                        if (reasons) {
+                            out.printf(Locale.ROOT, "unexplained: %s at %s: %s%n", source.name(), level.cliName(),
+                                    ((Explanation.Unexplained) explanation).reason());
+                        }
                     }
                 }
             }
         }
-        out.printf(Locale.ROOT, "%d transactions per history (%d sessions), %d databases x %d seeds%n", workload.transactions(),
-                workload.sessions(), databases.size(), seeds);
-        out.println("| level | violations | certain cycle | case analysis | read anomaly | unexplained | median ms | max ms |");
-        out.println("|---|--:|--:|--:|--:|--:|--:|--:|");
+        out.printf(Locale.ROOT, "%d histories of %d transactions (the last)%n", sources.size(), transactions);
+        out.println("| level | violations | certain cycle | case analysis | likeliest case | read anomaly | unexplained"
+                + " | median ms | max ms |");
+        out.println("|---|--:|--:|--:|--:|--:|--:|--:|--:|");
         tallies.forEach((level, t) -> {
             List<Long> sorted = new ArrayList<>(t.millis);
             Collections.sort(sorted);
             long median = sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2);
             long max = sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1);
-            out.printf(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %d |%n", level.cliName(), t.violations, t.certain,
-                    t.cases, t.read, t.unexplained, median, max);
+            out.printf(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %d | %d |%n", level.cliName(), t.violations,
+                    t.certain, t.cases, t.likely, t.read, t.unexplained, median, max);
         });
     }
 }

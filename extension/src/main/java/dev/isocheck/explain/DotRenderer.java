@@ -28,11 +28,17 @@ public final class DotRenderer {
                 label += "\n" + premise.text();
             }
         }
+        if (explanation instanceof Explanation.LikelyCase likely) {
+            label += "\n" + Wording.likelyIntro(likely);
+        }
         out.append("  label=").append(quote(label)).append(";\n");
         out.append("  labelloc=t;\n  fontname=\"Helvetica\";\n");
         out.append("  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n");
         out.append("  edge [fontname=\"Helvetica\"];\n");
-        if (explanation instanceof Explanation.Cycles cycles) {
+        Explanation.Cycles drawn = explanation instanceof Explanation.LikelyCase likely ? Wording.withinLikely(likely)
+                : explanation instanceof Explanation.Cycles cycles ? cycles : null;
+        if (drawn != null) {
+            Explanation.Cycles cycles = drawn;
             if (cycles.isCertain()) {
                 cycle(cycles, cycles.cases().get(0).cycle(), "", "  ", out);
             } else {

@@ -11,11 +11,13 @@ import org.apiguardian.api.API;
 
 /**
  * What the explanation of a verdict found: a non-cycle anomaly ({@link Screened}), cycles of dependencies
- * that the level forbids ({@link Cycles}), or nothing it can show ({@link Unexplained}, with the
- * reason: never a wrong explanation instead).
+ * that the level forbids ({@link Cycles}), the cycle of the likeliest of many cases when a proof over
+ * all of them is too large to show ({@link LikelyCase}), or nothing it can show ({@link Unexplained},
+ * with the reason: never a wrong explanation instead).
  */
 @API(status = EXPERIMENTAL, since = "0.1")
-public sealed interface Explanation permits Explanation.Screened, Explanation.Cycles, Explanation.Unexplained {
+public sealed interface Explanation
+        permits Explanation.Screened, Explanation.Cycles, Explanation.LikelyCase, Explanation.Unexplained {
 
     /** The level the history was checked at. */
     IsolationLevel level();
@@ -136,6 +138,80 @@ public sealed interface Explanation permits Explanation.Screened, Explanation.Cy
         private AnomalyCycle leastSevere() {
             return cases.stream().map(Case::cycle)
                     .max(Comparator.comparing(AnomalyCycle::type).thenComparing(AnomalyCycle::anomaly)).orElseThrow();
+        }
+    }
+
+    /**
+     * The violation shown in its likeliest case, when duplicate values leave open which write
+     * several reads saw and a proof covering every choice would need more cases or transactions
+     * than the explainer reasons about. {@code assuming} says which write each of those reads saw
+     * in the case shown (the latest write of the value read that committed before the reader
+     * started, where the history has times); under those assumptions a forbidden cycle forms
+     * whatever else the database chose: {@code cases} cover every order of versions and every
+     * other read's source, as a {@link Cycles} proof does, and each case's assumptions begin with
+     * {@code assuming}. The other choices of those reads' writes are not shown, but the verdict
+     * covers them: the checker found that no choice explains the history at the level.
+     *
+     * @param level        the level checked
+     * @param assuming     which write each read saw in the case shown; at least one
+     * @param cases        the case shown, split where it still depends on version orders or on
+     *                     other reads; each begins with {@code assuming}
+     * @param transactions every transaction on a cycle
+     * @param premises     as for {@link Cycles#premises()}
+     * @param unshown      why the other choices are not shown, in words
+     */
+    record LikelyCase(IsolationLevel level, List<Assumption.ReadFrom> assuming, List<Case> cases,
+            List<TransactionSummary> transactions, List<Assumption.UnwrittenInitialValue> premises, String unshown)
+            implements Explanation {
+        /**
+         * Validates and copies.
+         *
+         * @throws IllegalArgumentException if there is no assumption or no case, or a case does
+         *                                  not begin with the assumptions
+         */
+        public LikelyCase {
+            Objects.requireNonNull(level, "level is null");
+            assuming = List.copyOf(assuming);
+            cases = List.copyOf(cases);
+            if (assuming.isEmpty() || cases.isEmpty()) {
+                throw new IllegalArgumentException("a likely case needs an assumption and a case");
+            }
+            for (Case c : cases) {
+                if (c.assuming().size() < assuming.size() || !c.assuming().subList(0, assuming.size()).equals(assuming)) {
+                    throw new IllegalArgumentException("a case of a likely case must begin with its assumptions: " + c);
+                }
+            }
+            transactions = List.copyOf(transactions);
+            premises = List.copyOf(premises);
+            Objects.requireNonNull(unshown, "unshown is null");
+        }
+
+        /** The anomaly's name, as {@link Cycles#anomaly()} gives it for the cases shown. */
+        public String anomaly() {
+            return shown().anomaly();
+        }
+
+        /** The type of the cycle {@link #anomaly()} names. */
+        public dev.isocheck.AnomalyType anomalyType() {
+            return shown().anomalyType();
+        }
+
+        /** The familiar name of the cycle {@link #anomaly()} names, if it has one. */
+        public Optional<String> familiarName() {
+            return shown().familiarName();
+        }
+
+        /** The length of the longest cycle among the cases shown. */
+        public int longest() {
+            return shown().longest();
+        }
+
+        /**
+         * The cases shown as a {@link Cycles}, for rendering them as one: it proves the violation
+         * only where {@link #assuming()} holds.
+         */
+        public Cycles shown() {
+            return new Cycles(level, cases, transactions, premises);
         }
     }
 

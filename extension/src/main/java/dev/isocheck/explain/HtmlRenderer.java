@@ -45,6 +45,11 @@ public final class HtmlRenderer {
         }
         if (explanation instanceof Explanation.Cycles cycles) {
             cycles(cycles, out);
+        } else if (explanation instanceof Explanation.LikelyCase likely) {
+            out.append("<p class=\"intro\">").append(escape(Wording.likelyIntro(likely))).append("</p>\n");
+            caseSections(Wording.withinLikely(likely), out);
+            out.append("<p class=\"intro\">").append(escape(Wording.likelyUnshown(likely))).append("</p>\n");
+            out.append("<p class=\"conclusion\">").append(escape(Wording.conclusion(likely.level()))).append("</p>\n");
         } else if (explanation instanceof Explanation.Screened screened) {
             screened(screened, out);
         } else if (explanation instanceof Explanation.Unexplained unexplained) {
@@ -63,6 +68,12 @@ public final class HtmlRenderer {
         if (!cycles.isCertain()) {
             out.append("<p class=\"intro\">").append(escape(Wording.casesIntro(cycles))).append("</p>\n");
         }
+        caseSections(cycles, out);
+        out.append("<p class=\"conclusion\">").append(escape(Wording.conclusion(cycles.level()))).append("</p>\n");
+    }
+
+    /** A section per case (one, untitled, for a certain cycle): its cycle drawn and its edges. */
+    private static void caseSections(Explanation.Cycles cycles, StringBuilder out) {
         for (int i = 0; i < cycles.cases().size(); i++) {
             AnomalyCycle cycle = cycles.cases().get(i).cycle();
             out.append("<section class=\"case\">\n");
@@ -83,7 +94,6 @@ public final class HtmlRenderer {
             }
             out.append("</ol>\n</section>\n");
         }
-        out.append("<p class=\"conclusion\">").append(escape(Wording.conclusion(cycles.level()))).append("</p>\n");
     }
 
     private static void screened(Explanation.Screened screened, StringBuilder out) {

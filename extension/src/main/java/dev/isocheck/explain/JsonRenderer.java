@@ -13,7 +13,8 @@ import org.apiguardian.api.API;
  * Renders an {@link Explanation} as one JSON object, with Jackson as the rest of isocheck does.
  *
  * <ul>
- *   <li>{@code kind}: {@code cycles}, {@code read} (a non-cycle anomaly) or {@code unexplained};
+ *   <li>{@code kind}: {@code cycles}, {@code likely-case}, {@code read} (a non-cycle anomaly) or
+ *       {@code unexplained};
  *       {@code level}; {@code anomaly} (e.g. {@code G2-item}, {@code G1a}; {@code null} when
  *       unexplained), {@code description}, {@code familiar} (e.g. {@code write skew}, or
  *       {@code null});</li>
@@ -23,6 +24,9 @@ import org.apiguardian.api.API;
  *       {@code because} and the operations behind it: for a certain cycle, and {@code null} for a
  *       case analysis; {@code cases}, each with {@code assuming} and its own {@code anomaly},
  *       {@code cycle} and {@code edges} (one case, assuming nothing, when certain);</li>
+ *   <li>for the likeliest case: as for cycles (never certain), and {@code assuming}, the reads'
+ *       writes it assumes (each case's {@code assuming} begins with them), and {@code unshown}, why
+ *       the other choices are not shown;</li>
  *   <li>for a read: {@code read}, {@code related} (operations with a {@code role}) and
  *       {@code explanation};</li>
  *   <li>for unexplained: {@code reason};</li>
@@ -68,16 +72,19 @@ public final class JsonRenderer {
                 node.putNull("cycle");
                 node.putNull("edges");
             }
-            ArrayNode cases = node.putArray("cases");
-            for (Explanation.Case c : cycles.cases()) {
-                ObjectNode one = cases.addObject();
-                ArrayNode assuming = one.putArray("assuming");
-                c.assuming().forEach(a -> assuming.add(assumption(a)));
-                one.put("anomaly", c.cycle().anomaly());
-                putNullable(one, "familiar", c.cycle().familiarName().orElse(null));
-                one.set("cycle", ids(c.cycle()));
-                one.set("edges", edges(c.cycle()));
-            }
+            cases(cycles.cases(), node);
+        } else if (explanation instanceof Explanation.LikelyCase likely) {
+            node.put("kind", "likely-case");
+            node.put("anomaly", likely.anomaly());
+            node.put("description", likely.anomalyType().description());
+            putNullable(node, "familiar", likely.familiarName().orElse(null));
+            node.put("certain", false);
+            node.putNull("cycle");
+            node.putNull("edges");
+            ArrayNode assuming = node.putArray("assuming");
+            likely.assuming().forEach(a -> assuming.add(assumption(a)));
+            cases(likely.cases(), node);
+            node.put("unshown", likely.unshown());
         } else if (explanation instanceof Explanation.Screened screened) {
             ReadAnomaly anomaly = screened.anomaly();
             node.put("kind", "read");
@@ -134,6 +141,19 @@ public final class JsonRenderer {
             t.operations().forEach(op -> operations.add(operation(op)));
         }
         return node;
+    }
+
+    private static void cases(java.util.List<Explanation.Case> cases, ObjectNode node) {
+        ArrayNode array = node.putArray("cases");
+        for (Explanation.Case c : cases) {
+            ObjectNode one = array.addObject();
+            ArrayNode assuming = one.putArray("assuming");
+            c.assuming().forEach(a -> assuming.add(assumption(a)));
+            one.put("anomaly", c.cycle().anomaly());
+            putNullable(one, "familiar", c.cycle().familiarName().orElse(null));
+            one.set("cycle", ids(c.cycle()));
+            one.set("edges", edges(c.cycle()));
+        }
     }
 
     private static void putNullable(ObjectNode node, String field, String value) {

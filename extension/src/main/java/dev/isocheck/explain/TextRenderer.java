@@ -55,6 +55,8 @@ public final class TextRenderer {
         put(Wording.headline(explanation), "", "  ", lines);
         if (explanation instanceof Explanation.Cycles cycles) {
             cycles(cycles, lines);
+        } else if (explanation instanceof Explanation.LikelyCase likely) {
+            likely(likely, lines);
         } else if (explanation instanceof Explanation.Screened screened) {
             screened(screened, lines);
         } else if (explanation instanceof Explanation.Unexplained unexplained) {
@@ -66,13 +68,35 @@ public final class TextRenderer {
     }
 
     private void cycles(Explanation.Cycles cycles, List<String> lines) {
+        if (!cycles.isCertain()) {
+            put(Wording.casesIntro(cycles), "  ", "  ", lines);
+        }
+        caseBodies(cycles, lines);
+        lines.add("");
+        put(Wording.conclusion(cycles.level()), "  ", "  ", lines);
+        premises(cycles, lines);
+        transactions(cycles.transactions(), lines);
+    }
+
+    private void likely(Explanation.LikelyCase likely, List<String> lines) {
+        put(Wording.likelyIntro(likely), "  ", "  ", lines);
+        caseBodies(Wording.withinLikely(likely), lines);
+        lines.add("");
+        put(Wording.likelyUnshown(likely), "  ", "  ", lines);
+        lines.add("");
+        put(Wording.conclusion(likely.level()), "  ", "  ", lines);
+        premises(likely, lines);
+        transactions(likely.transactions(), lines);
+    }
+
+    /** The cycle, or each case with its cycle, and their edges. */
+    private void caseBodies(Explanation.Cycles cycles, List<String> lines) {
         if (cycles.isCertain()) {
             AnomalyCycle cycle = cycles.cases().get(0).cycle();
             put(cycle.arrows(), "  ", "    ", lines);
             lines.add("");
             edges(cycle, cycles.transactions(), "    ", lines);
         } else {
-            put(Wording.casesIntro(cycles), "  ", "  ", lines);
             for (int i = 0; i < cycles.cases().size(); i++) {
                 AnomalyCycle cycle = cycles.cases().get(i).cycle();
                 lines.add("");
@@ -81,10 +105,6 @@ public final class TextRenderer {
                 edges(cycle, cycles.transactions(), "      ", lines);
             }
         }
-        lines.add("");
-        put(Wording.conclusion(cycles.level()), "  ", "  ", lines);
-        premises(cycles, lines);
-        transactions(cycles.transactions(), lines);
     }
 
     /** The reads the explanation takes not to be of their key's unknown initial value, and how to say otherwise. */

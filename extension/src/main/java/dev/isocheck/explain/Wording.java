@@ -28,7 +28,43 @@ final class Wording {
                     ? "a cycle of " + c.cases().get(0).cycle().length() + " transactions"
                     : c.cases().size() + " cases, a cycle of at most " + c.longest() + " transactions in each");
         }
+        if (explanation instanceof Explanation.LikelyCase l) {
+            return name(l.shown()) + " at " + level + ": " + (l.cases().size() == 1
+                    ? "a cycle of " + l.cases().get(0).cycle().length() + " transactions"
+                    : l.cases().size() + " cases, a cycle of at most " + l.longest() + " transactions in each")
+                    + ", in the likeliest case";
+        }
         return "no explanation at " + level;
+    }
+
+    /** The sentences before the likeliest case: what it assumes, and why it is the one shown. */
+    static String likelyIntro(Explanation.LikelyCase likely) {
+        List<String> texts = new ArrayList<>();
+        likely.assuming().forEach(a -> texts.add(a.text()));
+        return "Several transactions wrote the values some reads saw, so which write each saw is not certain. In the"
+                + " likeliest case (each read saw the latest write of its value committed before its transaction started)"
+                + " " + String.join(", and ", texts) + "; then a forbidden cycle forms"
+                + (likely.cases().size() == 1 ? ":" : ", whatever else the database chose:");
+    }
+
+    /**
+     * The likeliest case's cases without the assumptions they all begin with (the introduction
+     * states those once), for rendering: as a proof it holds only where those assumptions do.
+     */
+    static Explanation.Cycles withinLikely(Explanation.LikelyCase likely) {
+        int common = likely.assuming().size();
+        List<Explanation.Case> cases = new ArrayList<>();
+        for (Explanation.Case c : likely.cases()) {
+            cases.add(new Explanation.Case(c.assuming().subList(common, c.assuming().size()), c.cycle()));
+        }
+        return new Explanation.Cycles(likely.level(), cases, likely.transactions(), likely.premises());
+    }
+
+    /** The sentence after the likeliest case: the other cases, and why they are not shown. */
+    static String likelyUnshown(Explanation.LikelyCase likely) {
+        return "Every other choice of the writes those reads saw forms a forbidden cycle too: the checker found that no"
+                + " choice explains the history at " + likely.level().cliName() + ". They are not shown: "
+                + likely.unshown() + ".";
     }
 
     /** The anomaly with its description and familiar name: {@code G2-item (write skew)}. */

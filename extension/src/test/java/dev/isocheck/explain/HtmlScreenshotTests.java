@@ -4,7 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isocheck.internal.explain.ExhaustiveExplainer;
 import dev.isocheck.internal.explain.ClassicHistories;
+import dev.isocheck.CheckOptions;
+import dev.isocheck.CheckResult;
+import dev.isocheck.GpuMode;
+import dev.isocheck.Isocheck;
 import dev.isocheck.IsolationLevel;
+import dev.isocheck.history.History;
+import dev.isocheck.history.HistoryBuilder;
+import dev.isocheck.history.HistoryBuilder.TransactionBuilder;
 import java.awt.image.BufferedImage;
 import java.io.File;
 import java.io.IOException;
@@ -79,6 +86,54 @@ class HtmlScreenshotTests {
         System.out.printf("screenshot at prefix: the drawing adds %d red and %d green pixels%n", addedRed, addedGreen);
         assertThat(addedRed).as("read-write red pixels the drawing adds").isGreaterThan(400);
         assertThat(addedGreen).as("write-read green pixels the drawing adds").isGreaterThan(400);
+    }
+
+    /**
+     * The likeliest case of a violation whose reads saw values several transactions wrote, when
+     * the other case needs more transactions than the explainer takes: the page states the case's
+     * assumption and draws its cycle.
+     */
+    @Test
+    void theLikeliestCaseIsDrawnWithItsAssumption() throws Exception {
+        Optional<String> chromium = chromium();
+        Assumptions.assumeTrue(chromium.isPresent(), "no Chromium installed");
+        // T3 read x = 1, which T1 and T2 both wrote: with T2's a cycle of two forms; with T1's,
+        // one through a chain of nine more transactions, beyond the 1 + 8 a case is explained over.
+        HistoryBuilder b = History.builder().initialStateComplete(true).initialValue("x", 0).initialValue("z", 0);
+        for (int i = 0; i <= 9; i++) {
+            b.initialValue("y" + i, 0);
+        }
+        for (int i = 1; i <= 9; i++) {
+            TransactionBuilder link = b.transaction("A" + i).session("s" + i).times(i, i + 1);
+            if (i > 1) {
+                link.read("y" + (i - 1), 1);
+            }
+            link.write(i == 1 ? "y0" : "y" + i, 1);
+            if (i == 1) {
+                link.write("y1", 1);
+            }
+        }
+        b.transaction("T1").session("a").times(30, 40).read("y9", 1).write("x", 1);
+        b.transaction("T2").session("b").times(50, 60).write("x", 1).write("z", 1);
+        b.transaction("T3").session("c").times(70, 80).read("x", 1).read("y0", 0).read("z", 0);
+        CheckResult result = Isocheck.check(b.build(), IsolationLevel.SERIALIZABLE,
+                CheckOptions.defaults().withExplainMaxTransactions(1).withGpuMode(GpuMode.OFF));
+        assertThat(result.explanation()).get().isInstanceOf(Explanation.LikelyCase.class);
+        String page = new HtmlRenderer().render(result.explanation().orElseThrow());
+        assertThat(page).contains("in the likeliest case", "the x = 1 that T3 read was T2&#39;s write");
+        String withoutDrawing = page.replaceAll("(?s)<svg class=\"cycle\".*?</svg>", "");
+        assertThat(withoutDrawing).isNotEqualTo(page);
+
+        BufferedImage drawn = screenshot(chromium.get(), page, "likely-drawn");
+        BufferedImage bare = screenshot(chromium.get(), withoutDrawing, "likely-bare");
+
+        int addedRed = count(drawn, rgb(DependencyType.READ_WRITE)) - count(bare, rgb(DependencyType.READ_WRITE));
+        int addedGreen = count(drawn, rgb(DependencyType.WRITE_READ)) - count(bare, rgb(DependencyType.WRITE_READ));
+        System.out.printf("screenshot of the likeliest case: the drawing adds %d red and %d green pixels%n", addedRed,
+                addedGreen);
+        // One read-write and one write-read arrow between two boxes side by side.
+        assertThat(addedRed).as("read-write red pixels the drawing adds").isGreaterThan(150);
+        assertThat(addedGreen).as("write-read green pixels the drawing adds").isGreaterThan(150);
     }
 
     private BufferedImage screenshot(String chromium, String html, String name) throws IOException, InterruptedException {

@@ -315,6 +315,9 @@ public final class CheckCommand {
         if (explanation instanceof Explanation.Cycles cycles) {
             return cycles.anomaly() + cycles.familiarName().map(f -> " (" + f + ")").orElse("");
         }
+        if (explanation instanceof Explanation.LikelyCase likely) {
+            return anomalyName(likely.shown());
+        }
         return ((Explanation.Screened) explanation).anomaly().type().shortName();
     }
 

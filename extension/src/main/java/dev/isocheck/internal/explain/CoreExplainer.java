@@ -34,6 +34,8 @@ public final class CoreExplainer implements Explainer {
 
     /** The default time the search for a core may take. */
     public static final Duration DEFAULT_BUDGET = Duration.ofSeconds(30);
+    /** The time the search for a core without assumptions gets before the case analysis takes over. */
+    static final long PLAIN_SHARE_NANOS = 1_000_000_000L;
 
     private final ExhaustiveExplainer exhaustive;
     private final Checker checker;
@@ -69,32 +71,62 @@ public final class CoreExplainer implements Explainer {
             history.transaction(id).ifPresent(t -> start.add(t.index()));
         }
         long deadline = deadline(budget);
-        Optional<ViolatingCore.Result> core = ViolatingCore.find(history, level, checker,
-                start.stream().mapToInt(Integer::intValue).toArray(), exhaustive.maxTransactions(), deadline);
-        if (core.isEmpty()) {
+        int[] named = start.stream().mapToInt(Integer::intValue).toArray();
+        // With duplicate values the plain search may grow a core past the bound slowly; it gets a
+        // share of the time, and the case analysis over which write reads saw the rest.
+        long plainDeadline = earlier(deadline, System.nanoTime() + PLAIN_SHARE_NANOS);
+        Optional<ViolatingCore.Result> core = ViolatingCore.find(history, level, checker, named,
+                exhaustive.maxTransactions(), plainDeadline);
+        if (core.isPresent() && core.get().complete()) {
+            int[] transactions = core.get().transactions();
+            List<String> ids = new ArrayList<>(transactions.length);
+            for (int t : transactions) {
+                ids.add(history.transaction(t).id());
+            }
+            Explanation second = exhaustive.explain(history, level, ids);
+            if (second instanceof Explanation.Unexplained again) {
+                return new Explanation.Unexplained(level, "the transactions " + String.join(", ", ids)
+                        + " alone violate the level, but " + again.reason());
+            }
+            return second;
+        }
+        if (core.isEmpty() && System.nanoTime() - plainDeadline < 0) {
             return new Explanation.Unexplained(level, unexplained.reason() + "; no smaller set of transactions that still"
-                    + " violates the level was found within " + budget.toSeconds() + " s");
+                    + " violates the level was found");
         }
-        int[] transactions = core.get().transactions();
-        List<String> ids = new ArrayList<>(transactions.length);
-        for (int t : transactions) {
-            ids.add(history.transaction(t).id());
+        // Typical of duplicate values: a read of a value several transactions wrote constrains
+        // nothing until all of them are in, so the proof needs many transactions; one case per
+        // write the read may have seen needs only that one.
+        ExhaustiveExplainer leaves = new ExhaustiveExplainer(Math.min(30, exhaustive.maxTransactions()
+                + SourceCases.LEAF_EXTRA), ExhaustiveExplainer.DEFAULT_BUDGET, ExhaustiveExplainer.DEFAULT_MAX_CASES);
+        Explanation cases = SourceCases.explain(history, level, checker, leaves, named, deadline);
+        if (cases instanceof Explanation.Unexplained none) {
+            if (System.nanoTime() - deadline >= 0) {
+                return new Explanation.Unexplained(level, unexplained.reason() + "; no smaller set of transactions that"
+                        + " still violates the level was found within " + budget.toSeconds() + " s");
+            }
+            String plain = core.isEmpty() ? "no minimal set of transactions that still violates the level was found in "
+                    + PLAIN_SHARE_NANOS / 1_000_000 + " ms, the time a search without assumptions gets"
+                    : "a minimal set of transactions that still violates the level has more than the "
+                    + exhaustive.maxTransactions() + " explained exhaustively (it includes " + names(history, core.get()) + ")";
+            return new Explanation.Unexplained(level, unexplained.reason() + "; " + plain + "; " + none.reason()
+                    + " (within " + budget.toSeconds() + " s)");
         }
-        if (!core.get().complete()) {
-            // Typical of duplicate values: a read of a value several transactions wrote constrains
-            // nothing until all of them are in, so the proof needs many transactions.
-            return new Explanation.Unexplained(level, unexplained.reason() + "; a minimal set of transactions that still"
-                    + " violates the level has more than the " + exhaustive.maxTransactions() + " explained exhaustively"
-                    + " (it includes " + String.join(", ", ids) + ")");
-        }
-        Explanation second = exhaustive.explain(history, level, ids);
-        if (second instanceof Explanation.Unexplained again) {
-            return new Explanation.Unexplained(level, "the transactions " + String.join(", ", ids)
-                    + " alone violate the level, but " + again.reason());
-        }
-        return second;
+        return cases;
     }
 
+    private static String names(History history, ViolatingCore.Result core) {
+        List<String> ids = new ArrayList<>();
+        for (int t : core.transactions()) {
+            ids.add(history.transaction(t).id());
+        }
+        return String.join(", ", ids);
+    }
+
+    /** The earlier of two {@link System#nanoTime()} deadlines. */
+    private static long earlier(long a, long b) {
+        return a - b < 0 ? a : b;
+    }
     /**
      * {@link System#nanoTime()} plus {@code budget}, saturated at the ends of {@code long}: a budget
      * of centuries (options allow any) means no deadline, not an {@link ArithmeticException} or a

@@ -16,6 +16,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -91,6 +92,16 @@ public final class ExhaustiveExplainer implements Explainer {
 
     @Override
     public Explanation explain(History history, IsolationLevel level, Collection<String> involved) {
+        return explain(history, level, involved, Map.of());
+    }
+
+    /**
+     * Explains one case of a case analysis over reads' sources: as {@link #explain}, over the
+     * explanations in which each pinned observation saw its pinned source
+     * ({@link ExplanationSpace#of(History, IsolationLevel, int[], Map)}). The proof holds wherever
+     * the pins do, and only there.
+     */
+    Explanation explain(History history, IsolationLevel level, Collection<String> involved, Map<Integer, Integer> pins) {
         Objects.requireNonNull(history, "history is null");
         Objects.requireNonNull(level, "level is null");
         Objects.requireNonNull(involved, "involved is null");
@@ -104,7 +115,7 @@ public final class ExhaustiveExplainer implements Explainer {
         if (nodes.length > maxTransactions) {
             return new Explanation.Unexplained(level, tooLarge(nodes.length, nodes == all ? "the history has" : "the verdict names"));
         }
-        Attempt attempt = attempt(history, level, nodes);
+        Attempt attempt = attempt(history, level, nodes, pins);
         if (attempt.noCycle() && nodes.length < all.length) {
             // The named transactions may not be enough (a verdict may name only some of a cycle's).
             if (all.length > maxTransactions) {
@@ -112,7 +123,7 @@ public final class ExhaustiveExplainer implements Explainer {
                         + "; the whole history, " + all.length + " committed transactions, is too large to try (at most "
                         + maxTransactions + ")");
             }
-            return attempt(history, level, all).explanation();
+            return attempt(history, level, all, pins).explanation();
         }
         return attempt.explanation();
     }
@@ -147,8 +158,8 @@ public final class ExhaustiveExplainer implements Explainer {
     private record Attempt(Explanation explanation, boolean noCycle) {
     }
 
-    private Attempt attempt(History history, IsolationLevel level, int[] nodes) {
-        ExplanationSpace space = ExplanationSpace.of(history, level, nodes);
+    private Attempt attempt(History history, IsolationLevel level, int[] nodes, Map<Integer, Integer> pins) {
+        ExplanationSpace space = ExplanationSpace.of(history, level, nodes, pins);
         ProofSearch search = new ProofSearch(space, budget);
         int bound = search.worstShortest();
         if (bound == ProofSearch.EXHAUSTED) {

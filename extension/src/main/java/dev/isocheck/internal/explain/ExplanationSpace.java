@@ -66,8 +66,9 @@ final class ExplanationSpace {
      *                   {@link #UNRETURNED}
      * @param value      the value id observed, or {@code -1} for an unreturned key
      * @param candidates the possible sources: local nodes, {@link #INITIAL}, {@link #OUTSIDE}
+     * @param pinned     whether its one candidate is a case's assumption rather than the history's
      */
-    record Observation(int reader, int key, int operation, int row, int value, int[] candidates) {
+    record Observation(int reader, int key, int operation, int row, int value, int[] candidates, boolean pinned) {
         boolean isUnreturned() {
             return row == UNRETURNED;
         }
@@ -89,7 +90,7 @@ final class ExplanationSpace {
     private final int[] realTimeAfter;
     private final List<String> contradictions;
 
-    private ExplanationSpace(History history, IsolationLevel level, int[] nodes) {
+    private ExplanationSpace(History history, IsolationLevel level, int[] nodes, Map<Integer, Integer> pins) {
         this.history = history;
         this.level = level;
         this.nodes = nodes;
@@ -116,6 +117,14 @@ final class ExplanationSpace {
                             other -> localOf[other] >= 0);
                 }
                 int[] candidates = candidates(explanations.writers(obs), initial && ruledOut.isEmpty());
+                Integer pinned = pins.get(obs);
+                boolean applied = pinned != null && (pinned == INITIAL || localOf[pinned] >= 0);
+                if (applied) {
+                    // The case assumes this source; a pin whose writer is not a node assumes
+                    // nothing here (dropping it only widens the space).
+                    candidates = new int[] {pinned == INITIAL ? INITIAL : localOf[pinned]};
+                    ruledOut = Optional.empty();
+                }
                 if (candidates.length == 0) {
                     // Cannot happen (a writer is a node or outside); keep the initial state rather than nothing.
                     candidates = candidates(explanations.writers(obs), initial);
@@ -124,7 +133,7 @@ final class ExplanationSpace {
                 notInitial.add(ruledOut);
                 int key = localKeys.computeIfAbsent(explanations.key(obs), k -> localKeys.size());
                 found.add(new Observation(node, key, explanations.operation(obs), explanations.row(obs),
-                        explanations.value(obs), candidates));
+                        explanations.value(obs), candidates, applied));
                 rests.add(explanations.initialStateExplains(obs) ? Optional.empty()
                         : UnwrittenPremises.of(history, t, explanations.operation(obs), explanations.row(obs)));
             }
@@ -201,11 +210,26 @@ final class ExplanationSpace {
      *                                  nodes in {@code int} masks)
      */
     static ExplanationSpace of(History history, IsolationLevel level, int[] transactions) {
+        return of(history, level, transactions, Map.of());
+    }
+
+    /**
+     * The space of the committed transactions among {@code transactions} in which each pinned
+     * observation saw its pinned source: the explanations of one case of a case analysis over
+     * reads' sources ({@link SourceCases}). A proof over it holds wherever the case's assumptions
+     * do.
+     *
+     * @param pins per observation of {@link ReadExplanations} (its global number), the source
+     *             assumed: a transaction index or {@link #INITIAL}; a pin whose reader or writer
+     *             is not among the nodes is ignored
+     * @throws IllegalArgumentException if there are more than 30 transactions
+     */
+    static ExplanationSpace of(History history, IsolationLevel level, int[] transactions, Map<Integer, Integer> pins) {
         int[] nodes = Arrays.stream(transactions).filter(t -> history.transaction(t).isCommitted()).sorted().distinct().toArray();
         if (nodes.length > 30) {
             throw new IllegalArgumentException("at most 30 transactions: " + nodes.length);
         }
-        return new ExplanationSpace(history, level, nodes);
+        return new ExplanationSpace(history, level, nodes, pins);
     }
 
     private int[] candidates(int[] writers, boolean initial) {
@@ -274,7 +298,7 @@ final class ExplanationSpace {
             }
             int[] candidates = candidates(writers.stream().mapToInt(Integer::intValue).toArray(), initial);
             int local = localKeys.computeIfAbsent(key, k -> localKeys.size());
-            found.add(new Observation(node, local, op, UNRETURNED, -1, candidates));
+            found.add(new Observation(node, local, op, UNRETURNED, -1, candidates, false));
         }
     }
 

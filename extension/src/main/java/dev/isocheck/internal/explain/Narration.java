@@ -191,7 +191,7 @@ final class Narration {
             if (space.premise(o).isPresent()) {
                 restingOn.add(o);
             }
-            boolean assumed = obs.candidates().length > 1;
+            boolean assumed = obs.candidates().length > 1 || obs.pinned();
             String reason = obs.isUnreturned()
                     ? readPhrase(obs) + ": the version it saw, " + versionOf(obs.key(), a) + ", does not satisfy the predicate"
                     : readPhrase(obs) + ", which " + id(a) + " wrote" + space.notInitial(o).map(w -> " (" + w + ")").orElse("");
@@ -211,7 +211,7 @@ final class Narration {
             }
             int remaining = facts.remaining(o);
             Sources sources = sources(obs, remaining);
-            boolean certain = obs.candidates().length == 1 && obs.candidates()[0] == ExplanationSpace.INITIAL;
+            boolean certain = obs.candidates().length == 1 && obs.candidates()[0] == ExplanationSpace.INITIAL && !obs.pinned();
             String saw = obs.isUnreturned()
                     ? readPhrase(obs) + ", so the version it saw did not satisfy the predicate: " + sources.versions()
                     : readPhrase(obs) + ", " + sources.which() + space.notInitial(o).map(w -> " (" + w + ")").orElse("");

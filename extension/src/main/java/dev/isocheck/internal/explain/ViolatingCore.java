@@ -45,12 +45,16 @@ final class ViolatingCore {
     private final ReadExplanations explanations;
     private final Map<String, int[]> tables = new HashMap<>();
     private final int limit;
+    /** Observations assumed to have seen a source (a case of {@link SourceCases}); see {@link #restriction}. */
+    private final Map<Integer, Integer> pins;
     /** The transactions QuickXplain has settled so far: all of them are in the core. */
     private final List<Integer> coreSoFar = new ArrayList<>();
     private int checks;
 
-    private ViolatingCore(History history, IsolationLevel level, Checker checker, int limit, long deadline) {
+    private ViolatingCore(History history, IsolationLevel level, Checker checker, int limit, long deadline,
+            Map<Integer, Integer> pins) {
         this.history = history;
+        this.pins = pins;
         this.level = level;
         this.checker = checker;
         this.limit = limit;
@@ -70,7 +74,23 @@ final class ViolatingCore {
      */
     static Optional<Result> find(History history, IsolationLevel level, Checker checker, int[] start, int limit,
             long deadlineNanos) {
-        return new ViolatingCore(history, level, checker, limit, deadlineNanos).search(start);
+        return find(history, level, checker, start, limit, deadlineNanos, Map.of());
+    }
+
+    /**
+     * A minimal set of committed transactions that violates the level in every explanation where
+     * each pinned observation saw its pinned source: one case of a case analysis over reads'
+     * sources ({@link SourceCases}). As {@link #find(History, IsolationLevel, Checker, int[], int, long)},
+     * but a pinned read is kept in a restriction whenever its pinned source is in it (or is the
+     * initial state), whoever else wrote its value: in the case's explanations its writer is in
+     * the set, which is all the soundness argument asks of a kept read.
+     *
+     * @param pins per observation of {@link ReadExplanations}, the source the case assumes: a
+     *             transaction index or {@link ExplanationSpace#INITIAL}
+     */
+    static Optional<Result> find(History history, IsolationLevel level, Checker checker, int[] start, int limit,
+            long deadlineNanos, Map<Integer, Integer> pins) {
+        return new ViolatingCore(history, level, checker, limit, deadlineNanos, pins).search(start);
     }
 
     /**
@@ -216,11 +236,21 @@ final class ViolatingCore {
         }
         checks++;
         int[] kept = transactions.stream().mapToInt(Integer::intValue).toArray();
-        return checker.check(restriction(history, explanations, kept, tables), level).isViolated();
+        return checker.check(restriction(history, explanations, kept, tables, pins), level).isViolated();
     }
 
     /** The restriction of {@code history} to {@code kept}, as the class comment defines it. */
     static History restriction(History history, ReadExplanations explanations, int[] kept, Map<String, int[]> tables) {
+        return restriction(history, explanations, kept, tables, Map.of());
+    }
+
+    /**
+     * The restriction of {@code history} to {@code kept}, keeping besides each pinned read whose
+     * pinned source is kept or is the initial state ({@link #find(History, IsolationLevel, Checker,
+     * int[], int, long, Map)}).
+     */
+    static History restriction(History history, ReadExplanations explanations, int[] kept, Map<String, int[]> tables,
+            Map<Integer, Integer> pins) {
         boolean[] in = new boolean[history.size()];
         for (int t : kept) {
             in[t] = true;
@@ -229,7 +259,7 @@ final class ViolatingCore {
         BitSet[] dropKeys = new BitSet[history.size()];
         for (int t : kept) {
             for (int obs = explanations.firstOf(t); obs < explanations.endOf(t); obs++) {
-                if (explanations.row(obs) == -1 && hasOutsideSource(explanations, obs, in)) {
+                if (explanations.row(obs) == -1 && hasOutsideSource(explanations, obs, in) && !pinnedWithin(pins, obs, in)) {
                     if (dropKeys[t] == null) {
                         dropKeys[t] = new BitSet();
                     }
@@ -252,6 +282,11 @@ final class ViolatingCore {
             case READ -> dropKeys[t.index()] == null || !dropKeys[t.index()].get(t.key(op)) || writtenBefore(t, op);
             case PREDICATE -> Arrays.stream(tableKeys(history, t.predicate(op).table(), tables)).noneMatch(writtenOutside::get);
         });
+    }
+
+    private static boolean pinnedWithin(Map<Integer, Integer> pins, int obs, boolean[] in) {
+        Integer source = pins.get(obs);
+        return source != null && (source == ExplanationSpace.INITIAL || in[source]);
     }
 
     private static boolean hasOutsideSource(ReadExplanations explanations, int obs, boolean[] in) {

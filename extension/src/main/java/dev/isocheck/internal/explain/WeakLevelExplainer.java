@@ -104,6 +104,10 @@ public final class WeakLevelExplainer implements Explainer {
         if (explanation instanceof Explanation.Cycles cycles) {
             return new Explanation.Cycles(prefix, cycles.cases(), cycles.transactions(), cycles.premises());
         }
+        if (explanation instanceof Explanation.LikelyCase likely) {
+            return new Explanation.LikelyCase(prefix, likely.assuming(), likely.cases(), likely.transactions(),
+                    likely.premises(), likely.unshown());
+        }
         if (explanation instanceof Explanation.Screened screened) {
             return new Explanation.Screened(prefix, screened.anomaly(), screened.transactions(), screened.premises());
         }

@@ -1,5 +1,7 @@
 package dev.isocheck.internal.explain;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.isocheck.explain.AnomalyCycle;
 import dev.isocheck.explain.Assumption;
 import dev.isocheck.explain.Dependency;
@@ -17,6 +19,7 @@ import dev.isocheck.history.Session;
 import dev.isocheck.history.Transaction;
 import dev.isocheck.history.Value;
 import dev.isocheck.internal.predicate.WherePredicate;
+import java.util.function.Predicate;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -407,9 +410,43 @@ final class BruteForceExplanations {
         return NONE - 1;
     }
 
+    /**
+     * Asserts that the cases prove what they claim over the explanations {@code within} keeps: each
+     * satisfies some case's assumptions, and in each explanation a case's assumptions hold, that
+     * case's cycle is present.
+     *
+     * @return how many explanations {@code within} kept
+     */
+    long assertCovered(List<Explanation.Case> cases, Predicate<Choice> within, Object what) {
+        long[] kept = {0};
+        forEach(choice -> {
+            if (!within.test(choice)) {
+                return;
+            }
+            kept[0]++;
+            Set<Edge> edges = edges(choice);
+            boolean covered = false;
+            for (Explanation.Case c : cases) {
+                if (holds(c, choice)) {
+                    covered = true;
+                    assertThat(present(c.cycle(), edges))
+                            .as("%s: case %s holds in %s but its cycle %s is missing", what, c.assuming(), choice, c.cycle())
+                            .isTrue();
+                }
+            }
+            assertThat(covered).as("%s: no case covers %s", what, choice).isTrue();
+        });
+        return kept[0];
+    }
+
     /** Whether every assumption of {@code c} holds in the explanation. */
     boolean holds(Explanation.Case c, Choice choice) {
-        for (Assumption assumption : c.assuming()) {
+        return holds(c.assuming(), choice);
+    }
+
+    /** Whether every one of {@code assumptions} holds in the explanation. */
+    boolean holds(List<? extends Assumption> assumptions, Choice choice) {
+        for (Assumption assumption : assumptions) {
             if (assumption instanceof Assumption.VersionOrder order) {
                 List<Integer> versions = choice.orders().get(history.keys().idOf(order.key()));
                 int earlier = history.transaction(order.earlier()).orElseThrow().index();
