@@ -42,7 +42,8 @@ public final class ExplainBenchmark {
               --seeds N         histories per database, seeds 1000, 1001, ... (default 10)
               --explainer E     core (default) or named (the exhaustive explainer on the verdict's transactions)
               --bound N         the most transactions explained exhaustively (default 10)
-              --reasons         print each violation left unexplained, with the reason
+              --reasons         print why each violation was left unexplained, or shown in its likeliest
+                                case only
               --hot-keys N      instead of the simulated databases: the bench's hot-keys workload of N
                                 transactions (seeds 1, 2, ...), with --inject
               --inject LIST     with --hot-keys: lost-update, write-skew, read-skew, stale-read or none,
@@ -177,8 +178,12 @@ public final class ExplainBenchmark {
                         } else {
                             tally.cases++;
                         }
-                    } else if (explanation instanceof Explanation.LikelyCase) {
+                    } else if (explanation instanceof Explanation.LikelyCase likely) {
                         tally.likely++;
+                        if (reasons) {
+                            out.printf(Locale.ROOT, "likeliest case only: %s at %s: %s%n", source.name(), level.cliName(),
+                                    likely.unshown());
+                        }
                     } else if (explanation instanceof Explanation.Screened) {
                         tally.read++;
                     } else {
