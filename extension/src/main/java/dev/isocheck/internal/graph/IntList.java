@@ -46,6 +46,14 @@ public final class IntList {
         Arrays.sort(data, from, to);
     }
 
+    /**
+     * Where {@code key} is among the elements in {@code [from, to)}, which must be sorted: its
+     * index, or a negative number if it is not there ({@link Arrays#binarySearch(int[], int, int, int)}).
+     */
+    public int binarySearch(int from, int to, int key) {
+        return Arrays.binarySearch(data, from, to, key);
+    }
+
     /** The elements in {@code [from, to)}. */
     public int[] copy(int from, int to) {
         return Arrays.copyOfRange(data, from, to);

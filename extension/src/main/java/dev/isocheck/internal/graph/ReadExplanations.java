@@ -82,7 +82,14 @@ public final class ReadExplanations {
     private final IntList obsRow = new IntList(1024);
     private final IntList obsKey = new IntList(1024);
     private final IntList obsValue = new IntList(1024);
-    private final IntList candidateStart = new IntList(1024);
+    // Per observation, its writers are candidates[from, to) less the entry at skip (the reader's
+    // own write of the value, when the list is its group's, shared by every exact observation of
+    // the group: a hot key read thousands of times keeps one list per value, not one per read).
+    private final IntList candidateFrom = new IntList(1024);
+    private final IntList candidateTo = new IntList(1024);
+    private final IntList candidateSkip = new IntList(1024);
+    private int[] groupListFrom;
+    private int[] groupListTo;
     private final IntList candidates = new IntList(1024);
     private final BitSet initialExplains = new BitSet();
     private final int[] transactionStart;
@@ -201,7 +208,9 @@ public final class ReadExplanations {
         int[] readHead = new int[keyCount];
         IntList nodeValue = new IntList(64);
         IntList nodeNext = new IntList(64);
-        candidateStart.add(0);
+        groupListFrom = new int[groups.size()];
+        groupListTo = new int[groups.size()];
+        Arrays.fill(groupListFrom, -1);
         for (Transaction t : history.transactions()) {
             transactionStart[t.index()] = obsTransaction.size();
             if (!t.isCommitted()) {
@@ -291,30 +300,15 @@ public final class ReadExplanations {
         obsRow.add(row);
         obsKey.add(key);
         obsValue.add(observed);
-        int from = candidates.size();
         int exact = groups.get(key, observed);
         boolean anyWrite = exact >= 0;
-        if (exact >= 0) {
-            addInstalled(exact, reader.index());
-        }
         Value value = values.get(observed);
-        boolean scanned = false;
-        if (needsScan(key, observed, value)) {
-            int[] among = candidateGroups(key, value);
-            int count = among == null ? keyGroupStart[key + 1] - keyGroupStart[key] : among.length;
-            for (int at = 0; at < count; at++) {
-                int g = among == null ? keyGroups[keyGroupStart[key] + at] : among[at];
-                if (g != exact && value.isConsistentWith(values.get(groupValue[g]))) {
-                    anyWrite = true;
-                    scanned = true;
-                    addInstalled(g, reader.index());
-                }
-            }
+        boolean scan = needsScan(key, observed, value);
+        if (exact >= 0 && !scan) {
+            shareGroupList(exact, reader.index());
+        } else {
+            anyWrite |= ownList(reader, key, exact, value, scan);
         }
-        if (scanned) {
-            candidates.sort(from, candidates.size());
-        }
-        candidateStart.add(candidates.size());
         int initial = history.initialState().valueOf(key);
         boolean explains;
         if (initial == InitialState.UNKNOWN) {
@@ -329,6 +323,55 @@ public final class ReadExplanations {
         if (explains) {
             initialExplains.set(index);
         }
+    }
+
+    /** The observation's writers are its group's list, shared, less the reader's own write. */
+    private void shareGroupList(int group, int reader) {
+        if (groupListFrom[group] < 0) {
+            groupListFrom[group] = candidates.size();
+            addInstalled(group, -1);
+            groupListTo[group] = candidates.size();
+        }
+        int from = groupListFrom[group];
+        int to = groupListTo[group];
+        candidateFrom.add(from);
+        candidateTo.add(to);
+        int at = candidates.binarySearch(from, to, reader);
+        candidateSkip.add(at >= 0 ? at : -1);
+    }
+
+    /**
+     * The observation's writers in a list of its own: it matches the written rows of several
+     * groups. Returns whether a group besides {@code exact} has a write consistent with it.
+     */
+    private boolean ownList(Transaction reader, int key, int exact, Value value, boolean scan) {
+        int from = candidates.size();
+        if (exact >= 0) {
+            addInstalled(exact, reader.index());
+        }
+        if (!scan) {
+            candidateFrom.add(from);
+            candidateTo.add(from);
+            candidateSkip.add(-1);
+            return false;
+        }
+        int[] among = candidateGroups(key, value);
+        int count = among == null ? keyGroupStart[key + 1] - keyGroupStart[key] : among.length;
+        boolean scanned = false;
+        for (int at = 0; at < count; at++) {
+            int g = among == null ? keyGroups[keyGroupStart[key] + at] : among[at];
+            if (g != exact && value.isConsistentWith(values.get(groupValue[g]))) {
+                scanned = true;
+                addInstalled(g, reader.index());
+            }
+        }
+        if (scanned) {
+            candidates.sort(from, candidates.size());
+        }
+        candidateFrom.add(from);
+        candidateTo.add(candidates.size());
+        candidateSkip.add(-1);
+        return scanned;
     }
 
     private boolean needsScan(int key, int observed, Value value) {
@@ -449,7 +492,7 @@ public final class ReadExplanations {
 
     /** How many committed final writes of other transactions explain observation {@code obs}. */
     public int writerCount(int obs) {
-        return candidateStart.get(obs + 1) - candidateStart.get(obs);
+        return candidateTo.get(obs) - candidateFrom.get(obs) - (candidateSkip.get(obs) >= 0 ? 1 : 0);
     }
 
     /**
@@ -458,12 +501,18 @@ public final class ReadExplanations {
      * ascending index order, each once.
      */
     public int writer(int obs, int i) {
-        return candidates.get(candidateStart.get(obs) + i);
+        int at = candidateFrom.get(obs) + i;
+        int skip = candidateSkip.get(obs);
+        return candidates.get(skip >= 0 && at >= skip ? at + 1 : at);
     }
 
     /** The writers explaining observation {@code obs}, ascending: a fresh copy. */
     public int[] writers(int obs) {
-        return candidates.copy(candidateStart.get(obs), candidateStart.get(obs + 1));
+        int[] out = new int[writerCount(obs)];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = writer(obs, i);
+        }
+        return out;
     }
 
     /** Whether the initial state of the key can explain observation {@code obs}. */

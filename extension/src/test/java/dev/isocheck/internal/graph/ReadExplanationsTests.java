@@ -32,6 +32,25 @@ class ReadExplanationsTests {
         assertThat(e.isExplained(0)).isTrue();
     }
 
+    /** Reads of one value share its writers, each read less its own transaction's write. */
+    @Test
+    void readsOfOneValueEachLeaveOutTheirOwnWrite() {
+        HistoryBuilder b = History.builder().initialValue("x", 0);
+        b.transaction("T0").write("x", 1);
+        b.transaction("T1").read("x", 1).write("x", 1);
+        b.transaction("T2").read("x", 1).write("x", 1);
+        b.transaction("T3").read("x", 1);
+        ReadExplanations e = ReadExplanations.of(b.build());
+        assertThat(e.size()).isEqualTo(3);
+        assertThat(e.writers(0)).containsExactly(0, 2);
+        assertThat(e.writers(1)).containsExactly(0, 1);
+        assertThat(e.writers(2)).containsExactly(0, 1, 2);
+        assertThat(e.writerCount(0)).isEqualTo(2);
+        assertThat(e.writer(0, 1)).isEqualTo(2);
+        assertThat(e.writer(1, 1)).isEqualTo(1);
+        assertThat(e.writerCount(2)).isEqualTo(3);
+    }
+
     @Test
     void partialRowsAreExplainedByEveryWrittenRowWithThoseColumns() {
         HistoryBuilder b = History.builder().initialStateComplete(true);
