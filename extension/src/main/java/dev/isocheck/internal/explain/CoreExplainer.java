@@ -35,7 +35,7 @@ public final class CoreExplainer implements Explainer {
     /** The default time the search for a core may take. */
     public static final Duration DEFAULT_BUDGET = Duration.ofSeconds(30);
     /** The time the search for a core without assumptions gets before the case analysis takes over. */
-    static final long PLAIN_SHARE_NANOS = 1_000_000_000L;
+    static final long PLAIN_SHARE_NANOS = 500_000_000L;
 
     private final ExhaustiveExplainer exhaustive;
     private final Checker checker;

@@ -57,7 +57,7 @@ final class SourceCases {
      */
     static final int LEAF_EXTRA = 8;
     /** How long the case analysis may take once the likeliest case is found. */
-    static final long CASES_BUDGET_NANOS = 2_000_000_000L;
+    static final long CASES_BUDGET_NANOS = 1_000_000_000L;
 
     private final History history;
     private final IsolationLevel level;
