@@ -7,7 +7,8 @@
  * dependencies that no order allowed at the level can contain, named in the Adya/Elle vocabulary
  * ({@link dev.isocheck.AnomalyType}, by {@link dev.isocheck.explain.AnomalyCycle#typeOf}) with each edge justified by the operations behind it;
  * when no single cycle is certain (the order of some writes, or which of several equal writes a
- * read saw, is unknown), one cycle for each case. Renderers ({@link dev.isocheck.explain.TextRenderer},
+ * read saw, is unknown), one cycle for each case; when those cases are too many to show (reads of
+ * values several transactions wrote), the likeliest case, its assumptions stated. Renderers ({@link dev.isocheck.explain.TextRenderer},
  * {@link dev.isocheck.explain.JsonRenderer}, {@link dev.isocheck.explain.DotRenderer},
  * {@link dev.isocheck.explain.HtmlRenderer}) present the same data for consoles, tools, Graphviz and
  * browsers. See {@code docs/explanations.md}.
