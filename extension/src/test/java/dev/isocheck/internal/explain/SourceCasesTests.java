@@ -139,9 +139,11 @@ class SourceCasesTests {
                 }
                 HistoryGenerator generator = new HistoryGenerator(SmallWorkloads.variant(variant), database);
                 SeededRuns.forEachHistory(4, base + 1_000L * variant, generator, generated -> {
-                    check(generated.history(), tally, SourceCases.MAX_CASES);
-                    // One case at most: wherever the likeliest case rests on a read's write, it is shown alone.
-                    check(generated.history(), tally, 1);
+                    for (int bound : new int[] {3, 5}) {
+                        check(generated.history(), tally, SourceCases.MAX_CASES, bound);
+                        // One case at most: wherever the likeliest case rests on a read's write, it is shown alone.
+                        check(generated.history(), tally, 1, bound);
+                    }
                 });
             }
             base += 100_000L;
@@ -152,7 +154,7 @@ class SourceCasesTests {
         assertThat(tally[1]).as("likeliest cases").isGreaterThan(10);
     }
 
-    private static void check(History history, int[] tally, int maxCases) {
+    private static void check(History history, int[] tally, int maxCases, int bound) {
         if (!ReadAnomalies.find(history).isEmpty()) {
             return;
         }
@@ -167,7 +169,7 @@ class SourceCasesTests {
             int[] named = violated.anomaly().transactions().stream()
                     .mapToInt(id -> history.transaction(id).orElseThrow().index()).toArray();
             Explanation explanation = SourceCases.explain(history, level, PIPELINE,
-                    new ExhaustiveExplainer(3, ExhaustiveExplainer.DEFAULT_BUDGET, ExhaustiveExplainer.DEFAULT_MAX_CASES),
+                    new ExhaustiveExplainer(bound, ExhaustiveExplainer.DEFAULT_BUDGET, ExhaustiveExplainer.DEFAULT_MAX_CASES),
                     named, System.nanoTime() + 30_000_000_000L, maxCases);
             String what = level + " " + explanation;
             if (explanation instanceof Explanation.Cycles cycles) {
