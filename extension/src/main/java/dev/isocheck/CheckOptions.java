@@ -130,7 +130,7 @@ public final class CheckOptions {
      * The most committed transactions the explainer reasons about exhaustively (every order of
      * their writes, every choice of what each read saw). The default is 10. A minimal violating set
      * of more is explained by cases, each assuming which write every read several transactions
-     * could have satisfied saw, over up to 8 more (at most {@value #MAX_EXPLAIN_TRANSACTIONS}):
+     * could have satisfied saw, over up to 14 more (at most {@value #MAX_EXPLAIN_TRANSACTIONS}):
      * with those choices made, only the orders of writes are left to enumerate.
      *
      * @return between 1 and {@value #MAX_EXPLAIN_TRANSACTIONS}

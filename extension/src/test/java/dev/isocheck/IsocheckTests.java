@@ -171,19 +171,19 @@ class IsocheckTests {
     void theOptionsReachTheExplainer() {
         CheckOptions oneTransaction = CheckOptions.defaults().withExplainMaxTransactions(1).withGpuMode(GpuMode.OFF);
 
-        // Too few transactions to show the cycle, even with the 8 more a case with every read's
+        // Too few transactions to show the cycle, even with the 14 more a case with every read's
         // write fixed takes: the verdict stands, unexplained, and says why.
-        CheckResult bounded = Isocheck.check(skewRing(10), IsolationLevel.SERIALIZABLE, oneTransaction);
+        CheckResult bounded = Isocheck.check(skewRing(16), IsolationLevel.SERIALIZABLE, oneTransaction);
         assertThat(bounded.isViolated()).isTrue();
         assertThat(bounded.explanation()).get().isInstanceOf(Explanation.Unexplained.class);
         assertThat(((Explanation.Unexplained) bounded.explanation().orElseThrow()).reason())
-                .startsWith("the verdict names 10 committed transactions; explanations are searched exhaustively among at"
+                .startsWith("the verdict names 16 committed transactions; explanations are searched exhaustively among at"
                         + " most 1; a minimal set of transactions that still violates the level has more than the 1"
                         + " explained exhaustively (it includes ")
-                .endsWith("explained over up to 9 transactions where no read saw a value several transactions wrote, a"
+                .endsWith("explained over up to 15 transactions where no read saw a value several transactions wrote, a"
                         + " minimal violating set is larger still (within 30 s)");
-        // Nine fit.
-        assertThat(Isocheck.check(skewRing(9), IsolationLevel.SERIALIZABLE, oneTransaction).explanation()).get()
+        // Fifteen fit.
+        assertThat(Isocheck.check(skewRing(15), IsolationLevel.SERIALIZABLE, oneTransaction).explanation()).get()
                 .isInstanceOf(Explanation.Cycles.class);
 
         CheckResult noTime = Isocheck.check(writeSkew(), IsolationLevel.SERIALIZABLE,

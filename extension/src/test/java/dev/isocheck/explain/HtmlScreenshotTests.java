@@ -98,12 +98,12 @@ class HtmlScreenshotTests {
         Optional<String> chromium = chromium();
         Assumptions.assumeTrue(chromium.isPresent(), "no Chromium installed");
         // T3 read x = 1, which T1 and T2 both wrote: with T2's a cycle of two forms; with T1's,
-        // one through a chain of nine more transactions, beyond the 1 + 8 a case is explained over.
+        // one through a chain of fifteen more transactions, beyond the 1 + 14 a case is explained over.
         HistoryBuilder b = History.builder().initialStateComplete(true).initialValue("x", 0).initialValue("z", 0);
-        for (int i = 0; i <= 9; i++) {
+        for (int i = 0; i <= 15; i++) {
             b.initialValue("y" + i, 0);
         }
-        for (int i = 1; i <= 9; i++) {
+        for (int i = 1; i <= 15; i++) {
             TransactionBuilder link = b.transaction("A" + i).session("s" + i).times(i, i + 1);
             if (i > 1) {
                 link.read("y" + (i - 1), 1);
@@ -113,7 +113,7 @@ class HtmlScreenshotTests {
                 link.write("y1", 1);
             }
         }
-        b.transaction("T1").session("a").times(30, 40).read("y9", 1).write("x", 1);
+        b.transaction("T1").session("a").times(30, 40).read("y15", 1).write("x", 1);
         b.transaction("T2").session("b").times(50, 60).write("x", 1).write("z", 1);
         b.transaction("T3").session("c").times(70, 80).read("x", 1).read("y0", 0).read("z", 0);
         CheckResult result = Isocheck.check(b.build(), IsolationLevel.SERIALIZABLE,

@@ -55,7 +55,7 @@ final class SourceCases {
      * How many more transactions than the exhaustive explainer's bound a case is explained over:
      * with a write assumed for every read, only the orders of versions are left to enumerate.
      */
-    static final int LEAF_EXTRA = 8;
+    static final int LEAF_EXTRA = 14;
     /** How long the case analysis may take once the likeliest case is found. */
     static final long CASES_BUDGET_NANOS = 1_000_000_000L;
 
