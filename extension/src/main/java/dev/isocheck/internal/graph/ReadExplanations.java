@@ -351,7 +351,7 @@ public final class ReadExplanations {
         }
         if (!scan) {
             candidateFrom.add(from);
-            candidateTo.add(from);
+            candidateTo.add(candidates.size());
             candidateSkip.add(-1);
             return false;
         }

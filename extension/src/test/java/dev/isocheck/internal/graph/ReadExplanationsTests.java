@@ -51,6 +51,29 @@ class ReadExplanationsTests {
         assertThat(e.writerCount(2)).isEqualTo(3);
     }
 
+    /** A reader that writes another value of the key leaves its value's writers whole. */
+    @Test
+    void aReaderWritingAnotherValueLeavesItsValuesWritersWhole() {
+        HistoryBuilder b = History.builder().initialValue("x", 0);
+        b.transaction("T0").write("x", 1);
+        b.transaction("T1").read("x", 1).write("x", 2);
+        ReadExplanations e = ReadExplanations.of(b.build());
+        assertThat(e.writers(0)).containsExactly(0);
+        assertThat(e.writerCount(0)).isEqualTo(1);
+    }
+
+    /** Only an aborted transaction wrote the value: no writer, and the unknown initial value cannot be it either. */
+    @Test
+    void aValueOnlyAnAbortedTransactionWroteHasNoSource() {
+        HistoryBuilder b = History.builder();
+        b.transaction("T0").write("x", 1).aborted();
+        b.transaction("T1").read("x", 1);
+        ReadExplanations e = ReadExplanations.of(b.build());
+        assertThat(e.writerCount(0)).isZero();
+        assertThat(e.writers(0)).isEmpty();
+        assertThat(e.initialStateExplains(0)).isFalse();
+    }
+
     @Test
     void partialRowsAreExplainedByEveryWrittenRowWithThoseColumns() {
         HistoryBuilder b = History.builder().initialStateComplete(true);
