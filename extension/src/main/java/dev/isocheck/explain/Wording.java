@@ -42,7 +42,8 @@ final class Wording {
         List<String> texts = new ArrayList<>();
         likely.assuming().forEach(a -> texts.add(a.text()));
         return "Several transactions wrote the values some reads saw, so which write each saw is not certain. In the"
-                + " likeliest case (each read saw the latest write of its value committed before its transaction started)"
+                + " likeliest case (each read saw the last write of its value before its transaction started, where there is"
+                + " one: by the recorded times, or by the order of the history without them)"
                 + " " + String.join(", and ", texts) + "; then a forbidden cycle forms"
                 + (likely.cases().size() == 1 ? ":" : ", whatever else the database chose:");
     }

@@ -94,8 +94,9 @@ class SourceCasesTests {
         String text = new TextRenderer().render(likely);
         assertThat(text.lines().findFirst().orElseThrow()).endsWith(", in the likeliest case");
         assertThat(text.replaceAll("\\s+", " "))
-                .contains("In the likeliest case (each read saw the latest write of its value committed before its"
-                        + " transaction started) the x = 1 that T3 read was T2's write; then a forbidden cycle forms:")
+                .contains("In the likeliest case (each read saw the last write of its value before its transaction"
+                        + " started, where there is one: by the recorded times, or by the order of the history without"
+                        + " them) the x = 1 that T3 read was T2's write; then a forbidden cycle forms:")
                 .contains("Every other choice of the writes those reads saw forms a forbidden cycle too")
                 .contains("T2 -wr x-> T3 -rw z-> T2");
         JsonNode json = new JsonRenderer().toJson(likely);
