@@ -5,8 +5,8 @@ import dev.isocheck.internal.engine.Checker;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.internal.engine.CheckPipeline;
 import dev.isocheck.history.History;
+import dev.isocheck.history.Transaction;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -66,23 +66,16 @@ public final class CoreExplainer implements Explainer {
         if (!(first instanceof Explanation.Unexplained unexplained)) {
             return first;
         }
-        List<Integer> start = new ArrayList<>();
-        for (String id : involved) {
-            history.transaction(id).ifPresent(t -> start.add(t.index()));
-        }
+        int[] named = involved.stream().map(history::transaction).flatMap(Optional::stream).mapToInt(Transaction::index)
+                .toArray();
         long deadline = deadline(budget);
-        int[] named = start.stream().mapToInt(Integer::intValue).toArray();
         // With duplicate values the plain search may grow a core past the bound slowly; it gets a
         // share of the time, and the case analysis over which write reads saw the rest.
-        long plainDeadline = earlier(deadline, System.nanoTime() + PLAIN_SHARE_NANOS);
+        long plainDeadline = ViolatingCore.earlier(deadline, System.nanoTime() + PLAIN_SHARE_NANOS);
         Optional<ViolatingCore.Result> core = ViolatingCore.find(history, level, checker, named,
                 exhaustive.maxTransactions(), plainDeadline);
         if (core.isPresent() && core.get().complete()) {
-            int[] transactions = core.get().transactions();
-            List<String> ids = new ArrayList<>(transactions.length);
-            for (int t : transactions) {
-                ids.add(history.transaction(t).id());
-            }
+            List<String> ids = ViolatingCore.ids(history, core.get().transactions());
             Explanation second = exhaustive.explain(history, level, ids);
             if (second instanceof Explanation.Unexplained again) {
                 return new Explanation.Unexplained(level, "the transactions " + String.join(", ", ids)
@@ -108,25 +101,14 @@ public final class CoreExplainer implements Explainer {
             String plain = core.isEmpty() ? "no minimal set of transactions that still violates the level was found in "
                     + PLAIN_SHARE_NANOS / 1_000_000 + " ms, the time a search without assumptions gets"
                     : "a minimal set of transactions that still violates the level has more than the "
-                    + exhaustive.maxTransactions() + " explained exhaustively (it includes " + names(history, core.get()) + ")";
+                    + exhaustive.maxTransactions() + " explained exhaustively (it includes "
+                    + String.join(", ", ViolatingCore.ids(history, core.get().transactions())) + ")";
             return new Explanation.Unexplained(level, unexplained.reason() + "; " + plain + "; " + none.reason()
                     + " (within " + budget.toSeconds() + " s)");
         }
         return cases;
     }
 
-    private static String names(History history, ViolatingCore.Result core) {
-        List<String> ids = new ArrayList<>();
-        for (int t : core.transactions()) {
-            ids.add(history.transaction(t).id());
-        }
-        return String.join(", ", ids);
-    }
-
-    /** The earlier of two {@link System#nanoTime()} deadlines. */
-    private static long earlier(long a, long b) {
-        return a - b < 0 ? a : b;
-    }
     /**
      * {@link System#nanoTime()} plus {@code budget}, saturated at the ends of {@code long}: a budget
      * of centuries (options allow any) means no deadline, not an {@link ArithmeticException} or a

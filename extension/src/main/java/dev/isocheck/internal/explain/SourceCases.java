@@ -31,13 +31,16 @@ import java.util.TreeSet;
  * at a time turns one large core into a few small ones: in the case "T7's read saw T3's write",
  * the read is kept as soon as T3 is in the set, and the other writers of its value can go.
  *
- * <p>How: the read is chosen among the too-large core found so far, the one with most of its
- * candidate writers in that core (they are there to keep it); then for each of its sources (each
- * committed transaction whose last write of the key has the value read, and the initial state
- * where it can explain the read) a core is searched and explained under that pin, splitting again
- * where a case's core is still too large, to a depth of {@value #MAX_DEPTH}. A case whose proof does
- * not rest on its pin (its core leaves the pinned read or its source out) proves every case, and
- * stands alone.
+ * <p>How: first the likeliest case. Every item read with several sources is guessed to have seen
+ * one ({@link #guesses}); with all of them pinned, every read depends on one writer and a small
+ * core is found as with unique values, and explained; its proof rests on the guesses its core
+ * holds. Then, for the first of those, each other source (each committed transaction whose last
+ * write of the key has the value read, and the initial state where it can explain the read) is a
+ * case of its own, searched the same way with that pin and the other guesses, splitting again
+ * where a case's proof rests on further guesses, to a depth of {@value #MAX_DEPTH} and at most
+ * {@value #MAX_CASES} cases. A case whose proof does not rest on its pin (its core leaves the
+ * pinned read or its source out) proves every case, and stands alone. When the analysis does not
+ * finish, the likeliest case is answered alone ({@link Explanation.LikelyCase}).
  *
  * <p>Sound: the cases cover every source of the read (every explanation of the whole history
  * makes the read see one of them), and each case's proof is over the explanations where the read
@@ -110,15 +113,13 @@ final class SourceCases {
     static Explanation explain(History history, IsolationLevel level, Checker checker, ExhaustiveExplainer exhaustive,
             int[] start, long deadlineNanos, int maxCases) {
         SourceCases search = new SourceCases(history, level, checker, exhaustive, deadlineNanos, maxCases);
-        Optional<Proof> likely = search.leaf(new HashMap<>(search.guesses), Map.of(), start);
+        Optional<Proof> likely = search.leafUnder(Map.of(), start);
         if (likely.isEmpty()) {
             return new Explanation.Unexplained(level, search.failure);
         }
-        search.leaves.put(new HashMap<>(search.guesses), likely);
         // The likeliest case is shown in any event; the others get a time of their own, so that a
         // case analysis too large to finish does not keep a developer waiting for it.
-        long capped = System.nanoTime() + CASES_BUDGET_NANOS;
-        search.deadline = capped - deadlineNanos < 0 ? capped : deadlineNanos;
+        search.deadline = ViolatingCore.earlier(deadlineNanos, System.nanoTime() + CASES_BUDGET_NANOS);
         Optional<Proof> proof = search.prove(Map.of(), start, 0);
         if (proof.isPresent()) {
             List<TransactionSummary> summaries = Narration.summaries(history, proof.get().involved());
@@ -133,36 +134,41 @@ final class SourceCases {
         Set<Assumption.UnwrittenInitialValue> premises = new LinkedHashSet<>();
         for (int obs : leaf.used()) {
             assuming.add(saw(obs, guesses.get(obs)));
-            if (!explanations.initialStateExplains(obs)) {
-                UnwrittenPremises.of(history, history.transaction(explanations.transaction(obs)), explanations.operation(obs), -1)
-                        .ifPresent(premises::add);
-            }
-        }
-        List<Explanation.Case> cases = new ArrayList<>();
-        for (Explanation.Case c : leaf.cases()) {
-            List<Assumption> all = new ArrayList<>(assuming);
-            all.addAll(c.assuming());
-            cases.add(new Explanation.Case(all, c.cycle()));
+            unwrittenPremise(obs).ifPresent(premises::add);
         }
         premises.addAll(leaf.premises());
-        return new Explanation.LikelyCase(level, assuming, cases, Narration.summaries(history, leaf.involved()),
-                List.copyOf(premises), failure);
+        return new Explanation.LikelyCase(level, assuming, prefixed(assuming, leaf.cases()),
+                Narration.summaries(history, leaf.involved()), List.copyOf(premises), failure);
+    }
+
+    /** {@code cases}, each assuming {@code first} before what it assumed. */
+    private static List<Explanation.Case> prefixed(List<? extends Assumption> first, List<Explanation.Case> cases) {
+        List<Explanation.Case> out = new ArrayList<>(cases.size());
+        for (Explanation.Case c : cases) {
+            List<Assumption> assuming = new ArrayList<>(first);
+            assuming.addAll(c.assuming());
+            out.add(new Explanation.Case(assuming, c.cycle()));
+        }
+        return out;
+    }
+
+    /**
+     * What a conclusion about the observation's source rests on when the initial value is not among
+     * its sources only because unknown initial values are read as unwritten ({@link UnwrittenPremises}).
+     */
+    private Optional<Assumption.UnwrittenInitialValue> unwrittenPremise(int obs) {
+        return explanations.initialStateExplains(obs) ? Optional.empty()
+                : UnwrittenPremises.of(history, history.transaction(explanations.transaction(obs)), explanations.operation(obs), -1);
     }
 
     /**
      * A proof for the explanations where each pinned observation saw its pinned source: under
-     * these pins and a guess for every other read with several sources ({@link #guess}), every
+     * these pins and a guess for every other read with several sources ({@link #guesses}), every
      * read depends on one writer, so a small core is found as with unique values; its proof rests
      * on the guesses it used, and for the first of those each other source is a case of its own.
      */
     private Optional<Proof> prove(Map<Integer, Integer> pins, int[] start, int depth) {
-        Map<Integer, Integer> assumed = new HashMap<>(guesses);
-        assumed.putAll(pins);
-        Optional<Proof> leaf = leaves.get(assumed);
-        if (leaf == null) {
-            leaf = leaf(assumed, pins, start);
-            leaves.put(assumed, leaf);
-        }
+        Optional<Proof> leaf = leafUnder(pins, start);
         if (leaf.isEmpty()) {
             return leaf;
         }
@@ -186,11 +192,8 @@ final class SourceCases {
         Set<String> involved = new LinkedHashSet<>();
         Set<Assumption.UnwrittenInitialValue> premises = new LinkedHashSet<>();
         Set<Integer> used = new TreeSet<>();
-        if (!explanations.initialStateExplains(obs)) {
-            // The initial value is not among the cases only because of how unknown ones are read.
-            UnwrittenPremises.of(history, history.transaction(reader), explanations.operation(obs), -1)
-                    .ifPresent(premises::add);
-        }
+        // The initial value is not among the cases only because of how unknown ones are read.
+        unwrittenPremise(obs).ifPresent(premises::add);
         for (int source : sources(obs)) {
             Map<Integer, Integer> with = new HashMap<>(pins);
             with.put(obs, source);
@@ -205,13 +208,7 @@ final class SourceCases {
                 // Its proof holds whatever the read saw: it proves every case.
                 return sub;
             }
-            Assumption saw = saw(obs, source);
-            for (Explanation.Case c : sub.get().cases()) {
-                List<Assumption> assuming = new ArrayList<>();
-                assuming.add(saw);
-                assuming.addAll(c.assuming());
-                cases.add(new Explanation.Case(assuming, c.cycle()));
-            }
+            cases.addAll(prefixed(List.of(saw(obs, source)), sub.get().cases()));
             if (cases.size() > maxCases) {
                 failure = "a case analysis over which write " + readName(obs) + " and other reads saw needs more than "
                         + maxCases + (maxCases == 1 ? " case" : " cases");
@@ -223,6 +220,18 @@ final class SourceCases {
         }
         used.remove(obs);
         return Optional.of(new Proof(cases, involved, premises, used));
+    }
+
+    /** {@link #leaf} under the case's pins and the guesses for every other read, found once per such set. */
+    private Optional<Proof> leafUnder(Map<Integer, Integer> pins, int[] start) {
+        Map<Integer, Integer> assumed = new HashMap<>(guesses);
+        assumed.putAll(pins);
+        Optional<Proof> leaf = leaves.get(assumed);
+        if (leaf == null) {
+            leaf = leaf(assumed, pins, start);
+            leaves.put(assumed, leaf);
+        }
+        return leaf;
     }
 
     /** The core and proof under a source assumed for every read with several ({@code pins} are the case's). */
@@ -246,12 +255,9 @@ final class SourceCases {
     }
 
     private Optional<Proof> explainCore(int[] core, Map<Integer, Integer> pins) {
-        List<String> ids = new ArrayList<>(core.length);
+        List<String> ids = ViolatingCore.ids(history, core);
         BitSet in = new BitSet(history.size());
-        for (int t : core) {
-            ids.add(history.transaction(t).id());
-            in.set(t);
-        }
+        Arrays.stream(core).forEach(in::set);
         Explanation explanation = exhaustive.explain(history, level, ids, pins);
         if (!(explanation instanceof Explanation.Cycles cycles)) {
             String reason = explanation instanceof Explanation.Unexplained u ? u.reason() : "it is not a cycle";
@@ -274,10 +280,11 @@ final class SourceCases {
     /**
      * Per item observation with several sources, the one guessed: the latest writer that ended
      * before the read's transaction started (without times, that came before it in the history),
-     * else the initial state where it can explain the read, else the first writer. A guess decides only how many cases the analysis needs and which
-     * case is shown as the likeliest, never what it proves.
+     * else the initial state where it can explain the read, else the first writer. A guess decides
+     * only how many cases the analysis needs and which case is shown as the likeliest, never what
+     * it proves.
      */
-    static Map<Integer, Integer> guesses(History history, ReadExplanations explanations) {
+    private static Map<Integer, Integer> guesses(History history, ReadExplanations explanations) {
         Map<Integer, Integer> out = new HashMap<>();
         for (int obs = 0; obs < explanations.size(); obs++) {
             int writers = explanations.writerCount(obs);

@@ -104,6 +104,20 @@ final class ViolatingCore {
     record Result(int[] transactions, boolean complete, int checks) {
     }
 
+    /** The ids of these transactions (indexes), in the order given. */
+    static List<String> ids(History history, int[] transactions) {
+        List<String> ids = new ArrayList<>(transactions.length);
+        for (int t : transactions) {
+            ids.add(history.transaction(t).id());
+        }
+        return ids;
+    }
+
+    /** The earlier of two {@link System#nanoTime()} deadlines. */
+    static long earlier(long a, long b) {
+        return a - b < 0 ? a : b;
+    }
+
     private Optional<Result> search(int[] start) {
         try {
             List<int[]> rings = rings(start);
