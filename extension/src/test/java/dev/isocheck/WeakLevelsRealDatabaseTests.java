@@ -43,9 +43,8 @@ class WeakLevelsRealDatabaseTests {
         EngineExecutionResults results = run(ReadAtomicTestCase.class);
         List<Event> failed = results.testEvents().failed().list();
         assertThat(failed).hasSize(1);
-        Throwable failure = failed.get(0).getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow();
-        assertThat(failure).isInstanceOf(IsolationViolationError.class);
-        assertThat(((IsolationViolationError) failure).level()).isEqualTo(IsolationLevel.READ_ATOMIC);
+        IsolationViolationError failure = violation(failed.get(0));
+        assertThat(failure.level()).isEqualTo(IsolationLevel.READ_ATOMIC);
         assertThat(failure.getMessage().replaceAll("\\s+", " ")).contains("Read Atomic", "accounts/2", "accounts/1");
     }
 
@@ -65,16 +64,22 @@ class WeakLevelsRealDatabaseTests {
         List<Event> failed = results.testEvents().failed().list();
         assertThat(failed).hasSize(2);
         for (Event event : failed) {
-            Throwable failure = event.getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow();
-            assertThat(failure).isInstanceOf(IsolationViolationError.class);
+            IsolationViolationError failure = violation(event);
             String message = failure.getMessage().replaceAll("\\s+", " ");
-            if (((IsolationViolationError) failure).level() == IsolationLevel.PREFIX) {
+            if (failure.level() == IsolationLevel.PREFIX) {
                 assertThat(message).contains("at prefix", "(snapshot)", "(commit)", "accounts/1", "accounts/2");
             } else {
-                assertThat(((IsolationViolationError) failure).level()).isEqualTo(IsolationLevel.SNAPSHOT_ISOLATION);
+                assertThat(failure.level()).isEqualTo(IsolationLevel.SNAPSHOT_ISOLATION);
                 assertThat(message).contains("counters/1");
             }
         }
+    }
+
+    /** The failed test's throwable, which must be the extension's violation error. */
+    private static IsolationViolationError violation(Event failed) {
+        Throwable failure = failed.getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow();
+        assertThat(failure).isInstanceOf(IsolationViolationError.class);
+        return (IsolationViolationError) failure;
     }
 
     /** Runs {@code testCase}: its {@code tests} tests pass, and none fails (a failure's message shown). */

@@ -160,38 +160,36 @@ public final class ExplainBenchmark {
         }
         int transactions = 0;
         for (Source source : sources) {
-            {
-                History history = source.history().get();
-                transactions = history.size();
-                for (IsolationLevel level : dev.isocheck.internal.saturate.WeakLevel.searchedLevels()) {
-                    if (!(pipeline.check(history, level) instanceof Verdict.Violated violated)) {
-                        continue;
-                    }
-                    long started = System.nanoTime();
-                    Explanation explanation = explainer.explain(history, level, violated.anomaly().transactions());
-                    Tally tally = tallies.get(level);
-                    tally.millis.add((System.nanoTime() - started) / 1_000_000);
-                    tally.violations++;
-                    if (explanation instanceof Explanation.Cycles cycles) {
-                        if (cycles.isCertain()) {
-                            tally.certain++;
-                        } else {
-                            tally.cases++;
-                        }
-                    } else if (explanation instanceof Explanation.LikelyCase likely) {
-                        tally.likely++;
-                        if (reasons) {
-                            out.printf(Locale.ROOT, "likeliest case only: %s at %s: %s%n", source.name(), level.cliName(),
-                                    likely.unshown());
-                        }
-                    } else if (explanation instanceof Explanation.Screened) {
-                        tally.read++;
+            History history = source.history().get();
+            transactions = history.size();
+            for (IsolationLevel level : dev.isocheck.internal.saturate.WeakLevel.searchedLevels()) {
+                if (!(pipeline.check(history, level) instanceof Verdict.Violated violated)) {
+                    continue;
+                }
+                long started = System.nanoTime();
+                Explanation explanation = explainer.explain(history, level, violated.anomaly().transactions());
+                Tally tally = tallies.get(level);
+                tally.millis.add((System.nanoTime() - started) / 1_000_000);
+                tally.violations++;
+                if (explanation instanceof Explanation.Cycles cycles) {
+                    if (cycles.isCertain()) {
+                        tally.certain++;
                     } else {
-                        tally.unexplained++;
-                        if (reasons) {
-                            out.printf(Locale.ROOT, "unexplained: %s at %s: %s%n", source.name(), level.cliName(),
-                                    ((Explanation.Unexplained) explanation).reason());
-                        }
+                        tally.cases++;
+                    }
+                } else if (explanation instanceof Explanation.LikelyCase likely) {
+                    tally.likely++;
+                    if (reasons) {
+                        out.printf(Locale.ROOT, "likeliest case only: %s at %s: %s%n", source.name(), level.cliName(),
+                                likely.unshown());
+                    }
+                } else if (explanation instanceof Explanation.Screened) {
+                    tally.read++;
+                } else {
+                    tally.unexplained++;
+                    if (reasons) {
+                        out.printf(Locale.ROOT, "unexplained: %s at %s: %s%n", source.name(), level.cliName(),
+                                ((Explanation.Unexplained) explanation).reason());
                     }
                 }
             }

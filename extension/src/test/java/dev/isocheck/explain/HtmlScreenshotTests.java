@@ -46,21 +46,9 @@ class HtmlScreenshotTests {
         Assumptions.assumeTrue(chromium.isPresent(), "no Chromium installed");
         String page = new HtmlRenderer().render(new ExhaustiveExplainer().explain(ClassicHistories.longFork(),
                 IsolationLevel.SNAPSHOT_ISOLATION));
-        String withoutDrawing = page.replaceAll("(?s)<svg class=\"cycle\".*?</svg>", "");
-        assertThat(withoutDrawing).isNotEqualTo(page);
-
-        BufferedImage drawn = screenshot(chromium.get(), page, "drawn");
-        BufferedImage bare = screenshot(chromium.get(), withoutDrawing, "bare");
-
-        int red = rgb(DependencyType.READ_WRITE);
-        int green = rgb(DependencyType.WRITE_READ);
-        int addedRed = count(drawn, red) - count(bare, red);
-        int addedGreen = count(drawn, green) - count(bare, green);
-        System.out.printf("screenshot: the drawing adds %d red and %d green pixels%n", addedRed, addedGreen);
         // Two read-write and two write-read arrows of a four-transaction ring, each a few hundred
         // pixels long and two wide, with an arrowhead and a label.
-        assertThat(addedRed).as("read-write red pixels the drawing adds").isGreaterThan(400);
-        assertThat(addedGreen).as("write-read green pixels the drawing adds").isGreaterThan(400);
+        assertDrawingAdds(chromium.get(), page, "", 400);
     }
 
     /**
@@ -75,17 +63,7 @@ class HtmlScreenshotTests {
         String page = new HtmlRenderer().render(dev.isocheck.Isocheck.check(ClassicHistories.longFork(), IsolationLevel.PREFIX)
                 .explanation().orElseThrow());
         assertThat(page).contains("T3 (snapshot)", "T1 (commit)", "prefix");
-        String withoutDrawing = page.replaceAll("(?s)<svg class=\"cycle\".*?</svg>", "");
-        assertThat(withoutDrawing).isNotEqualTo(page);
-
-        BufferedImage drawn = screenshot(chromium.get(), page, "prefix-drawn");
-        BufferedImage bare = screenshot(chromium.get(), withoutDrawing, "prefix-bare");
-
-        int addedRed = count(drawn, rgb(DependencyType.READ_WRITE)) - count(bare, rgb(DependencyType.READ_WRITE));
-        int addedGreen = count(drawn, rgb(DependencyType.WRITE_READ)) - count(bare, rgb(DependencyType.WRITE_READ));
-        System.out.printf("screenshot at prefix: the drawing adds %d red and %d green pixels%n", addedRed, addedGreen);
-        assertThat(addedRed).as("read-write red pixels the drawing adds").isGreaterThan(400);
-        assertThat(addedGreen).as("write-read green pixels the drawing adds").isGreaterThan(400);
+        assertDrawingAdds(chromium.get(), page, "prefix", 400);
     }
 
     /**
@@ -121,19 +99,30 @@ class HtmlScreenshotTests {
         assertThat(result.explanation()).get().isInstanceOf(Explanation.LikelyCase.class);
         String page = new HtmlRenderer().render(result.explanation().orElseThrow());
         assertThat(page).contains("in the likeliest case", "the x = 1 that T3 read was T2&#39;s write");
+        // One read-write and one write-read arrow between two boxes side by side.
+        assertDrawingAdds(chromium.get(), page, "likely", 150);
+    }
+
+    /**
+     * Screenshots {@code page} with and without its drawings: the drawings must add more than
+     * {@code minimum} pixels of the read-write red and of the write-read green.
+     */
+    private void assertDrawingAdds(String chromium, String page, String name, int minimum)
+            throws IOException, InterruptedException {
         String withoutDrawing = page.replaceAll("(?s)<svg class=\"cycle\".*?</svg>", "");
         assertThat(withoutDrawing).isNotEqualTo(page);
 
-        BufferedImage drawn = screenshot(chromium.get(), page, "likely-drawn");
-        BufferedImage bare = screenshot(chromium.get(), withoutDrawing, "likely-bare");
+        BufferedImage drawn = screenshot(chromium, page, name + "-drawn");
+        BufferedImage bare = screenshot(chromium, withoutDrawing, name + "-bare");
 
-        int addedRed = count(drawn, rgb(DependencyType.READ_WRITE)) - count(bare, rgb(DependencyType.READ_WRITE));
-        int addedGreen = count(drawn, rgb(DependencyType.WRITE_READ)) - count(bare, rgb(DependencyType.WRITE_READ));
-        System.out.printf("screenshot of the likeliest case: the drawing adds %d red and %d green pixels%n", addedRed,
-                addedGreen);
-        // One read-write and one write-read arrow between two boxes side by side.
-        assertThat(addedRed).as("read-write red pixels the drawing adds").isGreaterThan(150);
-        assertThat(addedGreen).as("write-read green pixels the drawing adds").isGreaterThan(150);
+        int red = rgb(DependencyType.READ_WRITE);
+        int green = rgb(DependencyType.WRITE_READ);
+        int addedRed = count(drawn, red) - count(bare, red);
+        int addedGreen = count(drawn, green) - count(bare, green);
+        System.out.printf("screenshot%s: the drawing adds %d red and %d green pixels%n", name.isEmpty() ? "" : " (" + name + ")",
+                addedRed, addedGreen);
+        assertThat(addedRed).as("read-write red pixels the drawing adds").isGreaterThan(minimum);
+        assertThat(addedGreen).as("write-read green pixels the drawing adds").isGreaterThan(minimum);
     }
 
     private BufferedImage screenshot(String chromium, String html, String name) throws IOException, InterruptedException {
