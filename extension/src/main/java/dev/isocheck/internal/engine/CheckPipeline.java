@@ -217,10 +217,9 @@ public final class CheckPipeline implements Checker {
         if (level == IsolationLevel.PREFIX) {
             return prefix(history, limits, true);
         }
-        limits.enter("screening for anomalies found without search");
-        List<Anomaly> screened = ReadAnomalies.find(history);
-        if (!screened.isEmpty()) {
-            return new Verdict.Violated(level, screened.get(0));
+        Optional<Verdict> screened = screened(history, level, limits);
+        if (screened.isPresent()) {
+            return screened.get();
         }
         limits.enter("splitting the history into independent parts");
         Decomposition decomposition = Decomposition.of(history, level, bundleOperations);
@@ -240,6 +239,13 @@ public final class CheckPipeline implements Checker {
         return verdict;
     }
 
+    /** The violation the screening finds (the first anomaly found without search), if any. */
+    private static Optional<Verdict> screened(History history, IsolationLevel level, Limits limits) {
+        limits.enter("screening for anomalies found without search");
+        List<Anomaly> anomalies = ReadAnomalies.find(history);
+        return anomalies.isEmpty() ? Optional.empty() : Optional.of(new Verdict.Violated(level, anomalies.get(0)));
+    }
+
     /**
      * Prefix consistency: a snapshot-isolation commit order if there is one (found within a quarter
      * of the time left), which is a prefix-consistent one; otherwise as the serializability of the
@@ -255,10 +261,9 @@ public final class CheckPipeline implements Checker {
      */
     private Verdict prefix(History history, Limits limits, boolean snapshotFirst) {
         IsolationLevel level = IsolationLevel.PREFIX;
-        limits.enter("screening for anomalies found without search");
-        List<Anomaly> screened = ReadAnomalies.find(history);
-        if (!screened.isEmpty()) {
-            return new Verdict.Violated(level, screened.get(0));
+        Optional<Verdict> screened = screened(history, level, limits);
+        if (screened.isPresent()) {
+            return screened.get();
         }
         if (snapshotFirst) {
             // A snapshot-isolation commit order is a prefix-consistent one (its snapshots satisfy
