@@ -14,9 +14,13 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public enum GpuMode {
 
-    /** A discovered engine when it says it is available, else the CPU. */
+    /**
+     * The CPU for a graph whose chain clocks are smaller than its bit rows (nearly every history:
+     * its sessions are chains, and the clocks were faster than the GPU's rows when measured);
+     * otherwise a discovered engine when it says it is available, else the CPU.
+     */
     AUTO,
-    /** A discovered engine, and a logged reason whenever the CPU has to stand in. */
+    /** A discovered engine whatever the graph, and a logged reason whenever the CPU has to stand in. */
     ON,
     /** The CPU only; discovered engines are not even loaded. */
     OFF;

@@ -31,14 +31,16 @@ public final class CudaReachabilityEngine implements ReachabilityEngine {
     public static final String PROPERTY = "isocheck.gpu";
 
     /**
-     * Below this many nodes {@code auto} leaves the closure to the CPU. Provisional: estimated, not
-     * measured on a GPU (none was available when it was set). On the 2-core development machine the
-     * CPU closure of a 4096-node session-structured DAG takes about 4 ms; the GPU path costs one
-     * launch per level (347 levels there, a few microseconds each) plus the copies, an estimated
-     * 1 to 2 ms. {@code GpuReachabilityBenchmark} (with smaller sizes) is where the measured value
-     * will come from.
+     * Below this many nodes {@code auto} leaves the closure to the CPU. Measured on an H100 against
+     * {@link BitRowReachability#compute} on its 16-core host ({@code GpuReachabilityBenchmark},
+     * session-structured DAGs): the GPU, copies included, took 2.6 times the CPU's time at 4,096
+     * nodes, 1.9 times at 10k and 1.1 times at 50k, and 0.7 times at 100k. 65,536 nodes is also
+     * where the CPU engine stops storing bit rows (512 MiB) and keeps chain clocks even when they are
+     * the larger layout: from there on the rows the GPU computes are what the CPU cannot hold.
+     * Graphs whose chain clocks are smaller than bit rows never reach this engine under {@code auto}
+     * (the selection in {@code extension} keeps them on the CPU).
      */
-    public static final int MIN_NODES = 4096;
+    public static final int MIN_NODES = 65_536;
 
     private static final long MAX_ARRAY_WORDS = Integer.MAX_VALUE - 8;
 
@@ -72,7 +74,7 @@ public final class CudaReachabilityEngine implements ReachabilityEngine {
             case "auto":
                 if (nodes < MIN_NODES) {
                     return Optional.of(nodes + " nodes is below the GPU threshold of " + MIN_NODES
-                            + " (provisional; " + PROPERTY + "=on forces the GPU)");
+                            + " (" + PROPERTY + "=on forces the GPU)");
                 }
                 break;
             case "on":

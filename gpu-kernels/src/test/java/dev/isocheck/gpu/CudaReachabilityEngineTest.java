@@ -46,7 +46,7 @@ class CudaReachabilityEngineTest {
     @Test
     void autoLeavesSmallGraphsToTheCpuWithoutProbing() {
         assertThat(emulated("auto").unavailableReason(CudaReachabilityEngine.MIN_NODES - 1, 10))
-                .hasValueSatisfying(reason -> assertThat(reason).contains("below the GPU threshold of 4096").contains("isocheck.gpu=on"));
+                .hasValueSatisfying(reason -> assertThat(reason).contains("below the GPU threshold of 65536").contains("isocheck.gpu=on"));
         assertThat(probes).hasValue(0);
     }
 
@@ -78,7 +78,7 @@ class CudaReachabilityEngineTest {
         // 100k nodes: 1.25 GB of rows.
         assertThat(emulated("auto").unavailableReason(100_000, 300_000))
                 .hasValueSatisfying(reason -> assertThat(reason).contains("1195 MiB of device memory").contains("1024 MiB free"));
-        assertThat(emulated("auto").unavailableReason(50_000, 300_000)).isEmpty();
+        assertThat(emulated("on").unavailableReason(50_000, 300_000)).isEmpty();
     }
 
     @Test

@@ -52,7 +52,11 @@ final class CpuReachabilityEngine implements ReachabilityEngine {
      */
     @Override
     public Reachability closureOf(Dag dag) {
-        ChainDecomposition chains = ChainDecomposition.of(dag);
+        return closureOf(dag, ChainDecomposition.of(dag));
+    }
+
+    /** {@link #closureOf(Dag)} over a decomposition of {@code dag} already made. */
+    Reachability closureOf(Dag dag, ChainDecomposition chains) {
         if (prefersChains(dag.nodeCount(), chains.count())) {
             return ChainReachability.compute(dag, chains);
         }
@@ -64,17 +68,26 @@ final class CpuReachabilityEngine implements ReachabilityEngine {
     }
 
     /**
+     * Whether chain clocks for a graph of {@code nodes} nodes in {@code chainCount} chains are
+     * smaller than its bit rows: then no engine that computes bit rows can beat them.
+     */
+    static boolean clocksSmallerThanRows(int nodes, int chainCount) {
+        long clockLength = (long) nodes * chainCount;
+        return JavaArrays.fits(clockLength)
+                && clockLength * Integer.BYTES < BitRowReachability.wordCount(nodes) * Long.BYTES;
+    }
+
+    /**
      * Whether a graph of {@code nodes} nodes in {@code chainCount} chains gets chain clocks: when they
      * are smaller than bit rows, or when bit rows would exceed the budget or one array, as long as
      * the clocks fit in one array themselves.
      */
     boolean prefersChains(int nodes, int chainCount) {
-        long clockLength = (long) nodes * chainCount;
-        if (!JavaArrays.fits(clockLength)) {
+        if (!JavaArrays.fits((long) nodes * chainCount)) {
             return false;
         }
         long bitRowWords = BitRowReachability.wordCount(nodes);
-        long bitRowBytes = bitRowWords * Long.BYTES;
-        return clockLength * Integer.BYTES < bitRowBytes || bitRowBytes > bitRowBudget || !JavaArrays.fits(bitRowWords);
+        return clocksSmallerThanRows(nodes, chainCount) || bitRowWords * Long.BYTES > bitRowBudget
+                || !JavaArrays.fits(bitRowWords);
     }
 }

@@ -26,6 +26,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ReachabilityEnginesTests {
 
     private static final Graph GRAPH = RandomDags.sessions(new Random(1), 10, 2, 1, 3);
+    /** 200 nodes in two sessions: chain clocks (1,600 bytes for two chains) smaller than bit rows (6,400 bytes). */
+    private static final Graph SESSIONS = RandomDags.sessions(new Random(1), 200, 2, 1, 3);
+    /** Ten nodes, no edges: ten chains, whose clocks (400 bytes) are larger than bit rows (80). */
+    private static final Graph WIDE = new Graph(10, new int[0], new int[0], "10 nodes, no edges");
     private static final ReachabilityEngine CPU = ReachabilityEngines.cpu();
 
     @ParameterizedTest
@@ -96,11 +100,38 @@ class ReachabilityEnginesTests {
     void anEngineThatThrowsIsReplacedByTheCpuAndLogged(String value) {
         FakeEngine engine = FakeEngine.failing("device lost");
         RecordingLogger logger = new RecordingLogger();
-        Reachability closure = ReachabilityEngines.closureOf(GRAPH.dag(), List.of(engine), mode(value), new OnceLog(logger));
+        Reachability closure = ReachabilityEngines.closureOf(WIDE.dag(), List.of(engine), mode(value), new OnceLog(logger));
         assertThat(engine.calls).isEqualTo(1);
-        BreadthFirstClosure.of(GRAPH).assertSameAs(closure, () -> "the CPU's closure");
+        BreadthFirstClosure.of(WIDE).assertSameAs(closure, () -> "the CPU's closure");
         assertThat(logger.messages).containsExactly("INFO reachability engine fake failed on 10 nodes and "
-                + GRAPH.edges() + " edges (device lost); computing reachability on the CPU");
+                + "0 edges (device lost); computing reachability on the CPU");
+    }
+
+    @Test
+    void autoKeepsAGraphWhoseChainClocksAreSmallerOnTheCpuWithoutAskingTheEngines() {
+        FakeEngine engine = FakeEngine.available();
+        RecordingLogger logger = new RecordingLogger();
+        Reachability closure = ReachabilityEngines.closureOf(SESSIONS.dag(), List.of(engine), mode("auto"), new OnceLog(logger));
+        assertThat(engine.asked).isZero();
+        assertThat(engine.calls).isZero();
+        BreadthFirstClosure.of(SESSIONS).assertSameAs(closure, () -> "the CPU's closure");
+        assertThat(logger.messages).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"auto", "on"})
+    void aGraphWhoseBitRowsAreSmallerGoesToTheEngine(String value) {
+        FakeEngine engine = FakeEngine.available();
+        Reachability closure = ReachabilityEngines.closureOf(WIDE.dag(), List.of(engine), mode(value), new OnceLog(new RecordingLogger()));
+        assertThat(engine.calls).isEqualTo(1);
+        assertThat(closure).isSameAs(engine.lastResult);
+    }
+
+    @Test
+    void onSendsEvenAGraphWhoseChainClocksAreSmallerToTheEngine() {
+        FakeEngine engine = FakeEngine.available();
+        ReachabilityEngines.closureOf(SESSIONS.dag(), List.of(engine), mode("on"), new OnceLog(new RecordingLogger()));
+        assertThat(engine.calls).isEqualTo(1);
     }
 
     @Test
