@@ -48,6 +48,9 @@ final class RecordedConnection implements InvocationHandler {
     private boolean partlyCommitted;
     /** The generated keys of the transaction in progress the recorder is still reading along. */
     private final java.util.List<GeneratedKeysTee> unreadKeys = new java.util.ArrayList<>();
+    /** The recording {@link #session} names this connection in. */
+    private java.lang.ref.WeakReference<Recording> sessionOf = new java.lang.ref.WeakReference<>(null);
+    private String session;
 
     private RecordedConnection(Connection real, Dialect dialect, PrimaryKeys primaryKeys) throws SQLException {
         this.real = real;
@@ -214,9 +217,22 @@ final class RecordedConnection implements InvocationHandler {
             partlyCommitted = false;
             long start = System.nanoTime();
             Optional<Recording> recording = Recording.current();
-            log = recording.map(r -> new TransactionLog(r, r.sessionOf(this), Thread.currentThread().getName(), start)).orElse(null);
+            log = recording.map(r -> new TransactionLog(r, sessionIn(r), Thread.currentThread().getName(), start)).orElse(null);
         }
         return log;
+    }
+
+    /**
+     * This connection's session name in {@code recording}, asked of the recording once: every
+     * recorded thread's transactions would otherwise meet at the recording's lock to learn it.
+     */
+    private String sessionIn(Recording recording) {
+        if (sessionOf.get() != recording) {
+            session = recording.sessionOf(this);
+            // Weakly: a pooled connection must not keep a finished test's history alive.
+            sessionOf = new java.lang.ref.WeakReference<>(recording);
+        }
+        return session;
     }
 
     /**
