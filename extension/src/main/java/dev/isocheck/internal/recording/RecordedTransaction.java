@@ -9,6 +9,7 @@ import dev.isocheck.internal.recording.Observation.RowsRead;
 import dev.isocheck.internal.recording.Observation.RowsWritten;
 import dev.isocheck.internal.recording.Observation.StatementSent;
 import dev.isocheck.internal.recording.TransactionLog.Outcome;
+import dev.isocheck.internal.recording.sql.SqlAnalyzer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -81,7 +82,7 @@ public final class RecordedTransaction {
         }
         rows.forEach((key, row) -> ops.add(new Op.Read(read.table(), key, row)));
         if (read.rows().isEmpty() && read.absentIfEmpty()
-                && read.fixedByWhere().keySet().equals(Set.copyOf(keyColumns))) {
+                && SqlAnalyzer.sameColumns(read.fixedByWhere().keySet(), keyColumns)) {
             key(read.table(), keyColumns, read.fixedByWhere()).ifPresent(key -> ops.add(new Op.Read(read.table(), key, null)));
         }
     }

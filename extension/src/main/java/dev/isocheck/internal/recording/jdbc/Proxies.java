@@ -1,5 +1,7 @@
 package dev.isocheck.internal.recording.jdbc;
 
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -14,9 +16,30 @@ final class Proxies {
     private Proxies() {
     }
 
+    /**
+     * The proxy class's constructor for each interface: {@link Proxy#newProxyInstance} looks the
+     * class up in its caches and checks its caller on every call, and the recorder creates a proxy
+     * for every statement and every result (a profile's visible share of the recorder's time).
+     */
+    private static final ClassValue<Constructor<?>> CONSTRUCTORS = new ClassValue<>() {
+        @Override
+        protected Constructor<?> computeValue(Class<?> type) {
+            Object sample = Proxy.newProxyInstance(Proxies.class.getClassLoader(), new Class<?>[] {type}, (p, m, a) -> null);
+            try {
+                return sample.getClass().getConstructor(InvocationHandler.class);
+            } catch (NoSuchMethodException e) {
+                throw new IllegalStateException("a proxy class without its public constructor: " + sample.getClass(), e);
+            }
+        }
+    };
+
     /** A proxy implementing {@code type} whose calls go to {@code handler}. */
-    static <T> T create(Class<T> type, java.lang.reflect.InvocationHandler handler) {
-        return type.cast(Proxy.newProxyInstance(Proxies.class.getClassLoader(), new Class<?>[] {type}, handler));
+    static <T> T create(Class<T> type, InvocationHandler handler) {
+        try {
+            return type.cast(CONSTRUCTORS.get(type).newInstance(handler));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("could not create a proxy of " + type.getName(), e);
+        }
     }
 
     /** Calls {@code method} on {@code target}, throwing what the driver threw, not a reflection wrapper. */

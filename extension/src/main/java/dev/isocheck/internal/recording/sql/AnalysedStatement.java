@@ -37,7 +37,7 @@ public sealed interface AnalysedStatement {
          * predicate read would, at the cost of one key.
          */
         public boolean isPointLookup(List<String> key) {
-            return onlyEqualities && !limited && !key.isEmpty() && equalities.keySet().equals(java.util.Set.copyOf(key));
+            return onlyEqualities && !limited && !key.isEmpty() && SqlAnalyzer.sameColumns(equalities.keySet(), key);
         }
     }
 

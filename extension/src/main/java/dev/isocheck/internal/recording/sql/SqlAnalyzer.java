@@ -394,7 +394,15 @@ public final class SqlAnalyzer {
      */
     public static boolean fixesOnly(Expression where, List<String> key) {
         Map<String, Operand> equalities = new LinkedHashMap<>();
-        return where != null && !key.isEmpty() && conjuncts(where, equalities) && equalities.keySet().equals(Set.copyOf(key));
+        return where != null && !key.isEmpty() && conjuncts(where, equalities) && sameColumns(equalities.keySet(), key);
+    }
+
+    /**
+     * Whether {@code columns} and {@code key} name the same columns: {@code Set.copyOf(key).equals(columns)}
+     * without copying, since it is asked at every execution of a statement.
+     */
+    public static boolean sameColumns(Set<String> columns, List<String> key) {
+        return columns.containsAll(key) && key.containsAll(columns);
     }
 
     private static boolean conjuncts(Expression where, Map<String, Operand> into) {
