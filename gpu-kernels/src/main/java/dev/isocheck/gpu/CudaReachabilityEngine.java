@@ -31,14 +31,14 @@ public final class CudaReachabilityEngine implements ReachabilityEngine {
     public static final String PROPERTY = "isocheck.gpu";
 
     /**
-     * Below this many nodes {@code auto} leaves the closure to the CPU. Measured on an H100 against
-     * {@link BitRowReachability#compute} on its 16-core host ({@code GpuReachabilityBenchmark},
-     * session-structured DAGs): the GPU, copies included, took 2.6 times the CPU's time at 4,096
-     * nodes, 1.9 times at 10k and 1.1 times at 50k, and 0.7 times at 100k. 65,536 nodes is also
-     * where the CPU engine stops storing bit rows (512 MiB) and keeps chain clocks even when they are
-     * the larger layout: from there on the rows the GPU computes are what the CPU cannot hold.
-     * Graphs whose chain clocks are smaller than bit rows never reach this engine under {@code auto}
-     * (the selection in {@code extension} keeps them on the CPU).
+     * Below this many nodes {@code auto} leaves the closure to the CPU. Measured on an H100 and its
+     * 16-core host ({@code GpuReachabilityBenchmark}), copies included, against the CPU engine's
+     * bit rows: on deep, session-shaped graphs the GPU took 2.6 times the CPU's time at 4,096 nodes,
+     * 1.9 times at 10k, 1.1 times at 50k and 0.7 times at 100k (a launch per level, thousands of
+     * levels); on wide graphs (about 60 levels) 0.4 to 0.45 times from 10k to 100k. 65,536 is where
+     * both shapes are past break-even or close to it, so that {@code auto} never makes a check
+     * slower on either. Graphs whose chain clocks are smaller than bit rows never reach this engine
+     * under {@code auto} (the selection in {@code extension} keeps them on the CPU).
      */
     public static final int MIN_NODES = 65_536;
 

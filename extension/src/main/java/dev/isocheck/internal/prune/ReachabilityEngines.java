@@ -36,11 +36,11 @@ import java.util.ServiceLoader;
  *
  * <p>The CPU engine decomposes the graph into chains and stores chain clocks
  * ({@link ChainReachability}) when they are smaller than bit rows ({@link BitRowReachability}) or
- * when bit rows would exceed 512 MiB; session-structured histories nearly always get chains.
+ * when bit rows would not fit in one array; session-structured histories nearly always get chains.
  */
 public final class ReachabilityEngines {
 
-    private static final CpuReachabilityEngine CPU = new CpuReachabilityEngine(CpuReachabilityEngine.DEFAULT_BIT_ROW_BUDGET);
+    private static final CpuReachabilityEngine CPU = new CpuReachabilityEngine();
 
     private static final OnceLog FALLBACK_LOG = new OnceLog(System.getLogger(ReachabilityEngines.class.getName()));
 
@@ -73,8 +73,8 @@ public final class ReachabilityEngines {
     }
 
     /**
-     * The built-in CPU engine, named {@code cpu}: chain clocks or bit rows, whichever is smaller, bit
-     * rows only up to 512 MiB. Its {@code closureOf} throws {@link IllegalStateException} only when
+     * The built-in CPU engine, named {@code cpu}: chain clocks or bit rows, whichever is smaller. Its
+     * {@code closureOf} throws {@link IllegalStateException} only when
      * neither layout fits in one Java array.
      */
     public static ReachabilityEngine cpu() {
