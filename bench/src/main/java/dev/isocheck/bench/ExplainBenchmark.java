@@ -168,29 +168,33 @@ public final class ExplainBenchmark {
                 }
                 long started = System.nanoTime();
                 Explanation explanation = explainer.explain(history, level, violated.anomaly().transactions());
+                long millis = (System.nanoTime() - started) / 1_000_000;
                 Tally tally = tallies.get(level);
-                tally.millis.add((System.nanoTime() - started) / 1_000_000);
+                tally.millis.add(millis);
                 tally.violations++;
+                String kind;
+                String why = "";
                 if (explanation instanceof Explanation.Cycles cycles) {
+                    kind = cycles.isCertain() ? "certain cycle" : "case analysis";
                     if (cycles.isCertain()) {
                         tally.certain++;
                     } else {
                         tally.cases++;
                     }
                 } else if (explanation instanceof Explanation.LikelyCase likely) {
+                    kind = "likeliest case only";
+                    why = ": " + likely.unshown();
                     tally.likely++;
-                    if (reasons) {
-                        out.printf(Locale.ROOT, "likeliest case only: %s at %s: %s%n", source.name(), level.cliName(),
-                                likely.unshown());
-                    }
                 } else if (explanation instanceof Explanation.Screened) {
+                    kind = "read anomaly";
                     tally.read++;
                 } else {
+                    kind = "unexplained";
+                    why = ": " + ((Explanation.Unexplained) explanation).reason();
                     tally.unexplained++;
-                    if (reasons) {
-                        out.printf(Locale.ROOT, "unexplained: %s at %s: %s%n", source.name(), level.cliName(),
-                                ((Explanation.Unexplained) explanation).reason());
-                    }
+                }
+                if (reasons) {
+                    out.printf(Locale.ROOT, "%s in %d ms: %s at %s%s%n", kind, millis, source.name(), level.cliName(), why);
                 }
             }
         }

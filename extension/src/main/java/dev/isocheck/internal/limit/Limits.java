@@ -98,6 +98,21 @@ public final class Limits {
         return new Limits(Duration.ofNanos(part), now + part, memoryBudget, budgetOrigin, root());
     }
 
+    /**
+     * These limits, ending at {@code deadlineNanos} ({@link System#nanoTime()}) where that comes
+     * first: for a check that is one step of a search with a deadline of its own (an explanation's
+     * search for a violating core), which must not run past it. The memory budget is shared with
+     * these, as for {@link #firstPart}.
+     */
+    public Limits until(long deadlineNanos) {
+        if (timeLimit != null && deadline - deadlineNanos <= 0) {
+            return this;
+        }
+        long now = System.nanoTime();
+        long left = Math.max(1, deadlineNanos - now);
+        return new Limits(Duration.ofNanos(left), now + left, memoryBudget, budgetOrigin, root());
+    }
+
     private Limits root() {
         return shared == null ? this : shared;
     }

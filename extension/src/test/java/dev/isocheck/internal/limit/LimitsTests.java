@@ -79,6 +79,25 @@ class LimitsTests {
     }
 
     @Test
+    void untilCutsTheTimeShortAndSharesTheMemoryBudget() {
+        Limits whole = Limits.startingNow(Duration.ofSeconds(40), 100, "as set");
+        Limits cut = whole.until(System.nanoTime() + Duration.ofSeconds(2).toNanos());
+        assertThat(cut.remainingNanos()).isLessThanOrEqualTo(Duration.ofSeconds(2).toNanos())
+                .isGreaterThan(Duration.ofSeconds(1).toNanos());
+        assertThat(cut.memoryBudget()).isEqualTo(100);
+        try (Limits.Reservation held = cut.reserve(60, () -> "a step's encoding")) {
+            assertThatThrownBy(() -> whole.until(System.nanoTime() + 1_000_000).reserve(60, () -> "another"))
+                    .hasMessageStartingWith("the time limit of");
+        }
+        // A later deadline leaves the limits as they are; no limit gets one.
+        assertThat(whole.until(System.nanoTime() + Duration.ofSeconds(100).toNanos())).isSameAs(whole);
+        assertThat(Limits.none().until(System.nanoTime() + Duration.ofSeconds(3).toNanos()).remainingNanos())
+                .isLessThanOrEqualTo(Duration.ofSeconds(3).toNanos()).isGreaterThan(Duration.ofSeconds(2).toNanos());
+        // A deadline already passed: the time is up at once.
+        assertThatThrownBy(() -> whole.until(System.nanoTime() - 1).checkTime()).hasMessageStartingWith("the time limit of");
+    }
+
+    @Test
     void aFirstPartOfNoLimitIsNoLimit() {
         assertThat(Limits.none().firstPart(4)).isSameAs(Limits.none());
         assertThatThrownBy(() -> Limits.none().firstPart(0)).isInstanceOf(IllegalArgumentException.class);
