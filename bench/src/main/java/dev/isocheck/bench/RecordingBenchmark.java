@@ -58,19 +58,29 @@ public final class RecordingBenchmark {
             double[] plainRates = new double[rounds];
             double[] rewrittenRates = new double[rounds];
             double[] recordedRates = new double[rounds];
+            double[] plainCpu = new double[rounds];
+            double[] rewrittenCpu = new double[rounds];
+            double[] recordedCpu = new double[rounds];
             run(plain, threads, transfers, accounts, 3, true);
             for (int round = 0; round < rounds; round++) {
                 // A fresh table for every run: dead row versions pile up under updates and slow
                 // PostgreSQL down several times over a few thousand transfers, which would charge
                 // the later runs for the earlier ones.
                 createAccounts(plain, accounts);
-                plainRates[round] = run(plain, threads, transfers, accounts, 100 + round, false);
+                Rate p = run(plain, threads, transfers, accounts, 100 + round, false);
                 createAccounts(plain, accounts);
-                rewrittenRates[round] = run(plain, threads, transfers, accounts, 100 + round, true);
+                Rate w = run(plain, threads, transfers, accounts, 100 + round, true);
                 createAccounts(plain, accounts);
-                recordedRates[round] = recordedRun(recorded, threads, transfers, accounts, 200 + round);
-                System.out.printf("  round %d: plain %8.0f tx/s, rewritten %8.0f tx/s, recorded %8.0f tx/s%n",
-                        round + 1, plainRates[round], rewrittenRates[round], recordedRates[round]);
+                Rate r = recordedRun(recorded, threads, transfers, accounts, 200 + round);
+                plainRates[round] = p.perSecond();
+                rewrittenRates[round] = w.perSecond();
+                recordedRates[round] = r.perSecond();
+                plainCpu[round] = p.cpuMicros();
+                rewrittenCpu[round] = w.cpuMicros();
+                recordedCpu[round] = r.cpuMicros();
+                System.out.printf("  round %d: plain %8.0f tx/s %5.1f us, rewritten %8.0f tx/s %5.1f us, recorded %8.0f tx/s %5.1f us"
+                        + " (client CPU per transaction)%n", round + 1, p.perSecond(), p.cpuMicros(), w.perSecond(), w.cpuMicros(),
+                        r.perSecond(), r.cpuMicros());
             }
             double plainMedian = median(plainRates);
             double rewrittenMedian = median(rewrittenRates);
@@ -78,14 +88,16 @@ public final class RecordingBenchmark {
             System.out.printf("median: plain %.0f tx/s, rewritten %.0f tx/s, recorded %.0f tx/s: recording costs %.1f%% of"
                     + " throughput, of which the rewritten statements %.1f%%%n", plainMedian, rewrittenMedian, recordedMedian,
                     100 * (1 - recordedMedian / plainMedian), 100 * (1 - rewrittenMedian / plainMedian));
+            System.out.printf("client CPU per transaction (the clients' threads, medians): plain %.1f us, rewritten %.1f us,"
+                    + " recorded %.1f us%n", median(plainCpu), median(rewrittenCpu), median(recordedCpu));
         }
     }
 
     /** Runs the workload recorded into a fresh recording, and checks that every transaction was kept. */
-    private static double recordedRun(DataSource recorded, int threads, int transfers, int accounts, long seed)
+    private static Rate recordedRun(DataSource recorded, int threads, int transfers, int accounts, long seed)
             throws Exception {
         Recording recording = new Recording("RecordingBenchmark");
-        double rate;
+        Rate rate;
         try (Recording.Binding ignored = recording.bind()) {
             rate = run(recorded, threads, transfers, accounts, seed, false);
         }
@@ -107,11 +119,19 @@ public final class RecordingBenchmark {
     }
 
     /**
-     * Runs the workload on {@code threads} connections; returns committed transactions per second.
+     * Committed transactions per second, and the CPU time the client threads spent per transaction
+     * (their own thread CPU time: the recorder's and the driver's work, not the server's, whatever
+     * the cores).
+     */
+    record Rate(double perSecond, double cpuMicros) {
+    }
+
+    /**
+     * Runs the workload on {@code threads} connections.
      *
      * @param rewritten whether to send the statements as the recorder rewrites them
      */
-    static double run(DataSource dataSource, int threads, int transfers, int accounts, long seed, boolean rewritten)
+    static Rate run(DataSource dataSource, int threads, int transfers, int accounts, long seed, boolean rewritten)
             throws Exception {
         List<Connection> connections = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
@@ -122,6 +142,8 @@ public final class RecordingBenchmark {
         }
         CountDownLatch start = new CountDownLatch(1);
         AtomicReference<Throwable> failure = new AtomicReference<>();
+        java.util.concurrent.atomic.AtomicLong cpuNanos = new java.util.concurrent.atomic.AtomicLong();
+        java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
         List<Thread> workers = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
             Connection c = connections.get(i);
@@ -129,6 +151,7 @@ public final class RecordingBenchmark {
             Thread worker = new Thread(() -> {
                 try {
                     start.await();
+                    long cpuStart = cpu.getCurrentThreadCpuTime();
                     for (int n = 0; n < transfers; n++) {
                         if (rewritten) {
                             rewrittenTransfer(c, random, accounts);
@@ -136,6 +159,7 @@ public final class RecordingBenchmark {
                             transfer(c, random, accounts);
                         }
                     }
+                    cpuNanos.addAndGet(cpu.getCurrentThreadCpuTime() - cpuStart);
                 } catch (Throwable t) {
                     failure.compareAndSet(null, t);
                 }
@@ -155,7 +179,7 @@ public final class RecordingBenchmark {
         if (failure.get() != null) {
             throw new IllegalStateException("a client failed", failure.get());
         }
-        return threads * (double) transfers / (elapsed / 1e9);
+        return new Rate(threads * (double) transfers / (elapsed / 1e9), cpuNanos.get() / 1e3 / (threads * (double) transfers));
     }
 
     /** Two distinct accounts in id order, so that two transfers never deadlock, and an amount. */
