@@ -27,9 +27,13 @@ final class Proxies {
             Object sample = Proxy.newProxyInstance(Proxies.class.getClassLoader(), new Class<?>[] {type}, (p, m, a) -> null);
             try {
                 Constructor<?> constructor = sample.getClass().getConstructor(InvocationHandler.class);
-                // Public, in a package its dynamic module exports: allowed, and it spares every
-                // newInstance the caller's access check (visible in profiles otherwise).
-                constructor.setAccessible(true);
+                try {
+                    // Public, in a package its dynamic module exports: allowed, and it spares every
+                    // newInstance the caller's access check (visible in profiles otherwise).
+                    constructor.setAccessible(true);
+                } catch (RuntimeException refused) {
+                    // A JVM that refuses it still lets a public constructor be called, checked.
+                }
                 return constructor;
             } catch (NoSuchMethodException e) {
                 throw new IllegalStateException("a proxy class without its public constructor: " + sample.getClass(), e);
