@@ -127,6 +127,26 @@ class ReachabilityEnginesTests {
         assertThat(closure).isSameAs(engine.lastResult);
     }
 
+    /**
+     * The selection's own path to the CPU (the chain decomposition it made for the rule, handed to
+     * the CPU engine) gives the exact closure, whichever layout the graph gets, in every mode.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"auto", "on", "off"})
+    void theSelectionsCpuPathGivesTheExactClosure(String value) {
+        Random random = new Random(7);
+        for (int round = 0; round < 60; round++) {
+            int nodes = 1 + random.nextInt(300);
+            Graph graph = switch (round % 3) {
+                case 0 -> RandomDags.sessions(random, nodes, 1 + random.nextInt(8), random.nextDouble() * 2, 1 + random.nextInt(20));
+                case 1 -> RandomDags.random(random, nodes, random.nextDouble() * 3);
+                default -> RandomDags.dense(random, Math.min(nodes, 80), random.nextDouble());
+            };
+            Reachability closure = ReachabilityEngines.closureOf(graph.dag(), List.of(), mode(value), new OnceLog(new RecordingLogger()));
+            BreadthFirstClosure.of(graph).assertSameAs(closure, () -> value + ", " + graph.description());
+        }
+    }
+
     @Test
     void onSendsEvenAGraphWhoseChainClocksAreSmallerToTheEngine() {
         FakeEngine engine = FakeEngine.available();
