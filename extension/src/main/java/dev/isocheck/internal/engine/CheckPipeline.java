@@ -111,6 +111,7 @@ public final class CheckPipeline implements Checker {
      * The limits of one check under the options, starting now: the time limit, and the memory
      * budget set or else {@link CheckOptions#DEFAULT_MEMORY_SHARE} of the maximum heap.
      */
+    @Override
     public Limits limits() {
         if (options.memoryBudget().isPresent()) {
             return Limits.startingNow(options.timeLimit(), options.memoryBudget().getAsLong(), "as set");

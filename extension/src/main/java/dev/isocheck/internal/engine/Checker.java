@@ -26,4 +26,12 @@ public interface Checker {
     default Verdict check(History history, IsolationLevel level, Limits limits) {
         return check(history, level);
     }
+
+    /**
+     * The limits a check by this checker starts with when given none, starting now: for a caller
+     * that must cut them shorter ({@link Limits#until}). The default: none.
+     */
+    default Limits limits() {
+        return Limits.none();
+    }
 }

@@ -1,9 +1,7 @@
 package dev.isocheck.internal.explain;
 
 import dev.isocheck.Verdict;
-import dev.isocheck.internal.engine.CheckPipeline;
 import dev.isocheck.internal.engine.Checker;
-import dev.isocheck.internal.limit.Limits;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.internal.graph.ReadExplanations;
 import dev.isocheck.history.History;
@@ -256,8 +254,8 @@ final class ViolatingCore {
         // A check of a large restriction can take a good part of a second: it gets the time the
         // search has left, not the whole check's, so that a search given a second (the cases of
         // SourceCases) ends then, not after a check that started just before.
-        Limits limits = checker instanceof CheckPipeline pipeline ? pipeline.limits() : Limits.none();
-        Verdict verdict = checker.check(restriction(history, explanations, kept, tables, pins), level, limits.until(deadline));
+        Verdict verdict = checker.check(restriction(history, explanations, kept, tables, pins), level,
+                checker.limits().until(deadline));
         if (verdict instanceof Verdict.Unknown && System.nanoTime() - deadline >= 0) {
             throw new OutOfTime();
         }
