@@ -46,6 +46,7 @@ public final class RecordingBenchmark {
         int transfers = args.length > 1 ? Integer.parseInt(args[1]) : 200;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 7;
         int accounts = args.length > 3 ? Integer.parseInt(args[3]) : 1000;
+        int warmups = args.length > 4 ? Integer.parseInt(args[4]) : 1;
         System.out.printf("recording overhead: %d threads x %d transfers, %d accounts, %d rounds each way, %d cores%n",
                 threads, transfers, accounts, rounds, Runtime.getRuntime().availableProcessors());
         try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start()) {
@@ -53,8 +54,12 @@ public final class RecordingBenchmark {
             DataSource recorded = Isocheck.record(plain);
             createAccounts(plain, accounts);
             // Warm-up: the JIT, PostgreSQL's caches, and the recorder's primary-key cache.
-            run(plain, threads, transfers, accounts, 1, false);
-            recordedRun(recorded, threads, transfers, accounts, 2);
+            for (int w = 0; w < warmups; w++) {
+                createAccounts(plain, accounts);
+                run(plain, threads, transfers, accounts, 1, false);
+                createAccounts(plain, accounts);
+                recordedRun(recorded, threads, transfers, accounts, 2);
+            }
             double[] plainRates = new double[rounds];
             double[] rewrittenRates = new double[rounds];
             double[] recordedRates = new double[rounds];

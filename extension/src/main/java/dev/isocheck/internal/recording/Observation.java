@@ -13,8 +13,51 @@ import java.util.Optional;
  */
 public sealed interface Observation {
 
-    /** A statement the application sent; the observations after it are what it did. */
-    record StatementSent(SqlStatement statement) implements Observation {
+    /**
+     * A statement the application sent; the observations after it are what it did. Its
+     * parameters are kept as bound and turned into text when the history is built, off the
+     * application's thread; a value that could change after binding (a {@code Date}, an array)
+     * is turned into text at once.
+     *
+     * @param sql        the SQL text as sent
+     * @param parameters the bound values in placeholder order ({@code null} for unbound, the
+     *                   {@code nullValue} marker for SQL null)
+     * @param nullValue  what stands for SQL null among {@code parameters}
+     * @param name       what the application calls the statement, empty when unnamed
+     */
+    record StatementSent(String sql, Object[] parameters, Object nullValue, Optional<String> name) implements Observation {
+
+        /** Keeps {@code parameters} (an array of the caller's own), their mutable values as text. */
+        public StatementSent {
+            for (int i = 0; i < parameters.length; i++) {
+                if (parameters[i] != null && parameters[i] != nullValue && !immutable(parameters[i])) {
+                    parameters[i] = String.valueOf(parameters[i]);
+                }
+            }
+        }
+
+        /** A statement already in text. */
+        public StatementSent(SqlStatement statement) {
+            this(statement.sql(), statement.parameters().toArray(), null, statement.name());
+        }
+
+        /** The statement, its parameters as text ({@code NULL} for SQL null). */
+        public SqlStatement statement() {
+            List<String> texts = new ArrayList<>(parameters.length);
+            for (Object value : parameters) {
+                texts.add(value == nullValue && value != null ? "NULL" : String.valueOf(value));
+            }
+            return new SqlStatement(sql, texts, name);
+        }
+
+        private static boolean immutable(Object value) {
+            return value instanceof String || value instanceof Integer || value instanceof Long
+                    || value instanceof Short || value instanceof Byte || value instanceof Boolean
+                    || value instanceof java.math.BigDecimal || value instanceof java.math.BigInteger
+                    || value instanceof Double || value instanceof Float || value instanceof Character
+                    || value instanceof java.util.UUID || value instanceof java.time.temporal.TemporalAccessor
+                    && value.getClass().getPackageName().equals("java.time");
+        }
     }
 
     /**
@@ -37,8 +80,12 @@ public sealed interface Observation {
          * @param onlyEqualities whether the WHERE is nothing but those equalities
          */
         public RowsRead(String table, Map<String, Object> fixedByWhere, boolean onlyEqualities) {
+            this(table, onlyEqualities, Map.copyOf(fixedByWhere));
+        }
+
+        private RowsRead(String table, boolean onlyEqualities, Map<String, Object> fixedByWhere) {
             this.table = table;
-            this.fixedByWhere = Map.copyOf(fixedByWhere);
+            this.fixedByWhere = fixedByWhere;
             this.onlyEqualities = onlyEqualities;
         }
 
@@ -65,7 +112,7 @@ public sealed interface Observation {
 
         /** What has been seen so far, kept apart from the rows the application may still move to. */
         public RowsRead frozen() {
-            RowsRead copy = new RowsRead(table, fixedByWhere, onlyEqualities);
+            RowsRead copy = new RowsRead(table, onlyEqualities, fixedByWhere);
             copy.rows.addAll(rows);
             copy.exhausted = exhausted;
             copy.predicateWhere = predicateWhere;

@@ -83,6 +83,16 @@ public final class TransactionLog {
         return tables;
     }
 
+    /** Whether every table whose rows this transaction read or wrote is {@code known}: {@link #tables()} without building it. */
+    public boolean tablesAll(java.util.function.Predicate<String> known) {
+        for (Observation o : observations) {
+            if (o instanceof RowsRead r && !known.test(r.table()) || o instanceof RowsWritten w && !known.test(w.table())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The tables this transaction wrote, or may have written; empty in the list means every table. */
     public List<Optional<String>> tablesWritten() {
         List<Optional<String>> tables = new ArrayList<>();
@@ -104,8 +114,10 @@ public final class TransactionLog {
      * @param primaryKeys the primary key columns of each table, empty when unknown
      */
     public void finish(long end, Outcome outcome, PrimaryKeyLookup primaryKeys) {
-        List<Observation> seen = observations.stream()
-                .map(o -> o instanceof Observation.RowsRead read ? read.frozen() : o).toList();
+        List<Observation> seen = new ArrayList<>(observations.size());
+        for (Observation o : observations) {
+            seen.add(o instanceof Observation.RowsRead read ? read.frozen() : o);
+        }
         long ended = Math.max(end, start);
         // Turned into operations when the recording finishes, not here on the application's thread:
         // the observations are frozen as they are now and the primary keys a cache that only grows, so the

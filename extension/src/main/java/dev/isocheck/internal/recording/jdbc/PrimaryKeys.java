@@ -57,6 +57,10 @@ final class PrimaryKeys implements PrimaryKeyLookup {
     }
 
     /** Whether every table in {@code tables} is in the cache. */
+    boolean knows(String table) {
+        return cache.containsKey(table);
+    }
+
     boolean knows(Collection<String> tables) {
         return cache.keySet().containsAll(tables);
     }

@@ -100,7 +100,7 @@ final class RecordedConnection implements InvocationHandler {
      * early); empty when unknown.
      */
     synchronized Optional<TableColumns> columnsOf(String table) {
-        if (!primaryKeys.knows(java.util.Set.of(table)) && !open) {
+        if (!primaryKeys.knows(table) && !open) {
             primaryKeys.lookUp(real, dialect, java.util.Set.of(table));
             if (!autoCommit) {
                 try {
@@ -407,7 +407,7 @@ final class RecordedConnection implements InvocationHandler {
         if (partlyCommitted && outcome == Outcome.ABORTED) {
             outcome = Outcome.UNKNOWN;
         }
-        if (mayQuery && !primaryKeys.knows(ended.tables())) {
+        if (mayQuery && !ended.tablesAll(primaryKeys::knows)) {
             lookUpKeys(ended);
         }
         try {

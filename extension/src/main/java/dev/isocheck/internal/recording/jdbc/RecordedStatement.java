@@ -54,11 +54,9 @@ final class RecordedStatement implements InvocationHandler {
     private final Object[] prepareArgs;
     /** The original statement, prepared on demand for what the rewritten one cannot do (batches, executeQuery). */
     private PreparedStatement original;
-    private final Map<Integer, Object> parameters = new TreeMap<>();
-    private final Map<Integer, Object[]> parameterCalls = new TreeMap<>();
-    private final Map<Integer, Method> parameterMethods = new HashMap<>();
-    private final List<Map<Integer, Object[]>> batchCalls = new ArrayList<>();
-    private final List<Map<Integer, Method>> batchMethods = new ArrayList<>();
+    private final BoundParameters parameters = new BoundParameters();
+    /** The parameters of each prepared entry of the batch being built. */
+    private final List<BoundParameters> batchCalls = new ArrayList<>();
     private final List<String> batchSql = new ArrayList<>();
     private Statement proxy;
     /** After a rewritten execute(): the update count the application asks for, -1 once moved past. */
@@ -264,15 +262,13 @@ final class RecordedStatement implements InvocationHandler {
                 if (arity == 1) {
                     batchSql.add((String) args[0]);
                 } else {
-                    batchCalls.add(new TreeMap<>(parameterCalls));
-                    batchMethods.add(new HashMap<>(parameterMethods));
+                    batchCalls.add(parameters.copy());
                 }
                 // A rewritten statement's batch is replayed on the original at executeBatch.
                 return rewritten && arity == 0 ? null : Proxies.call(real, method, args);
             case "clearBatch":
                 batchSql.clear();
                 batchCalls.clear();
-                batchMethods.clear();
                 return rewritten ? null : Proxies.call(real, method, args);
             case "executeBatch":
             case "executeLargeBatch":
@@ -280,8 +276,6 @@ final class RecordedStatement implements InvocationHandler {
                 return executeBatch(method, args);
             case "clearParameters":
                 parameters.clear();
-                parameterCalls.clear();
-                parameterMethods.clear();
                 return Proxies.call(real, method, args);
             case "getGeneratedKeys":
                 if (tee != null) {
@@ -310,17 +304,10 @@ final class RecordedStatement implements InvocationHandler {
             default:
                 if (name.startsWith("set") && arity >= 2 && method.getParameterTypes()[0] == int.class
                         && real instanceof PreparedStatement) {
-                    bind(method, args);
+                    parameters.bind(method, args);
                 }
                 return Proxies.call(real, method, args);
         }
-    }
-
-    private void bind(Method method, Object[] args) {
-        int index = (Integer) args[0];
-        parameters.put(index, method.getName().equals("setNull") ? WhereText.Unbound.NULL : args[1]);
-        parameterCalls.put(index, args.clone());
-        parameterMethods.put(index, method);
     }
 
     private Object executePrepared(String name, Method method, Object[] args) throws Throwable {
@@ -339,9 +326,7 @@ final class RecordedStatement implements InvocationHandler {
         if (rewritten) {
             // executeQuery on a write: the original statement answers it, with the same parameters.
             target = original();
-            for (Map.Entry<Integer, Object[]> call : parameterCalls.entrySet()) {
-                Proxies.call(target, parameterMethods.get(call.getKey()), call.getValue());
-            }
+            parameters.replayOn(target);
         }
         return execute(analysed, preparedSql, target, method, args, rewritten ? null : hiddenPlan, null);
     }
@@ -487,7 +472,7 @@ final class RecordedStatement implements InvocationHandler {
             recap(maxRows);
         }
         connection.observe(log, complete
-                ? rowsWritten(write, rows, oldRows, false, log)
+                ? rowsWritten(write, sql, rows, oldRows, false, log)
                 : new LeftOut(Optional.of(write.table()), sql, "the recorder could not read back a row written, or its columns have ambiguous names"));
         connection.afterExecute(null, false);
         // Drivers keep the count for getUpdateCount after executeUpdate too.
@@ -546,7 +531,7 @@ final class RecordedStatement implements InvocationHandler {
         }
         long count = result instanceof Number n ? n.longValue() : real.getUpdateCount();
         List<Map<String, Object>> rows = new ArrayList<>();
-        connection.observe(log, rowsWritten(write, rows, null, false, log));
+        connection.observe(log, rowsWritten(write, sql, rows, null, false, log));
         tee = new GeneratedKeysTee(connection, log, write, sql, rows, count, visible, real, proxy);
         boolean reading = log != null && count != 0;
         if (reading) {
@@ -561,29 +546,29 @@ final class RecordedStatement implements InvocationHandler {
      * came back (not in a batch, whose parameters differ row by row), also ranged over its WHERE:
      * when the checker evaluates it exactly, the old rows are the predicate read it was.
      */
-    private Observation.RowsWritten rowsWritten(Write write, List<Map<String, Object>> rows, List<Map<String, Object>> oldRows,
-                                                boolean batch, TransactionLog log) {
+    private Observation.RowsWritten rowsWritten(Write write, String sql, List<Map<String, Object>> rows,
+                                                List<Map<String, Object>> oldRows, boolean batch, TransactionLog log) {
         boolean deleted = write.kind() == WriteKind.DELETE;
         if (write.kind() == WriteKind.MERGE && log != null) {
             log.recording().notModelled(new dev.isocheck.internal.recording.NotModelled("the MERGE into " + write.table(),
                     "its reads of the source it merges and of rows it matched to nothing are not checked"));
         }
+        Optional<TableColumns> table = connection.knownColumnsOf(write.table());
+        Optional<WriteFacts> facts = table.map(t -> WriteFacts.of(sql, write, t));
         if (oldRows != null) {
-            oldRows = usedColumns(write, oldRows);
+            oldRows = usedColumns(facts, oldRows);
         }
         String rangedOver = null;
         if ((deleted || oldRows != null && write.kind() == WriteKind.UPDATE) && !batch) {
             String reason;
             if (write.limited()) {
                 reason = "LIMIT or ORDER BY may leave rows undeleted";
-            } else if (!rows.isEmpty()
-                    && connection.knownColumnsOf(write.table()).filter(t -> SqlAnalyzer.fixesOnly(write.where(), t.key())).isPresent()) {
+            } else if (!rows.isEmpty() && facts.isPresent() && facts.get().fixesKey()) {
                 // WHERE id = ? found its row: the item read of it is all the predicate would say
                 // (when it found none, the predicate read says the row was absent).
                 return new Observation.RowsWritten(write.table(), rows, deleted, write.assigned(), batch, null, oldRows);
             } else {
-                Optional<TableColumns> table = connection.knownColumnsOf(write.table());
-                ExactWhere exact = ExactWhere.of(write.where(), bound(),
+                ExactWhere exact = ExactWhere.of(write.where(), parameters.snapshot(),
                         (column, ordered) -> table.isPresent() && table.get().comparedExactly(column, ordered));
                 rangedOver = exact.where();
                 reason = exact.reason();
@@ -616,37 +601,15 @@ final class RecordedStatement implements InvocationHandler {
      * never the application's reads: a lost update ({@code SELECT n}, then {@code SET n = ?}) is the
      * application's stale read, not the statement's. {@code null} when the table's key is not known.
      */
-    private List<Map<String, Object>> usedColumns(Write write, List<Map<String, Object>> oldRows) {
-        Optional<TableColumns> table = connection.knownColumnsOf(write.table());
-        if (table.isEmpty()) {
+    private static List<Map<String, Object>> usedColumns(Optional<WriteFacts> facts, List<Map<String, Object>> oldRows) {
+        if (facts.isEmpty()) {
             return null;
         }
-        java.util.Set<String> kept = new java.util.HashSet<>(write.used());
-        kept.addAll(table.get().key());
         List<Map<String, Object>> used = new ArrayList<>(oldRows.size());
         for (Map<String, Object> row : oldRows) {
-            Map<String, Object> part = new java.util.LinkedHashMap<>();
-            row.forEach((column, value) -> {
-                if (kept.contains(column)) {
-                    part.put(column, value);
-                }
-            });
-            used.add(part);
+            used.add(facts.get().usedPart(row));
         }
         return used;
-    }
-
-    /** The bound parameters by index, index 0 unused. */
-    private List<Object> bound() {
-        List<Object> bound = new ArrayList<>();
-        bound.add(null);
-        if (!parameters.isEmpty()) {
-            int last = ((TreeMap<Integer, Object>) parameters).lastKey();
-            for (int i = 1; i <= last; i++) {
-                bound.add(parameters.get(i));
-            }
-        }
-        return bound;
     }
 
     /**
@@ -657,7 +620,7 @@ final class RecordedStatement implements InvocationHandler {
         List<Map<String, Object>> rows = new ArrayList<>();
         if (count == 0) {
             // Nothing written; HSQLDB's keys of no rows are a result without columns that may refuse to be read.
-            return rowsWritten(write, rows, null, batch, log);
+            return rowsWritten(write, sql, rows, null, batch, log);
         }
         boolean complete = true;
         try (ResultSet rs = from.getGeneratedKeys()) {
@@ -676,7 +639,7 @@ final class RecordedStatement implements InvocationHandler {
             return new LeftOut(Optional.of(write.table()), sql,
                     "the rows written did not all come back as generated keys (" + rows.size() + " of " + count + ")");
         }
-        return rowsWritten(write, rows, null, batch, log);
+        return rowsWritten(write, sql, rows, null, batch, log);
     }
 
     /**
@@ -760,16 +723,13 @@ final class RecordedStatement implements InvocationHandler {
             if (withKeys == null) {
                 target = original();
             }
-            for (int i = 0; i < batchCalls.size(); i++) {
-                for (Map.Entry<Integer, Object[]> call : batchCalls.get(i).entrySet()) {
-                    Proxies.call(target, batchMethods.get(i).get(call.getKey()), call.getValue());
-                }
+            for (BoundParameters entry : batchCalls) {
+                entry.replayOn(target);
                 ((PreparedStatement) target).addBatch();
             }
         }
         batchSql.clear();
         batchCalls.clear();
-        batchMethods.clear();
         ranOn = target == real ? null : target;
         Object result;
         try {
@@ -846,16 +806,8 @@ final class RecordedStatement implements InvocationHandler {
         if (log == null) {
             return;
         }
-        List<String> texts = new ArrayList<>();
-        if (sql.equals(preparedSql) && !parameters.isEmpty()) {
-            int last = ((TreeMap<Integer, Object>) parameters).lastKey();
-            for (int i = 1; i <= last; i++) {
-                Object value = parameters.get(i);
-                texts.add(value == WhereText.Unbound.NULL ? "NULL" : String.valueOf(value));
-            }
-        }
-        connection.observe(log, new Observation.StatementSent(
-                new dev.isocheck.history.SqlStatement(sql, texts, StatementNames.of(sql))));
+        Object[] values = sql.equals(preparedSql) ? parameters.values() : new Object[0];
+        connection.observe(log, new Observation.StatementSent(sql, values, WhereText.Unbound.NULL, StatementNames.of(sql)));
     }
 
     /** The reads a query's result will show, or {@code null} when it cannot be keyed. */
@@ -866,12 +818,13 @@ final class RecordedStatement implements InvocationHandler {
         if (!(analysed instanceof Query query)) {
             return null;
         }
-        Map<String, Object> fixed = new LinkedHashMap<>();
-        query.equalities().forEach((column, operand) -> {
+        Map<String, Object> fixed = query.equalities().isEmpty() ? Map.of() : new LinkedHashMap<>();
+        for (Map.Entry<String, Operand> equality : query.equalities().entrySet()) {
+            Operand operand = equality.getValue();
             Object value = operand instanceof Operand.Literal literal ? literal.value()
                     : parameters.get(((Operand.Parameter) operand).index());
-            ColumnValues.keyPart(value).ifPresent(v -> fixed.put(column, v));
-        });
+            ColumnValues.keyPart(value).ifPresent(v -> fixed.put(equality.getKey(), v));
+        }
         // OFFSET, LIMIT 0 or SKIP LOCKED can return nothing for a row that exists.
         return new RowsRead(query.table(), fixed, query.onlyEqualities() && !query.limited()
                 && fixed.size() == query.equalities().size());
@@ -897,7 +850,7 @@ final class RecordedStatement implements InvocationHandler {
         if (rs == null) {
             return null;
         }
-        List<Object> bound = bound();
+        List<Object> bound = parameters.snapshot();
         boolean capped;
         try {
             capped = real.getMaxRows() > 0;

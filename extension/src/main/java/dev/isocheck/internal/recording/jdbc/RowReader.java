@@ -2,6 +2,7 @@ package dev.isocheck.internal.recording.jdbc;
 
 import dev.isocheck.internal.recording.sql.ColumnValues;
 import dev.isocheck.internal.recording.sql.SqlAnalyzer;
+import dev.isocheck.internal.recording.sql.SqlTextCache;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -15,6 +16,9 @@ import java.util.Map;
  * column, by its lower-cased name, converted by {@link ColumnValues}.
  */
 final class RowReader {
+
+    /** Each result label's column name: a result's labels are read at every execution. */
+    private static final SqlTextCache<String> NAMES = new SqlTextCache<>();
 
     private final ResultSet rs;
     private final String[] names;
@@ -32,10 +36,19 @@ final class RowReader {
         names = new String[count];
         types = new int[count];
         for (int i = 0; i < count; i++) {
-            names[i] = columns == null ? SqlAnalyzer.columnName(meta.getColumnLabel(i + 1))
+            names[i] = columns == null ? name(meta.getColumnLabel(i + 1))
                     : i < columns.size() ? columns.get(i) : null;
             types[i] = meta.getColumnType(i + 1);
         }
+    }
+
+    private static String name(String label) {
+        String name = NAMES.get(label);
+        if (name == null) {
+            name = SqlAnalyzer.columnName(label);
+            NAMES.put(label, name);
+        }
+        return name;
     }
 
     /**
@@ -51,10 +64,10 @@ final class RowReader {
         java.util.List<String> oldNames = new java.util.ArrayList<>();
         boolean matching = count % 2 == 0;
         for (int i = 0; i < count; i++) {
-            String name = SqlAnalyzer.columnName(meta.getColumnLabel(i + 1));
+            String name = name(meta.getColumnLabel(i + 1));
             newNames.add(i < half ? name : null);
             oldNames.add(i < half ? null : name);
-            if (i >= half && !name.equals(SqlAnalyzer.columnName(meta.getColumnLabel(i - half + 1)))) {
+            if (i >= half && !name.equals(name(meta.getColumnLabel(i - half + 1)))) {
                 matching = false;
             }
         }

@@ -87,9 +87,6 @@ public enum Dialect {
         if (cached == null) {
             // A table or alias named old or new would make old.* and new.* mean it.
             cached = OLD_OR_NEW.matcher(sql).find() ? Optional.empty() : Optional.of(body(sql) + "\nRETURNING new.*, old.*");
-            if (OLD_ROW_REWRITES.size() >= 10_000) {
-                OLD_ROW_REWRITES.clear();
-            }
             OLD_ROW_REWRITES.put(sql, cached);
         }
         return cached;
@@ -141,7 +138,7 @@ public enum Dialect {
         return OTHER;
     }
 
-    private static final java.util.Map<String, Optional<String>> OLD_ROW_REWRITES = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final SqlTextCache<Optional<String>> OLD_ROW_REWRITES = new SqlTextCache<>();
     private static final java.util.regex.Pattern OLD_OR_NEW = java.util.regex.Pattern.compile("(?i)\\b(old|new)\\b");
 
     private static String body(String sql) {

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.JdbcParameter;
@@ -45,8 +44,7 @@ import net.sf.jsqlparser.statement.update.UpdateSet;
  */
 public final class SqlAnalyzer {
 
-    private static final int CACHE_LIMIT = 10_000;
-    private static final Map<String, AnalysedStatement> CACHE = new ConcurrentHashMap<>();
+    private static final SqlTextCache<AnalysedStatement> CACHE = new SqlTextCache<>();
     /**
      * JSqlParser parses on an executor, to time out; its own executor's threads are not daemons
      * and, after a statement it cannot parse, keep the application's JVM from exiting.
@@ -72,9 +70,6 @@ public final class SqlAnalyzer {
         } catch (RuntimeException e) {
             // A parser's surprise must not reach the application; what was not understood may write anything.
             analysed = new Opaque(Optional.empty(), "the recorder failed to analyse the statement: " + e);
-        }
-        if (CACHE.size() >= CACHE_LIMIT) {
-            CACHE.clear();
         }
         CACHE.put(sql, analysed);
         return analysed;

@@ -114,6 +114,44 @@ class RecordedOperationsTests {
     }
 
     @Test
+    void parametersAreShownAsTheyWereBoundWhenTheStatementRan() throws Exception {
+        try (Connection c = h2.getConnection(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS events");
+            s.execute("CREATE TABLE events (id INT PRIMARY KEY, at TIMESTAMP, note VARCHAR(20))");
+        }
+        String insert = "INSERT INTO events (id, at, note) VALUES (?, ?, ?)";
+        RecordedHistory recorded = RecordedRun.record("parameters", h2, ds -> {
+            try (Connection c = ds.getConnection()) {
+                c.setAutoCommit(false);
+                try (PreparedStatement s = c.prepareStatement(insert)) {
+                    java.sql.Timestamp at = java.sql.Timestamp.valueOf("2026-01-02 03:04:05");
+                    s.setInt(1, 1);
+                    s.setTimestamp(2, at);
+                    s.setNull(3, java.sql.Types.VARCHAR);
+                    s.executeUpdate();
+                    // Changed after it ran: the first statement still shows the value it was sent with;
+                    // the second, bound to the same object, the value it has now.
+                    at.setTime(java.sql.Timestamp.valueOf("2027-05-06 07:08:09").getTime());
+                    s.setInt(1, 2);
+                    s.setString(3, "x");
+                    s.executeUpdate();
+                    s.clearParameters();
+                    s.setInt(1, 3);
+                    s.setNull(2, java.sql.Types.TIMESTAMP);
+                    s.setString(3, "y");
+                    s.executeUpdate();
+                }
+                c.commit();
+            }
+        });
+
+        assertThat(recorded.history().transactions().get(0).statements()).containsExactly(
+                SqlStatement.of(insert, List.of("1", "2026-01-02 03:04:05.0", "NULL")),
+                SqlStatement.of(insert, List.of("2", "2027-05-06 07:08:09.0", "x")),
+                SqlStatement.of(insert, List.of("3", "NULL", "y")));
+    }
+
+    @Test
     void tablesWithoutPrimaryKeysAndUnanalysedStatementsAreLeftOut() throws Exception {
         RecordedHistory recorded = RecordedRun.record("left out", h2, ds -> {
             try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {

@@ -1,0 +1,98 @@
+package dev.isocheck.internal.recording.jdbc;
+
+import dev.isocheck.internal.recording.sql.WhereText;
+import java.lang.reflect.Method;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The parameters bound to a prepared statement so far, by their 1-based index: each value as the
+ * recorder reads it, and the call that bound it, to replay on another statement of the same SQL.
+ * Arrays indexed by position rather than maps: every {@code setX} of the application's goes
+ * through here, and three maps per call showed in profiles.
+ */
+final class BoundParameters {
+
+    private static final Object[] NONE = {};
+    /**
+     * More than any driver allows (PostgreSQL's protocol caps a statement at 65,535): a larger
+     * index is refused by the driver, and is not worth an array of its size.
+     */
+    private static final int MOST = 1 << 16;
+
+    /** Index i holds parameter i; index 0 unused. */
+    private Object[] values = new Object[8];
+    private Method[] methods = new Method[8];
+    private Object[][] calls = new Object[8][];
+    /** The highest index bound, 0 when none. */
+    private int last;
+
+    /**
+     * Notes a {@code setX(index, value, …)} call. The arguments array is kept as it is: a proxy
+     * passes each call a fresh one, and the driver's method does not change it.
+     */
+    void bind(Method method, Object[] args) {
+        int index = (Integer) args[0];
+        if (index < 1 || index > MOST) {
+            // The driver refuses it; nothing is bound.
+            return;
+        }
+        if (index >= values.length) {
+            int size = Math.max(index + 1, values.length * 2);
+            values = Arrays.copyOf(values, size);
+            methods = Arrays.copyOf(methods, size);
+            calls = Arrays.copyOf(calls, size);
+        }
+        values[index] = method.getName().equals("setNull") ? WhereText.Unbound.NULL : args[1];
+        methods[index] = method;
+        calls[index] = args;
+        last = Math.max(last, index);
+    }
+
+    /** Forgets every parameter, as {@code clearParameters} does. */
+    void clear() {
+        Arrays.fill(values, 0, last + 1, null);
+        Arrays.fill(methods, 0, last + 1, null);
+        Arrays.fill(calls, 0, last + 1, null);
+        last = 0;
+    }
+
+    boolean isEmpty() {
+        return last == 0;
+    }
+
+    /** The value bound at {@code index} ({@link WhereText.Unbound#NULL} for SQL null), {@code null} when unbound. */
+    Object get(int index) {
+        return index > 0 && index <= last ? values[index] : null;
+    }
+
+    /** The values by index, index 0 unused ({@code null}), as they are now. */
+    List<Object> snapshot() {
+        return Arrays.asList(last == 0 ? new Object[1] : Arrays.copyOf(values, last + 1));
+    }
+
+    /** The values in placeholder order, as they are now; unbound ones {@code null}. */
+    Object[] values() {
+        return last == 0 ? NONE : Arrays.copyOfRange(values, 1, last + 1);
+    }
+
+    /** A copy, which later binds leave as it is: a batch entry. */
+    BoundParameters copy() {
+        BoundParameters copy = new BoundParameters();
+        copy.values = values.clone();
+        copy.methods = methods.clone();
+        copy.calls = calls.clone();
+        copy.last = last;
+        return copy;
+    }
+
+    /** Binds the same parameters on {@code target}, in index order, by the same calls. */
+    void replayOn(Statement target) throws Throwable {
+        for (int i = 1; i <= last; i++) {
+            if (methods[i] != null) {
+                Proxies.call(target, methods[i], calls[i]);
+            }
+        }
+    }
+}
