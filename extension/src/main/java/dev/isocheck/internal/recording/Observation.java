@@ -72,6 +72,7 @@ public sealed interface Observation {
         private final boolean onlyEqualities;
         private final List<Map<String, Object>> rows = new ArrayList<>();
         private boolean exhausted;
+        private boolean closed;
         private String predicateWhere;
 
         /**
@@ -110,8 +111,19 @@ public sealed interface Observation {
             return table;
         }
 
-        /** What has been seen so far, kept apart from the rows the application may still move to. */
+        /** Notes that the result was closed or read to its end: no row is added from now on. */
+        public void closed() {
+            closed = true;
+        }
+
+        /**
+         * What has been seen so far, kept apart from the rows the application may still move to:
+         * itself once its result is closed, as nearly every result is by the commit.
+         */
         public RowsRead frozen() {
+            if (closed) {
+                return this;
+            }
             RowsRead copy = new RowsRead(table, onlyEqualities, fixedByWhere);
             copy.rows.addAll(rows);
             copy.exhausted = exhausted;

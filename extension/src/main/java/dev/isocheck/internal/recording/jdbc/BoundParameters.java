@@ -15,16 +15,18 @@ import java.util.List;
 final class BoundParameters {
 
     private static final Object[] NONE = {};
+    private static final Method[] NO_METHODS = {};
+    private static final Object[][] NO_CALLS = {};
     /**
      * More than any driver allows (PostgreSQL's protocol caps a statement at 65,535): a larger
      * index is refused by the driver, and is not worth an array of its size.
      */
     private static final int MOST = 1 << 16;
 
-    /** Index i holds parameter i; index 0 unused. */
-    private Object[] values = new Object[8];
-    private Method[] methods = new Method[8];
-    private Object[][] calls = new Object[8][];
+    /** Index i holds parameter i; index 0 unused. Allocated at the first bind: many statements bind nothing. */
+    private Object[] values = NONE;
+    private Method[] methods = NO_METHODS;
+    private Object[][] calls = NO_CALLS;
     /** The highest index bound, 0 when none. */
     private int last;
 
@@ -39,7 +41,7 @@ final class BoundParameters {
             return;
         }
         if (index >= values.length) {
-            int size = Math.max(index + 1, values.length * 2);
+            int size = Math.max(index + 1, Math.max(8, values.length * 2));
             values = Arrays.copyOf(values, size);
             methods = Arrays.copyOf(methods, size);
             calls = Arrays.copyOf(calls, size);
@@ -52,6 +54,9 @@ final class BoundParameters {
 
     /** Forgets every parameter, as {@code clearParameters} does. */
     void clear() {
+        if (last == 0) {
+            return;
+        }
         Arrays.fill(values, 0, last + 1, null);
         Arrays.fill(methods, 0, last + 1, null);
         Arrays.fill(calls, 0, last + 1, null);

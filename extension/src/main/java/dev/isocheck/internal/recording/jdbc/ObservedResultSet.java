@@ -244,6 +244,11 @@ final class ObservedResultSet implements InvocationHandler {
     private void finished() {
         if (!done) {
             done = true;
+            if (read != null) {
+                synchronized (connection) {
+                    read.closed();
+                }
+            }
             connection.resultDone(log);
         }
     }

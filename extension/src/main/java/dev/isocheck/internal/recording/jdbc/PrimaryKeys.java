@@ -56,13 +56,9 @@ final class PrimaryKeys implements PrimaryKeyLookup {
         return sideEffects.getOrDefault(table, Map.of("*", "the table's triggers and cascading foreign keys could not be looked up"));
     }
 
-    /** Whether every table in {@code tables} is in the cache. */
+    /** Whether {@code table} was looked up (found or not). */
     boolean knows(String table) {
         return cache.containsKey(table);
-    }
-
-    boolean knows(Collection<String> tables) {
-        return cache.keySet().containsAll(tables);
     }
 
     /**

@@ -26,12 +26,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * A recorded {@link Statement}, {@link PreparedStatement} or {@link CallableStatement}: it
@@ -67,6 +65,8 @@ final class RecordedStatement implements InvocationHandler {
     private TransactionLog pendingLog;
     private AnalysedStatement pendingAnalysis;
     private HiddenColumns pendingHidden;
+    /** The prepared SQL as recorded, once executed: the same at every execution. */
+    private AnalysedStatement preparedAnalysis;
     /** For a prepared query sent with columns added for the recorder: those columns; else {@code null}. */
     private HiddenColumns hiddenPlan;
     /** For a write prepared asking for every column as generated keys (HSQLDB): the write; else {@code null}. */
@@ -311,7 +311,10 @@ final class RecordedStatement implements InvocationHandler {
     }
 
     private Object executePrepared(String name, Method method, Object[] args) throws Throwable {
-        AnalysedStatement analysed = seen(connection, SqlAnalyzer.analyse(preparedSql), preparedSql, rewritten);
+        if (preparedAnalysis == null) {
+            preparedAnalysis = seen(connection, SqlAnalyzer.analyse(preparedSql), preparedSql, rewritten);
+        }
+        AnalysedStatement analysed = preparedAnalysis;
         lookUpColumnsOfWrite(analysed);
         if (keysWrite != null && !name.equals("executeQuery")) {
             return executeReturningKeys(keysWrite, preparedSql, method, args);

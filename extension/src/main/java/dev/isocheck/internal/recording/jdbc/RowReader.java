@@ -2,7 +2,6 @@ package dev.isocheck.internal.recording.jdbc;
 
 import dev.isocheck.internal.recording.sql.ColumnValues;
 import dev.isocheck.internal.recording.sql.SqlAnalyzer;
-import dev.isocheck.internal.recording.sql.SqlTextCache;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -17,13 +16,15 @@ import java.util.Map;
  */
 final class RowReader {
 
-    /** Each result label's column name: a result's labels are read at every execution. */
-    private static final SqlTextCache<String> NAMES = new SqlTextCache<>();
-
     private final ResultSet rs;
     private final String[] names;
     private final int[] types;
     private boolean ambiguous;
+    /** The named result columns, in result order, once the first row is read; their positions in {@link #at}. */
+    private String[] kept;
+    private int[] at;
+    /** Whether two result columns have one name: then every row is ambiguous. */
+    private boolean duplicates;
 
     /**
      * @param columns the table column of each result column ({@code null} entries for others), or
@@ -36,19 +37,10 @@ final class RowReader {
         names = new String[count];
         types = new int[count];
         for (int i = 0; i < count; i++) {
-            names[i] = columns == null ? name(meta.getColumnLabel(i + 1))
+            names[i] = columns == null ? SqlAnalyzer.columnName(meta.getColumnLabel(i + 1))
                     : i < columns.size() ? columns.get(i) : null;
             types[i] = meta.getColumnType(i + 1);
         }
-    }
-
-    private static String name(String label) {
-        String name = NAMES.get(label);
-        if (name == null) {
-            name = SqlAnalyzer.columnName(label);
-            NAMES.put(label, name);
-        }
-        return name;
     }
 
     /**
@@ -64,10 +56,10 @@ final class RowReader {
         java.util.List<String> oldNames = new java.util.ArrayList<>();
         boolean matching = count % 2 == 0;
         for (int i = 0; i < count; i++) {
-            String name = name(meta.getColumnLabel(i + 1));
+            String name = SqlAnalyzer.columnName(meta.getColumnLabel(i + 1));
             newNames.add(i < half ? name : null);
             oldNames.add(i < half ? null : name);
-            if (i >= half && !name.equals(name(meta.getColumnLabel(i - half + 1)))) {
+            if (i >= half && !name.equals(SqlAnalyzer.columnName(meta.getColumnLabel(i - half + 1)))) {
                 matching = false;
             }
         }
@@ -83,24 +75,58 @@ final class RowReader {
      * check stays sound. Two result columns of one name make the row {@linkplain #ambiguous() ambiguous}.
      */
     Map<String, Object> row() throws SQLException {
-        Map<String, Object> row = new LinkedHashMap<>();
-        ambiguous = false;
-        for (int i = 0; i < names.length; i++) {
-            if (names[i] == null) {
-                continue;
-            }
-            Object value = ColumnValues.toJson(rs.getObject(i + 1));
-            if (row.containsKey(names[i])) {
-                // "Foo" and "foo" fold to one name: which is which is not known.
-                ambiguous = true;
-            }
-            row.put(names[i], value);
+        if (kept == null) {
+            keep();
         }
-        row.values().removeIf(v -> v == ColumnValues.UNSUPPORTED);
+        ambiguous = duplicates;
         if (ambiguous) {
-            row.clear();
+            return new LinkedHashMap<>();
+        }
+        Object[] values = new Object[kept.length];
+        boolean unsupported = false;
+        for (int j = 0; j < kept.length; j++) {
+            values[j] = ColumnValues.toJson(rs.getObject(at[j] + 1));
+            unsupported |= values[j] == ColumnValues.UNSUPPORTED;
+        }
+        if (!unsupported) {
+            return new ResultRow(kept, values);
+        }
+        Map<String, Object> row = new LinkedHashMap<>();
+        for (int j = 0; j < kept.length; j++) {
+            if (values[j] != ColumnValues.UNSUPPORTED) {
+                row.put(kept[j], values[j]);
+            }
         }
         return row;
+    }
+
+    /** Which result columns rows are read from, once per result. */
+    private void keep() {
+        int count = 0;
+        // "Foo" and "foo" fold to one name: which is which is not known. Most results have a few
+        // columns, whose pairs cost less to compare than a set costs to build for every result.
+        java.util.Set<String> seen = names.length > 16 ? new java.util.HashSet<>() : null;
+        for (int i = 0; i < names.length; i++) {
+            if (names[i] != null) {
+                count++;
+                if (seen != null) {
+                    duplicates |= !seen.add(names[i]);
+                } else {
+                    for (int j = 0; j < i; j++) {
+                        duplicates |= names[i].equals(names[j]);
+                    }
+                }
+            }
+        }
+        String[] keptNames = new String[count];
+        at = new int[count];
+        for (int i = 0, j = 0; i < names.length; i++) {
+            if (names[i] != null) {
+                keptNames[j] = names[i];
+                at[j++] = i;
+            }
+        }
+        kept = keptNames;
     }
 
     /** Whether the last {@link #row()} had two columns of one name, and so is empty. */
