@@ -131,9 +131,11 @@ public sealed interface Observation {
             return copy;
         }
 
-        /** The rows seen so far. */
+        /** The rows seen so far; read-only. */
         public List<Map<String, Object>> rows() {
-            return List.copyOf(rows);
+            // A view, not a copy: asked several times per read when the history is built, and
+            // the rows of a frozen read do not change.
+            return java.util.Collections.unmodifiableList(rows);
         }
 
         /** The columns the WHERE fixes to one value, with those values. */

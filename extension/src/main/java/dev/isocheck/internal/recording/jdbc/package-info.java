@@ -16,6 +16,13 @@
  * return the recorded connection) keep every other call a plain pass-through, so a driver's
  * exceptions, warnings and extension methods reach the application unchanged.
  *
+ * <p><strong>Little work on the application's thread.</strong> Recording runs on the threads the
+ * application's own transactions run on, so its work is taken from the application's throughput
+ * (the issue's target: under 10%, measured in {@code docs/benchmarks.md}). What it sees is kept as
+ * it comes (parameters as bound, rows as their values beside the result's column names) and turned
+ * into the history when the test ends; what a statement's text implies is derived once per text;
+ * the calls made for every statement and every row go to the driver directly, not by reflection.
+ *
  * <p>What the application can tell: error messages that quote the SQL quote the rewritten form
  * (H2) or point at another position (PostgreSQL), though exception classes and SQLSTATEs are the
  * same; {@code unwrap} to a driver class returns the driver's object, whose use is not recorded; a
