@@ -1,6 +1,7 @@
 package dev.isocheck.internal.recording;
 
 import dev.isocheck.history.SqlStatement;
+import dev.isocheck.internal.recording.sql.WhereText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,32 +21,26 @@ public sealed interface Observation {
      * is turned into text at once.
      *
      * @param sql        the SQL text as sent
-     * @param parameters the bound values in placeholder order ({@code null} for unbound, the
-     *                   {@code nullValue} marker for SQL null)
-     * @param nullValue  what stands for SQL null among {@code parameters}
+     * @param parameters the bound values in placeholder order ({@code null} for unbound,
+     *                   {@link WhereText.Unbound#NULL} for SQL null)
      * @param name       what the application calls the statement, empty when unnamed
      */
-    record StatementSent(String sql, Object[] parameters, Object nullValue, Optional<String> name) implements Observation {
+    record StatementSent(String sql, Object[] parameters, Optional<String> name) implements Observation {
 
         /** Keeps {@code parameters} (an array of the caller's own), their mutable values as text. */
         public StatementSent {
             for (int i = 0; i < parameters.length; i++) {
-                if (parameters[i] != null && parameters[i] != nullValue && !immutable(parameters[i])) {
+                if (parameters[i] != null && parameters[i] != WhereText.Unbound.NULL && !immutable(parameters[i])) {
                     parameters[i] = String.valueOf(parameters[i]);
                 }
             }
-        }
-
-        /** A statement already in text. */
-        public StatementSent(SqlStatement statement) {
-            this(statement.sql(), statement.parameters().toArray(), null, statement.name());
         }
 
         /** The statement, its parameters as text ({@code NULL} for SQL null). */
         public SqlStatement statement() {
             List<String> texts = new ArrayList<>(parameters.length);
             for (Object value : parameters) {
-                texts.add(value == nullValue && value != null ? "NULL" : String.valueOf(value));
+                texts.add(value == WhereText.Unbound.NULL ? "NULL" : String.valueOf(value));
             }
             return new SqlStatement(sql, texts, name);
         }

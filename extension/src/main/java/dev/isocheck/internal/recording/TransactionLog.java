@@ -1,6 +1,5 @@
 package dev.isocheck.internal.recording;
 
-import dev.isocheck.history.SqlStatement;
 import dev.isocheck.internal.recording.Observation.LeftOut;
 import dev.isocheck.internal.recording.Observation.RowsRead;
 import dev.isocheck.internal.recording.Observation.RowsWritten;
@@ -44,11 +43,6 @@ public final class TransactionLog {
     /** Appends an observation. */
     public void add(Observation observation) {
         observations.add(Objects.requireNonNull(observation, "observation is null"));
-    }
-
-    /** Appends a statement sent. */
-    public void statement(String sql, List<String> parameters) {
-        add(new Observation.StatementSent(SqlStatement.of(sql, parameters)));
     }
 
     /** A mark to {@linkplain #rollbackTo(int) roll back to}: a savepoint. */

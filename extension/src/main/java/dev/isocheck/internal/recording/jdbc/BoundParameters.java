@@ -63,10 +63,6 @@ final class BoundParameters {
         last = 0;
     }
 
-    boolean isEmpty() {
-        return last == 0;
-    }
-
     /** The value bound at {@code index} ({@link WhereText.Unbound#NULL} for SQL null), {@code null} when unbound. */
     Object get(int index) {
         return index > 0 && index <= last ? values[index] : null;

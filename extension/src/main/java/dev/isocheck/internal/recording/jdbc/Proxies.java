@@ -102,15 +102,13 @@ final class Proxies {
                 }
                 break;
             case "close":
-                if (count == 0 && target instanceof AutoCloseable) {
-                    if (target instanceof ResultSet rs) {
-                        rs.close();
-                        return null;
-                    }
-                    if (target instanceof Statement statement) {
-                        statement.close();
-                        return null;
-                    }
+                if (count == 0 && target instanceof ResultSet rs) {
+                    rs.close();
+                    return null;
+                }
+                if (count == 0 && target instanceof Statement statement) {
+                    statement.close();
+                    return null;
                 }
                 break;
             case "executeQuery":

@@ -16,7 +16,6 @@ import dev.isocheck.internal.recording.sql.Dialect;
 import dev.isocheck.internal.recording.sql.HiddenColumns;
 import dev.isocheck.internal.recording.sql.SqlAnalyzer;
 import dev.isocheck.internal.recording.sql.TableColumns;
-import dev.isocheck.internal.recording.sql.WhereText;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.sql.CallableStatement;
@@ -810,7 +809,7 @@ final class RecordedStatement implements InvocationHandler {
             return;
         }
         Object[] values = sql.equals(preparedSql) ? parameters.values() : new Object[0];
-        connection.observe(log, new Observation.StatementSent(sql, values, WhereText.Unbound.NULL, StatementNames.of(sql)));
+        connection.observe(log, new Observation.StatementSent(sql, values, StatementNames.of(sql)));
     }
 
     /** The reads a query's result will show, or {@code null} when it cannot be keyed. */

@@ -19,12 +19,11 @@ final class RowReader {
     private final ResultSet rs;
     private final String[] names;
     private final int[] types;
-    private boolean ambiguous;
-    /** The named result columns, in result order, once the first row is read; their positions in {@link #at}. */
-    private String[] kept;
-    private int[] at;
+    /** The named result columns, in result order; their positions in {@link #at}. */
+    private final String[] kept;
+    private final int[] at;
     /** Whether two result columns have one name: then every row is ambiguous. */
-    private boolean duplicates;
+    private final boolean duplicates;
 
     /**
      * @param columns the table column of each result column ({@code null} entries for others), or
@@ -40,6 +39,32 @@ final class RowReader {
             names[i] = columns == null ? SqlAnalyzer.columnName(meta.getColumnLabel(i + 1))
                     : i < columns.size() ? columns.get(i) : null;
             types[i] = meta.getColumnType(i + 1);
+        }
+        int named = 0;
+        boolean twice = false;
+        // "Foo" and "foo" fold to one name: which is which is not known. Most results have a few
+        // columns, whose pairs cost less to compare than a set costs to build for every result.
+        java.util.Set<String> seen = count > 16 ? new java.util.HashSet<>() : null;
+        for (int i = 0; i < count; i++) {
+            if (names[i] != null) {
+                named++;
+                if (seen != null) {
+                    twice |= !seen.add(names[i]);
+                } else {
+                    for (int j = 0; j < i; j++) {
+                        twice |= names[i].equals(names[j]);
+                    }
+                }
+            }
+        }
+        duplicates = twice;
+        kept = new String[named];
+        at = new int[named];
+        for (int i = 0, j = 0; i < count; i++) {
+            if (names[i] != null) {
+                kept[j] = names[i];
+                at[j++] = i;
+            }
         }
     }
 
@@ -75,11 +100,7 @@ final class RowReader {
      * check stays sound. Two result columns of one name make the row {@linkplain #ambiguous() ambiguous}.
      */
     Map<String, Object> row() throws SQLException {
-        if (kept == null) {
-            keep();
-        }
-        ambiguous = duplicates;
-        if (ambiguous) {
+        if (duplicates) {
             return new LinkedHashMap<>();
         }
         Object[] values = new Object[kept.length];
@@ -100,38 +121,9 @@ final class RowReader {
         return row;
     }
 
-    /** Which result columns rows are read from, once per result. */
-    private void keep() {
-        int count = 0;
-        // "Foo" and "foo" fold to one name: which is which is not known. Most results have a few
-        // columns, whose pairs cost less to compare than a set costs to build for every result.
-        java.util.Set<String> seen = names.length > 16 ? new java.util.HashSet<>() : null;
-        for (int i = 0; i < names.length; i++) {
-            if (names[i] != null) {
-                count++;
-                if (seen != null) {
-                    duplicates |= !seen.add(names[i]);
-                } else {
-                    for (int j = 0; j < i; j++) {
-                        duplicates |= names[i].equals(names[j]);
-                    }
-                }
-            }
-        }
-        String[] keptNames = new String[count];
-        at = new int[count];
-        for (int i = 0, j = 0; i < names.length; i++) {
-            if (names[i] != null) {
-                keptNames[j] = names[i];
-                at[j++] = i;
-            }
-        }
-        kept = keptNames;
-    }
-
-    /** Whether the last {@link #row()} had two columns of one name, and so is empty. */
+    /** Whether the result has two columns of one name, so that every {@link #row()} is empty. */
     boolean ambiguous() {
-        return ambiguous;
+        return duplicates;
     }
 
     /** Whether {@code column} is a result column of a character string type. */
