@@ -83,26 +83,33 @@ public final class ReachabilityEngines {
 
     /** {@link #closureOf(Dag, GpuMode)} over the given engines, logging to {@code log}. */
     static Reachability closureOf(Dag dag, List<? extends ReachabilityEngine> discovered, GpuMode mode, OnceLog log) {
-        ChainDecomposition chains = ChainDecomposition.of(dag);
+        // Only "auto" needs the chains to choose; under "on" and "off" they are made only when the
+        // CPU computes the closure, not for a GPU that does not use them.
+        ChainDecomposition chains = mode == GpuMode.AUTO ? ChainDecomposition.of(dag) : null;
         // Measured on an H100 (docs/benchmarks.md#gpu-reachability): where chain clocks are smaller
         // than bit rows, the CPU's clocks beat the GPU's rows at every size, 100k nodes included
         // (checks twice as fast, a quarter of the heap). Only "on" sends such graphs to the GPU.
-        if (mode == GpuMode.AUTO && CpuReachabilityEngine.clocksSmallerThanRows(dag.nodeCount(), chains.count())) {
-            return CPU.closureOf(dag, chains);
+        if (chains != null && CpuReachabilityEngine.clocksSmallerThanRows(dag.nodeCount(), chains.count())) {
+            return cpuClosureOf(dag, chains);
         }
         Selection selection = select(dag.nodeCount(), dag.edgeCount(), discovered, mode);
         selection.fallbackReason().ifPresent(log::log);
         ReachabilityEngine engine = selection.engine();
         if (engine == CPU) {
-            return CPU.closureOf(dag, chains);
+            return cpuClosureOf(dag, chains);
         }
         try {
             return engine.closureOf(dag);
         } catch (IllegalStateException failure) {
             log.log("reachability engine " + engine.name() + " failed on " + dag.nodeCount() + " nodes and "
                     + dag.edgeCount() + " edges (" + failure.getMessage() + "); computing reachability on the CPU");
-            return CPU.closureOf(dag, chains);
+            return cpuClosureOf(dag, chains);
         }
+    }
+
+    /** The CPU's closure of {@code dag}, over {@code chains} when they were made already ({@code null} when not). */
+    private static Reachability cpuClosureOf(Dag dag, ChainDecomposition chains) {
+        return chains == null ? CPU.closureOf(dag) : CPU.closureOf(dag, chains);
     }
 
     /** {@link #select(int, long, GpuMode)} over the given engines, without logging. */
