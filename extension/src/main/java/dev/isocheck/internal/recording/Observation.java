@@ -183,6 +183,19 @@ public sealed interface Observation {
     }
 
     /**
+     * A statement that may have written rows, sent as written to a database whose
+     * {@link WriteLog} records the writes: where it stands among the transaction's reads, and
+     * what the driver said it did, so that the rows the log shows can be put in their place.
+     *
+     * @param table the one table the statement names as its target, when it is a plain
+     *              INSERT, UPDATE, DELETE or MERGE; empty when it may write anywhere (a function
+     *              call, a procedure, several statements)
+     * @param count the rows the driver said it changed, -1 when it did not say
+     */
+    record MayHaveWritten(Optional<String> table, long count) implements Observation {
+    }
+
+    /**
      * A write the recorder could not see: its table (or every table, when empty) is left out of
      * the check.
      */

@@ -28,21 +28,101 @@ public final class RecordedTransaction {
     /** Stands for "every table" among the tables left out. */
     static final String EVERY_TABLE = "*";
 
+    /**
+     * The reason given for transaction control sent as SQL text ({@code COMMIT}, {@code BEGIN}):
+     * the recorder's transactions are then not the database's, whatever records the writes.
+     */
+    public static final String TRANSACTION_CONTROL =
+            "transaction control sent as SQL text: the recorder cannot tell where the database's transactions begin and end";
+
     private final String session;
     private final String thread;
     private final long start;
     private final long end;
+    /** Whether the start and end are known: not for a transaction no recorded connection ran. */
+    private final boolean timed;
     private final boolean committed;
     private final List<Op> ops = new ArrayList<>();
     private final List<LeftOut> leftOut = new ArrayList<>();
 
-    RecordedTransaction(String session, String thread, long start, long end, Outcome outcome,
-                        List<Observation> observations, PrimaryKeyLookup primaryKeys) {
+    private RecordedTransaction(String session, String thread, long start, long end, boolean timed, boolean committed) {
         this.session = session;
         this.thread = thread;
         this.start = start;
         this.end = end;
-        this.committed = outcome == Outcome.COMMITTED;
+        this.timed = timed;
+        this.committed = committed;
+    }
+
+    /**
+     * A transaction no recorded connection ran (another pool, a migration, a scheduled job) that
+     * the database's log shows committed: its writes, in its own session, with no times.
+     */
+    static RecordedTransaction unrecorded(WriteLog.CommittedTransaction committed) {
+        RecordedTransaction t = new RecordedTransaction(null,
+                "not recorded: a connection the test did not wrap (server transaction " + committed.xid() + ")",
+                Long.MAX_VALUE, Long.MAX_VALUE, false, true);
+        t.ops.addAll(writes(committed.writes()));
+        return t;
+    }
+
+    /**
+     * A transaction of a database whose writes come from its log: the reads from the recorded
+     * statements, the writes from {@code committed} (what the log says this transaction
+     * committed; {@code null} when the log has none for it), each put where its statement ran.
+     *
+     * <p>Where a write stands among the reads matters only for the keys the transaction both
+     * read and wrote. The writes are put after their own statement when the statements say
+     * unambiguously which wrote which rows (each that may have written named its table and the
+     * rows it changed, and the log's changes add up to that, table by table, in order). Otherwise
+     * they go after the last statement that may have written, and the reads, from the first such
+     * statement to the last, of a key it wrote (or over a table it wrote) are left out: they may
+     * have come before or after the write.
+     *
+     * @param idKnown whether the log's account of this transaction is known to be complete:
+     *                its id was learnt, or it cannot have written; when not, and it may have
+     *                written, its writes may be in the log as a transaction of no session, and
+     *                its reads from its first statement that may have written are left out
+     */
+    static RecordedTransaction decoded(TransactionLog.Finished finished, WriteLog.CommittedTransaction committed,
+                                       boolean idKnown, java.util.function.Consumer<NotModelled> notes) {
+        boolean isCommitted = committed != null || finished.outcome() == Outcome.COMMITTED;
+        RecordedTransaction t = new RecordedTransaction(finished.session(), finished.thread(), finished.start(),
+                finished.end(), true, isCommitted);
+        new WritePlacement(t, finished, committed == null ? List.of() : committed.writes(), idKnown, notes).place();
+        return t;
+    }
+
+    /** The operations of committed writes: each row's old version, when the log gives it, read before it is replaced. */
+    static List<Op> writes(List<WriteLog.CommittedWrite> writes) {
+        List<Op> ops = new ArrayList<>();
+        for (WriteLog.CommittedWrite w : writes) {
+            if (w.before() != null && !w.before().isEmpty()) {
+                ops.add(new Op.Read(w.table(), w.key(), w.before()));
+            }
+            ops.add(new Op.Write(w.table(), w.key(), w.after()));
+        }
+        return ops;
+    }
+
+    /** The operations so far, for {@link WritePlacement}. */
+    List<Op> ops() {
+        return ops;
+    }
+
+    /** Turns a read into operations, as for a transaction whose writes come from its statements. */
+    void addRead(RowsRead read, PrimaryKeyLookup primaryKeys) {
+        primaryKeys.keyOf(read.table()).ifPresent(key -> read(read, key));
+    }
+
+    /** Notes a table (or every table) left out. */
+    void leaveOut(LeftOut what) {
+        leftOut.add(what);
+    }
+
+    RecordedTransaction(String session, String thread, long start, long end, Outcome outcome,
+                        List<Observation> observations, PrimaryKeyLookup primaryKeys) {
+        this(session, thread, start, end, true, outcome == Outcome.COMMITTED);
         if (outcome == Outcome.UNKNOWN) {
             // It may have committed or not: its writes are not guessed either way.
             for (Observation o : observations) {
@@ -61,6 +141,12 @@ public final class RecordedTransaction {
                 written(w, primaryKeys.keyOf(w.table()), primaryKeys);
             } else if (o instanceof LeftOut l) {
                 leftOut.add(l);
+                // A write not seen to a table changes what a write to it changes: its cascades and
+                // triggers. DDL (DROP, ALTER) fires no row trigger and cascades no row.
+                if (!SqlAnalyzer.isDdl(l.statement())) {
+                    l.table().ifPresent(table -> primaryKeys.changedAlongWith(table).forEach((other, why) -> leftOut.add(
+                            new LeftOut(other.equals(EVERY_TABLE) ? Optional.empty() : Optional.of(other), l.statement(), why))));
+                }
             }
         }
     }
@@ -222,7 +308,7 @@ public final class RecordedTransaction {
      * The key of a row, {@code table/value} for a one-column key and {@code table/[v1,v2]} (JSON)
      * for a composite one; empty when a key column is missing or NULL.
      */
-    static Optional<String> key(String table, List<String> keyColumns, Map<String, Object> row) {
+    public static Optional<String> key(String table, List<String> keyColumns, Map<String, Object> row) {
         List<Object> parts = new ArrayList<>(keyColumns.size());
         for (String column : keyColumns) {
             Object part = row.get(column);
@@ -243,7 +329,16 @@ public final class RecordedTransaction {
 
     /** Adds this transaction to {@code builder}, without the operations on the tables in {@code leftOutTables}. */
     void addTo(HistoryBuilder builder, String id, Set<String> leftOutTables, long origin) {
-        TransactionBuilder t = builder.transaction(id).session(session).thread(thread).times(start - origin, end - origin);
+        TransactionBuilder t = builder.transaction(id);
+        if (session != null) {
+            t.session(session);
+        }
+        if (thread != null) {
+            t.thread(thread);
+        }
+        if (timed) {
+            t.times(start - origin, end - origin);
+        }
         if (!committed) {
             t.aborted();
         }
@@ -269,7 +364,7 @@ public final class RecordedTransaction {
     }
 
     /** An operation with its table. */
-    private sealed interface Op {
+    sealed interface Op {
 
         default String table() {
             return "";

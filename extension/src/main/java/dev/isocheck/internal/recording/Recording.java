@@ -12,7 +12,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 
 /**
  * The history of one test under construction: every transaction the test's recorded connections
@@ -29,7 +28,9 @@ public final class Recording {
     private static final Set<Recording> IN_PROGRESS = ConcurrentHashMap.newKeySet();
 
     private final String name;
-    private final List<Supplier<RecordedTransaction>> transactions = new ArrayList<>();
+    private final List<TransactionLog.Finished> transactions = new ArrayList<>();
+    /** Each database's write log for this test, by its source, or why it has none (a String). */
+    private final Map<Object, Object> writeLogs = new ConcurrentHashMap<>();
     private final List<NotModelled> notModelled = new ArrayList<>();
     private final Set<NotModelled> notModelledSeen = new java.util.HashSet<>();
     private final List<NotModelled> failures = new ArrayList<>();
@@ -88,10 +89,44 @@ public final class Recording {
      * Adds a finished transaction, built when the recording finishes. Ignored once finished: a
      * straggler thread's work comes too late.
      */
-    public synchronized void add(Supplier<RecordedTransaction> transaction) {
+    public synchronized void add(TransactionLog.Finished transaction) {
         if (!finished) {
             transactions.add(Objects.requireNonNull(transaction, "transaction is null"));
         }
+    }
+
+    /**
+     * The write log of one database for this test, opened by {@code opener} the first time a
+     * connection to it asks (before the test's first transaction there); empty when the database
+     * keeps none the recorder can read (then the writes come from the statements, and the
+     * reason is reported), or once the recording finished.
+     *
+     * @param source the database's recorder (a recorded data source or URL), compared by identity
+     */
+    public Optional<WriteLog> writeLog(Object source, Opener opener) {
+        if (finished) {
+            return Optional.empty();
+        }
+        Object log = writeLogs.computeIfAbsent(source, s -> {
+            try {
+                return opener.open();
+            } catch (Exception e) {
+                return String.valueOf(e.getMessage());
+            }
+        });
+        if (finished && log instanceof WriteLog opened) {
+            // Opened as the recording finished: nobody will read it.
+            opened.close();
+        }
+        return log instanceof WriteLog opened ? Optional.of(opened) : Optional.empty();
+    }
+
+    /** Opens a database's write log, or says why it cannot. */
+    @FunctionalInterface
+    public interface Opener {
+
+        /** The log, open. */
+        WriteLog open() throws Exception;
     }
 
     /** Leaves every table out: the recorder failed, and what it kept cannot be trusted to be complete. */
@@ -127,8 +162,10 @@ public final class Recording {
     public synchronized RecordedHistory finish() {
         finished = true;
         IN_PROGRESS.remove(this);
-        List<RecordedTransaction> built = transactions.stream().map(Supplier::get).toList();
         Map<String, NotModelled> leftOut = new LinkedHashMap<>();
+        List<String> writesFrom = new ArrayList<>();
+        List<RecordedTransaction> built = new WriteAttribution(transactions, writeLogs.values(), leftOut, this::notModelled0,
+                writesFrom).transactions();
         for (RecordedTransaction t : built) {
             for (Observation.LeftOut l : t.leftOut()) {
                 String table = l.table().orElse(RecordedTransaction.EVERY_TABLE);
@@ -149,7 +186,14 @@ public final class Recording {
         }
         List<NotModelled> all = new ArrayList<>(leftOut.values());
         all.addAll(notModelled);
-        return new RecordedHistory(builder.build(), all);
+        return new RecordedHistory(builder.build(), all, writesFrom);
+    }
+
+    /** {@link #notModelled} for the recording's own use as it finishes. */
+    private void notModelled0(NotModelled what) {
+        if (notModelledSeen.add(what)) {
+            notModelled.add(what);
+        }
     }
 
     /** Undoes a {@link #bind()}: the thread records where it did before. */

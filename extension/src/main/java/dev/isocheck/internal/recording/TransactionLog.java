@@ -21,18 +21,65 @@ public final class TransactionLog {
     private final String thread;
     private final long start;
     private final List<Observation> observations = new ArrayList<>();
+    /** Where this transaction's writes are recorded; {@code null} when from its statements. */
+    private WriteLog writeLog;
+    private boolean autoCommit;
+    /** The server's id of the transaction, when known; -1 otherwise. */
+    private long xid = -1;
+    /** For an auto-commit statement: ids the server had not assigned before it, and had after it; -1 when not known. */
+    private long idsFrom = -1;
+    private long idsUntil = -1;
 
-    /** A transaction that started at {@code start} ({@link System#nanoTime}) on {@code thread}. */
     /** The session (connection) it runs on, for messages. */
     public String session() {
         return session;
     }
 
+    /** A transaction that started at {@code start} ({@link System#nanoTime}) on {@code thread}. */
     public TransactionLog(Recording recording, String session, String thread, long start) {
         this.recording = Objects.requireNonNull(recording, "recording is null");
         this.session = session;
         this.thread = thread;
         this.start = start;
+    }
+
+    /**
+     * Has the transaction's writes come from {@code log}, the database's account, rather than
+     * from its statements; {@code autoCommit}: whether it is one auto-commit statement.
+     */
+    public void writesFrom(WriteLog log, boolean autoCommit) {
+        this.writeLog = log;
+        this.autoCommit = autoCommit;
+    }
+
+    /** Where this transaction's writes are recorded; {@code null} when from its statements. */
+    public WriteLog writeLog() {
+        return writeLog;
+    }
+
+    /** Whether a statement that may have written was sent. */
+    public boolean mayHaveWritten() {
+        for (Observation o : observations) {
+            if (o instanceof Observation.MayHaveWritten || o instanceof RowsWritten || o instanceof LeftOut) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Notes the server's id of this transaction (64 bits, as {@code pg_current_xact_id} gives it). */
+    public void xid(long xid) {
+        this.xid = xid;
+    }
+
+    /**
+     * Notes, for an auto-commit statement, that the server assigned its transaction an id in
+     * {@code [from, until)}: {@code from} was not yet assigned before it was sent, {@code until}
+     * not yet after it returned.
+     */
+    public void idsBetween(long from, long until) {
+        this.idsFrom = from;
+        this.idsUntil = until;
     }
 
     /** The recording the transaction goes to: the one current when it started. */
@@ -72,6 +119,9 @@ public final class TransactionLog {
                 tables.add(r.table());
             } else if (o instanceof RowsWritten w) {
                 tables.add(w.table());
+            } else if (o instanceof LeftOut l && l.table().isPresent()) {
+                // What else a write to it changes is looked up too.
+                tables.add(l.table().get());
             }
         }
         return tables;
@@ -80,7 +130,8 @@ public final class TransactionLog {
     /** Whether every table whose rows this transaction read or wrote is {@code known}: {@link #tables()} without building it. */
     public boolean tablesAll(java.util.function.Predicate<String> known) {
         for (Observation o : observations) {
-            if (o instanceof RowsRead r && !known.test(r.table()) || o instanceof RowsWritten w && !known.test(w.table())) {
+            if (o instanceof RowsRead r && !known.test(r.table()) || o instanceof RowsWritten w && !known.test(w.table())
+                    || o instanceof LeftOut l && l.table().isPresent() && !known.test(l.table().get())) {
                 return false;
             }
         }
@@ -116,7 +167,27 @@ public final class TransactionLog {
         // Turned into operations when the recording finishes, not here on the application's thread:
         // the observations are frozen as they are now and the primary keys a cache that only grows, so the
         // result is the same, and the application's transaction does not pay for it.
-        recording.add(() -> new RecordedTransaction(session, thread, start, ended, outcome, seen, primaryKeys));
+        recording.add(new Finished(session, thread, start, ended, outcome, seen, primaryKeys, writeLog, autoCommit, xid,
+                idsFrom, idsUntil));
+    }
+
+    /**
+     * A transaction as it ended, turned into operations when the recording finishes.
+     *
+     * @param writeLog   where its writes are recorded, {@code null} when from its statements
+     * @param autoCommit whether it was one auto-commit statement
+     * @param xid        the server's id of it (64 bits), -1 when not known
+     * @param idsFrom    for an auto-commit statement, the first id it may have had; -1 when not known
+     * @param idsUntil   for an auto-commit statement, the first id it cannot have had; -1 when not known
+     */
+    public record Finished(String session, String thread, long start, long end, Outcome outcome,
+                           List<Observation> observations, PrimaryKeyLookup primaryKeys, WriteLog writeLog,
+                           boolean autoCommit, long xid, long idsFrom, long idsUntil) {
+
+        /** Its operations, its writes as its statements showed them. */
+        RecordedTransaction fromStatements() {
+            return new RecordedTransaction(session, thread, start, end, outcome, observations, primaryKeys);
+        }
     }
 
     /** How a transaction ended. */

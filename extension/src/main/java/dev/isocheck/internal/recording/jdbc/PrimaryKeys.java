@@ -37,6 +37,17 @@ final class PrimaryKeys implements PrimaryKeyLookup {
     private final Map<String, Optional<List<String>>> cache = new ConcurrentHashMap<>();
     private final Map<String, Map<String, String>> sideEffects = new ConcurrentHashMap<>();
     private final Map<String, Optional<TableColumns>> columns = new ConcurrentHashMap<>();
+    /** The recording each table was last looked up for (weakly: a finished test's history is not kept). */
+    private final Map<String, java.lang.ref.WeakReference<Object>> lookedUpForRefs = new ConcurrentHashMap<>();
+    private final LookedUpFor lookedUpFor = new LookedUpFor();
+
+    /** The recording a table was looked up for, or null. */
+    private final class LookedUpFor {
+        Object get(String table) {
+            java.lang.ref.WeakReference<Object> ref = lookedUpForRefs.get(table);
+            return ref == null ? null : ref.get();
+        }
+    }
 
     /** The table's key and columns, when looked up and the table has a key; empty otherwise. */
     Optional<TableColumns> columnsOf(String table) {
@@ -50,15 +61,43 @@ final class PrimaryKeys implements PrimaryKeyLookup {
         return key == null ? Optional.empty() : key;
     }
 
+    /**
+     * Every table a write to {@code table} may change unseen, through cascades of cascades: a
+     * table whose own effects were not looked up is assumed to change any.
+     */
     @Override
     public Map<String, String> changedAlongWith(String table) {
-        // Not looked up yet (the connection broke first): assume the worst.
-        return sideEffects.getOrDefault(table, Map.of("*", "the table's triggers and cascading foreign keys could not be looked up"));
+        Map<String, String> all = new TreeMap<>();
+        java.util.Deque<String> next = new java.util.ArrayDeque<>(List.of(table));
+        java.util.Set<String> seen = new java.util.HashSet<>(next);
+        while (!next.isEmpty()) {
+            Map<String, String> effects = sideEffects.get(next.poll());
+            if (effects == null) {
+                // Not looked up yet (the connection broke first): assume the worst.
+                all.put("*", "the table's triggers and cascading foreign keys could not be looked up");
+                return all;
+            }
+            effects.forEach((other, why) -> {
+                all.putIfAbsent(other, why);
+                if (!other.equals("*") && seen.add(other)) {
+                    next.add(other);
+                }
+            });
+        }
+        return all;
     }
 
-    /** Whether {@code table} was looked up (found or not). */
+    /**
+     * Whether {@code table} was looked up (found or not) during {@code recording}: what a write
+     * to it changes besides (triggers, cascades) is looked up again for each test, since a test
+     * may change the schema.
+     */
     boolean knows(String table) {
-        return cache.containsKey(table);
+        return cache.containsKey(table) && lookedUpFor.get(table) == currentRecording();
+    }
+
+    private static Object currentRecording() {
+        return dev.isocheck.internal.recording.Recording.current().orElse(null);
     }
 
     /**
@@ -67,8 +106,12 @@ final class PrimaryKeys implements PrimaryKeyLookup {
      */
     void lookUp(Connection connection, Dialect dialect, Collection<String> tables) {
         List<String[]> objects = null;
-        for (String table : tables) {
-            if (cache.containsKey(table)) {
+        java.util.Deque<String> queue = new java.util.ArrayDeque<>(tables);
+        java.util.Set<String> queued = new java.util.HashSet<>(tables);
+        Object recording = currentRecording();
+        while (!queue.isEmpty()) {
+            String table = queue.poll();
+            if (knows(table)) {
                 continue;
             }
             try {
@@ -82,6 +125,7 @@ final class PrimaryKeys implements PrimaryKeyLookup {
                             ? "a write to something the database does not list as a table may change any table"
                             : "several tables answer to this name: which one a statement writes is not known"));
                     cache.put(table, Optional.empty());
+                    lookedUpForRefs.put(table, new java.lang.ref.WeakReference<>(recording));
                     continue;
                 }
                 String schema = named.get(0)[0];
@@ -91,10 +135,13 @@ final class PrimaryKeys implements PrimaryKeyLookup {
                 if (!(type.equals("TABLE") || type.equals("BASE TABLE") || type.equals("PARTITIONED TABLE"))) {
                     effects.put("*", "a write through a view, or to something that is not a single base table,"
                             + " changes rows of tables it does not name");
-                } else if (hasTriggers(connection, schema, name)) {
-                    effects.put("*", "the table has triggers, which may write any table unseen");
+                } else if (hasTriggers(connection, dialect, schema, name)) {
+                    effects.put("*", "the table has triggers or rules (its partitions' and children's too), which may write any table unseen");
                 }
                 sideEffects.put(table, Map.copyOf(effects));
+                // The tables its cascades change are looked up too: their own cascades and triggers count.
+                effects.keySet().stream().filter(t -> !t.equals("*") && queued.add(t)).forEach(queue::add);
+                lookedUpForRefs.put(table, new java.lang.ref.WeakReference<>(recording));
                 Optional<List<String>> key = find(metaData, schema, name);
                 columns.put(table, key.isEmpty() ? Optional.empty()
                         : Optional.of(new TableColumns(key.get(), columns(connection, dialect, metaData, schema, name))));
@@ -143,8 +190,32 @@ final class PrimaryKeys implements PrimaryKeyLookup {
                 || rule == DatabaseMetaData.importedKeySetDefault;
     }
 
-    /** Whether the table has triggers, from the standard information schema (PostgreSQL, H2, HSQLDB). */
-    private static boolean hasTriggers(Connection connection, String schema, String table) throws SQLException {
+    /**
+     * Whether a write to the table may run code that writes elsewhere: its triggers (on
+     * PostgreSQL, a trigger on any of its partitions or inheritance children too, since a write
+     * through it reaches them, and its rules).
+     */
+    private static boolean hasTriggers(Connection connection, Dialect dialect, String schema, String table) throws SQLException {
+        if (dialect == Dialect.POSTGRESQL) {
+            try (var statement = connection.prepareStatement("WITH RECURSIVE tree(oid) AS ("
+                    + " SELECT c.oid FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+                    + " WHERE c.relname = ? AND n.nspname = ?"
+                    + " UNION SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN tree ON i.inhparent = tree.oid)"
+                    + " SELECT (SELECT count(*) FROM pg_catalog.pg_trigger t WHERE t.tgrelid IN (SELECT oid FROM tree)"
+                    + " AND NOT t.tgisinternal) + (SELECT count(*) FROM pg_catalog.pg_rewrite r"
+                    + " WHERE r.ev_class IN (SELECT oid FROM tree) AND r.rulename <> '_RETURN')")) {
+                statement.setString(1, table);
+                statement.setString(2, schema);
+                try (ResultSet rs = statement.executeQuery()) {
+                    return !rs.next() || rs.getLong(1) > 0;
+                }
+            }
+        }
+        return hasStandardTriggers(connection, schema, table);
+    }
+
+    /** Whether the table has triggers, from the standard information schema (H2, HSQLDB). */
+    private static boolean hasStandardTriggers(Connection connection, String schema, String table) throws SQLException {
         try (var statement = connection.prepareStatement("SELECT COUNT(*) FROM information_schema.triggers"
                 + " WHERE event_object_table = ? AND (event_object_schema = ? OR ? IS NULL)")) {
             statement.setString(1, table);

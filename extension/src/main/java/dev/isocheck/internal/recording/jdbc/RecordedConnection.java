@@ -4,10 +4,12 @@ import dev.isocheck.internal.recording.Observation;
 import dev.isocheck.internal.recording.Recording;
 import dev.isocheck.internal.recording.TransactionLog;
 import dev.isocheck.internal.recording.TransactionLog.Outcome;
+import dev.isocheck.internal.recording.decoding.LogicalDecoding;
 import dev.isocheck.internal.recording.sql.AnalysedStatement;
 import dev.isocheck.internal.recording.sql.Dialect;
 import dev.isocheck.internal.recording.sql.HiddenColumns;
 import dev.isocheck.internal.recording.sql.TableColumns;
+import dev.isocheck.internal.recording.sql.WriteSuspicion;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.sql.CallableStatement;
@@ -33,6 +35,24 @@ final class RecordedConnection implements InvocationHandler {
     /** The server's major version, 0 when unknown: which rewrites it understands. */
     private final int majorVersion;
     private final PrimaryKeys primaryKeys;
+    /** The database's write logs, {@code null} where it keeps none the recorder reads (not PostgreSQL). */
+    private final LogicalDecoding decoding;
+    /**
+     * The first server transaction id not yet assigned, as last asked on this connection; -1 when
+     * not asked yet. Ids only grow, so any earlier answer bounds an auto-commit statement's id
+     * from below.
+     */
+    private long idsFrom = -1;
+    /**
+     * Whether the driver wraps each statement in a savepoint and rolls a failed one back to it
+     * (pgjdbc's {@code autosave=always}): a failure then leaves the transaction usable.
+     */
+    private final boolean savesEachStatement;
+    /**
+     * Whether the application has held the driver's own connection ({@code unwrap}): what it does
+     * through it (COPY, large objects, anything) the recorder does not see.
+     */
+    private boolean unwrapped;
     private final Map<Savepoint, Integer> savepoints = new IdentityHashMap<>();
     private Connection proxy;
     private boolean autoCommit;
@@ -52,8 +72,10 @@ final class RecordedConnection implements InvocationHandler {
     private java.lang.ref.WeakReference<Recording> sessionOf = new java.lang.ref.WeakReference<>(null);
     private String session;
 
-    private RecordedConnection(Connection real, Dialect dialect, PrimaryKeys primaryKeys) throws SQLException {
+    private RecordedConnection(Connection real, Dialect dialect, PrimaryKeys primaryKeys, LogicalDecoding decoding)
+            throws SQLException {
         this.real = real;
+        this.decoding = dialect == Dialect.POSTGRESQL ? decoding : null;
         this.dialect = dialect;
         int major;
         try {
@@ -62,13 +84,18 @@ final class RecordedConnection implements InvocationHandler {
             major = 0;
         }
         this.majorVersion = major;
+        this.savesEachStatement = dialect == Dialect.POSTGRESQL && autosaveAlways(real);
         this.primaryKeys = primaryKeys;
         this.autoCommit = real.getAutoCommit();
     }
 
-    /** Wraps {@code real}; {@code primaryKeys} is shared by the connections to one database. */
-    static Connection wrap(Connection real, PrimaryKeys primaryKeys) throws SQLException {
-        RecordedConnection handler = new RecordedConnection(real, Dialect.of(real.getMetaData().getDatabaseProductName()), primaryKeys);
+    /**
+     * Wraps {@code real}; {@code primaryKeys} and {@code decoding} (the write logs, used on
+     * PostgreSQL) are shared by the connections to one database.
+     */
+    static Connection wrap(Connection real, PrimaryKeys primaryKeys, LogicalDecoding decoding) throws SQLException {
+        RecordedConnection handler = new RecordedConnection(real, Dialect.of(real.getMetaData().getDatabaseProductName()),
+                primaryKeys, decoding);
         handler.proxy = Proxies.create(Connection.class, handler);
         return handler.proxy;
     }
@@ -82,16 +109,75 @@ final class RecordedConnection implements InvocationHandler {
     }
 
     /**
+     * Whether the next statement's writes are recorded from the database's log, so that it is
+     * sent exactly as written: those of the transaction in progress, or, between transactions,
+     * those of the recording current now (its log opened now if this is its first transaction on
+     * this database). Asked before a statement is prepared or sent.
+     */
+    synchronized boolean decodesWrites() {
+        if (decoding == null) {
+            return false;
+        }
+        if (open) {
+            return log != null && log.writeLog() != null;
+        }
+        return Recording.current().flatMap(decoding::logFor).isPresent();
+    }
+
+    /**
+     * Called before a statement that may write is sent in a transaction whose writes come from
+     * the log: an auto-commit statement's id is bounded from below by what the server had not
+     * yet assigned.
+     */
+    synchronized void beforeWrite(TransactionLog of) {
+        if (of != null && of == log && of.writeLog() != null && autoCommit && idsFrom < 0) {
+            idsFrom = ask("SELECT pg_catalog.pg_snapshot_xmax(pg_catalog.pg_current_snapshot())::text");
+        }
+    }
+
+    /**
+     * One number from the server on the application's connection, by a read-only function call
+     * that takes no lock, starts no snapshot the application would see and assigns no id; -1 when
+     * it fails (the transaction is aborted, the connection broke), which leaves the check weaker.
+     */
+    private long ask(String sql) {
+        try (Statement statement = real.createStatement(); java.sql.ResultSet rs = statement.executeQuery(sql)) {
+            String value = rs.next() ? rs.getString(1) : null;
+            return value == null ? -1 : Long.parseLong(value);
+        } catch (SQLException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * Learns, just before a transaction whose writes come from the log ends by committing, the
+     * id the server gave it (none when it wrote nothing), so that the log's account of it can be
+     * found.
+     */
+    private void learnId() {
+        if (open && log != null && log.writeLog() != null && log.mayHaveWritten()) {
+            long xid = ask("SELECT pg_catalog.pg_current_xact_id_if_assigned()::text");
+            if (xid >= 0) {
+                log.xid(xid);
+            }
+        }
+    }
+
+    /**
      * The statement to send instead of a write so that it returns its rows: for an UPDATE, new and
      * old versions where the server gives both ({@link #returnsOldRows}), else the new ones.
      */
     Optional<String> rewrite(AnalysedStatement.Write write, String sql) {
+        if (WriteSuspicion.endsWithSemicolon(sql)) {
+            // Anything appended would follow the semicolon: sent as written, the table left out.
+            return Optional.empty();
+        }
         return dialect.rewriteWithOldRows(write, sql, majorVersion).or(() -> dialect.rewrite(write, sql));
     }
 
     /** Whether {@link #rewrite} of {@code write} returns each row's new version followed by its old one. */
     boolean returnsOldRows(AnalysedStatement.Write write, String sql) {
-        return dialect.rewriteWithOldRows(write, sql, majorVersion).isPresent();
+        return !WriteSuspicion.endsWithSemicolon(sql) && dialect.rewriteWithOldRows(write, sql, majorVersion).isPresent();
     }
 
     /**
@@ -100,7 +186,7 @@ final class RecordedConnection implements InvocationHandler {
      * early); empty when unknown.
      */
     synchronized Optional<TableColumns> columnsOf(String table) {
-        if (!primaryKeys.knows(table) && !open) {
+        if (!primaryKeys.knows(table) && !open && idleAtServer()) {
             primaryKeys.lookUp(real, dialect, java.util.Set.of(table));
             if (!autoCommit) {
                 try {
@@ -200,6 +286,8 @@ final class RecordedConnection implements InvocationHandler {
                 return null;
             case "getMetaData":
                 return metaData((DatabaseMetaData) Proxies.call(real, method, args));
+            case "unwrap":
+                return unwrap(method, args);
             default:
                 return Proxies.call(real, method, args);
         }
@@ -218,6 +306,12 @@ final class RecordedConnection implements InvocationHandler {
             long start = System.nanoTime();
             Optional<Recording> recording = Recording.current();
             log = recording.map(r -> new TransactionLog(r, sessionIn(r), Thread.currentThread().getName(), start)).orElse(null);
+            if (log != null && decoding != null) {
+                log.writesFrom(decoding.logFor(log.recording()).orElse(null), autoCommit);
+            }
+            if (unwrapped) {
+                markUnwrapped(log);
+            }
         }
         return log;
     }
@@ -244,6 +338,15 @@ final class RecordedConnection implements InvocationHandler {
     synchronized void afterExecute(SQLException failure, boolean resultOpen) {
         if (failure != null && dooms(failure)) {
             doomedAt = log == null ? 0 : log.mark();
+        }
+        if (autoCommit && open && log != null && log.writeLog() != null && log.mayHaveWritten()) {
+            // The statement's transaction has ended at the server (an open result is buffered):
+            // its id lies below what the server has not assigned yet.
+            long until = ask("SELECT pg_catalog.pg_snapshot_xmax(pg_catalog.pg_current_snapshot())::text");
+            if (idsFrom >= 0 && until >= 0) {
+                log.idsBetween(idsFrom, until);
+            }
+            idsFrom = until;
         }
         if (autoCommit && open && (failure != null || !resultOpen)) {
             end(failure == null ? Outcome.COMMITTED : Outcome.ABORTED, true);
@@ -292,11 +395,48 @@ final class RecordedConnection implements InvocationHandler {
 
     private boolean dooms(SQLException e) {
         String state = e.getSQLState();
-        return "40001".equals(state) || "40P01".equals(state) || dialect.abortsOnError()
+        return "40001".equals(state) || "40P01".equals(state) || dialect.abortsOnError() && !savesEachStatement
                 || state != null && state.startsWith("08");
     }
 
+    /** Whether pgjdbc's {@code autosave} is {@code always} on {@code real}, asked of the driver. */
+    private static boolean autosaveAlways(Connection real) {
+        try {
+            Object pg = real.unwrap(Class.forName("org.postgresql.PGConnection", false, real.getClass().getClassLoader()));
+            return "ALWAYS".equals(String.valueOf(pg.getClass().getMethod("getAutosave").invoke(pg)));
+        } catch (ReflectiveOperationException | SQLException | RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
+    /**
+     * Hands out the driver's own object, and notes that the application may now act through it
+     * unseen: where the writes come from the statements, every transaction on this connection
+     * from now on leaves every table out; where they come from the log, its writes are not placed
+     * among its reads.
+     */
+    private synchronized Object unwrap(Method method, Object[] args) throws Throwable {
+        Object unwrapped = Proxies.call(real, method, args);
+        if (!this.unwrapped) {
+            this.unwrapped = true;
+            if (open) {
+                markUnwrapped(log);
+            }
+        }
+        return unwrapped;
+    }
+
+    private void markUnwrapped(TransactionLog of) {
+        if (of == null) {
+            return;
+        }
+        of.add(of.writeLog() != null ? new Observation.MayHaveWritten(Optional.empty(), -1)
+                : new Observation.LeftOut(Optional.empty(), "Connection.unwrap",
+                        "the application used the driver's own connection (unwrap), whose work the recorder does not see"));
+    }
+
     private synchronized void commit(Method method, Object[] args) throws Throwable {
+        learnId();
         try {
             Proxies.call(real, method, args);
         } catch (SQLException e) {
@@ -343,6 +483,9 @@ final class RecordedConnection implements InvocationHandler {
         if (on == autoCommit) {
             Proxies.call(real, method, args);
             return;
+        }
+        if (on) {
+            learnId();
         }
         try {
             Proxies.call(real, method, args);
@@ -401,6 +544,10 @@ final class RecordedConnection implements InvocationHandler {
         if (ended == null) {
             return;
         }
+        if (unwrapped && ended.writeLog() != null) {
+            // Its writes may have come at any point, through the driver's own connection.
+            ended.add(new Observation.MayHaveWritten(Optional.empty(), -1));
+        }
         if (doomedAt >= 0 && outcome == Outcome.COMMITTED) {
             outcome = Outcome.ABORTED;
         }
@@ -418,7 +565,29 @@ final class RecordedConnection implements InvocationHandler {
         }
     }
 
+    /**
+     * Whether the server has no transaction in progress on this connection, as the driver says
+     * (PostgreSQL's {@code getTransactionState}): the application may have begun one the recorder
+     * did not see (through {@code unwrap}, COPY, a large object), which a look-up and the rollback
+     * that ends it must never touch. True where the driver does not say.
+     */
+    private boolean idleAtServer() {
+        if (dialect != Dialect.POSTGRESQL) {
+            return true;
+        }
+        try {
+            Object base = real.unwrap(Class.forName("org.postgresql.core.BaseConnection", false, real.getClass().getClassLoader()));
+            Object state = base.getClass().getMethod("getTransactionState").invoke(base);
+            return "IDLE".equals(String.valueOf(state));
+        } catch (ReflectiveOperationException | SQLException | RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
     private void lookUpKeys(TransactionLog ended) {
+        if (!idleAtServer()) {
+            return;
+        }
         primaryKeys.lookUp(real, dialect, ended.tables());
         if (!autoCommit) {
             try {

@@ -3,6 +3,7 @@ package dev.isocheck.internal.recording.jdbc;
 import dev.isocheck.internal.recording.Observation;
 import dev.isocheck.internal.recording.Observation.LeftOut;
 import dev.isocheck.internal.recording.Observation.RowsRead;
+import dev.isocheck.internal.recording.RecordedTransaction;
 import dev.isocheck.internal.recording.StatementNames;
 import dev.isocheck.internal.recording.TransactionLog;
 import dev.isocheck.internal.recording.sql.AnalysedStatement;
@@ -15,6 +16,7 @@ import dev.isocheck.internal.recording.sql.ColumnValues;
 import dev.isocheck.internal.recording.sql.Dialect;
 import dev.isocheck.internal.recording.sql.HiddenColumns;
 import dev.isocheck.internal.recording.sql.SqlAnalyzer;
+import dev.isocheck.internal.recording.sql.WriteSuspicion;
 import dev.isocheck.internal.recording.sql.TableColumns;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
@@ -114,7 +116,7 @@ final class RecordedStatement implements InvocationHandler {
     static PreparedStatement prepare(RecordedConnection connection, Connection real, Method method, Object[] args) throws Throwable {
         String sql = (String) args[0];
         AnalysedStatement analysed = seen(connection, SqlAnalyzer.analyse(sql), sql, asPlainPrepare(args));
-        if (analysed instanceof Write write) {
+        if (analysed instanceof Write write && !connection.decodesWrites()) {
             connection.columnsOf(write.table());
         }
         if ((analysed instanceof Query || analysed instanceof AnalysedStatement.Aggregate) && asPlainPrepare(args)) {
@@ -134,6 +136,10 @@ final class RecordedStatement implements InvocationHandler {
                     return proxy;
                 }
             }
+        }
+        if (!(analysed instanceof Query || analysed instanceof AnalysedStatement.Aggregate) && connection.decodesWrites()) {
+            // The database's log records the writes: the statement is sent exactly as written.
+            return wrap(connection, (PreparedStatement) Proxies.call(real, method, args), PreparedStatement.class, sql, false);
         }
         if (analysed instanceof Write write && args.length == 1 && connection.dialect().returnsRowsAsGeneratedKeys()) {
             Optional<String[]> columns = connection.everyColumn(write.table());
@@ -336,6 +342,10 @@ final class RecordedStatement implements InvocationHandler {
     private Object executeText(String name, Method method, Object[] args) throws Throwable {
         String sql = (String) args[0];
         AnalysedStatement analysed = seen(connection, SqlAnalyzer.analyse(sql), sql, args.length == 1 && !name.equals("executeQuery"));
+        if (!(analysed instanceof Query || analysed instanceof AnalysedStatement.Aggregate) && connection.decodesWrites()) {
+            // The database's log records the writes: the statement is sent exactly as written.
+            return execute(analysed, sql, real, method, args, null, null);
+        }
         lookUpColumnsOfWrite(analysed);
         if (analysed instanceof Write write && args.length == 2 && !name.equals("executeQuery")) {
             Optional<Object> request = connection.keysRequest(write, args[1]);
@@ -388,7 +398,21 @@ final class RecordedStatement implements InvocationHandler {
         }
         statement(log, sql);
         RowsRead read = rowsRead(analysed, hidden);
-        leaveOut(log, analysed, sql);
+        boolean logged = log != null && log.writeLog() != null;
+        boolean mayWrite = logged && (WriteSuspicion.mayWrite(analysed, sql) || real instanceof CallableStatement);
+        if (logged) {
+            if (WriteSuspicion.controlsTransaction(sql)) {
+                connection.observe(log, new LeftOut(Optional.empty(), sql, RecordedTransaction.TRANSACTION_CONTROL));
+            }
+            if (mayWrite) {
+                connection.beforeWrite(log);
+            }
+            if (analysed instanceof AnalysedStatement.NoRowsKnown) {
+                leaveOut(log, analysed, sql);
+            }
+        } else {
+            leaveOut(log, analysed, sql);
+        }
         if (analysed instanceof AnalysedStatement.Aggregate && hidden == null && log != null) {
             log.recording().notModelled(new dev.isocheck.internal.recording.NotModelled("the query " + sql,
                     "its reads are not checked: an aggregate whose rows the recorder learns only on PostgreSQL and H2,"
@@ -410,6 +434,11 @@ final class RecordedStatement implements InvocationHandler {
                 connection.afterExecute(again, false);
                 throw again;
             }
+        }
+        if (mayWrite) {
+            connection.observe(log, new Observation.MayHaveWritten(
+                    analysed instanceof Write write ? Optional.of(write.table()) : Optional.empty(),
+                    result instanceof Number count ? count.longValue() : -1));
         }
         if (result instanceof ResultSet rs) {
             connection.afterExecute(null, true);
@@ -701,9 +730,13 @@ final class RecordedStatement implements InvocationHandler {
         ranOn = null;
         AnalysedStatement prepared = preparedSql == null ? null : seen(connection, SqlAnalyzer.analyse(preparedSql), preparedSql, false);
         // Before the transaction starts: the table's columns may have to be looked up.
-        Statement withKeys = prepared instanceof Write write && batchSql.isEmpty() && !batchCalls.isEmpty()
+        boolean decoded = connection.decodesWrites();
+        Statement withKeys = !decoded && prepared instanceof Write write && batchSql.isEmpty() && !batchCalls.isEmpty()
                 ? batchReturningRows(write) : null;
         TransactionLog log = connection.beforeExecute();
+        if (log != null && log.writeLog() != null) {
+            return executeBatchAsWritten(prepared, log, method, args);
+        }
         if (!connection.dialect().transactionalDdl() && batchSql.stream().anyMatch(SqlAnalyzer::commitsImplicitly)) {
             connection.implicitCommit();
         }
@@ -763,6 +796,54 @@ final class RecordedStatement implements InvocationHandler {
     }
 
     /**
+     * Sends a batch as the application made it, to a database whose log records the writes: notes
+     * where it stands and how many rows each of its statements said it changed.
+     */
+    private Object executeBatchAsWritten(AnalysedStatement prepared, TransactionLog log, Method method, Object[] args)
+            throws Throwable {
+        List<String> texts = new ArrayList<>(batchSql);
+        boolean preparedBatch = preparedSql != null && !batchCalls.isEmpty();
+        for (String sql : texts) {
+            statement(log, sql);
+            if (WriteSuspicion.controlsTransaction(sql)) {
+                connection.observe(log, new LeftOut(Optional.empty(), sql, RecordedTransaction.TRANSACTION_CONTROL));
+            }
+        }
+        if (preparedBatch) {
+            statement(log, preparedSql);
+        }
+        connection.beforeWrite(log);
+        batchSql.clear();
+        batchCalls.clear();
+        Object result;
+        try {
+            result = Proxies.call(real, method, args);
+        } catch (SQLException e) {
+            connection.afterExecute(e, false);
+            throw e;
+        }
+        int n = java.lang.reflect.Array.getLength(result);
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+            long count = ((Number) java.lang.reflect.Array.get(result, i)).longValue();
+            total = total < 0 || count < 0 ? -1 : total + count;
+            if (!preparedBatch) {
+                AnalysedStatement analysed = i < texts.size() ? SqlAnalyzer.analyse(texts.get(i)) : null;
+                connection.observe(log, new Observation.MayHaveWritten(analysed instanceof Write write && n == texts.size()
+                        ? Optional.of(write.table()) : Optional.empty(), n == texts.size() ? Math.max(count, -1) : -1));
+            }
+        }
+        if (preparedBatch) {
+            connection.observe(log, new Observation.MayHaveWritten(
+                    prepared instanceof Write write ? Optional.of(write.table()) : Optional.empty(), total));
+        } else if (n == 0 && !texts.isEmpty()) {
+            connection.observe(log, new Observation.MayHaveWritten(Optional.empty(), -1));
+        }
+        connection.afterExecute(null, false);
+        return result;
+    }
+
+    /**
      * The statement to run a prepared write's batch on so that its generated keys are the rows the
      * batch wrote, every column asked for by name: the statement itself when it was prepared so
      * (HSQLDB); for a rewritten write, the original asking for them, where the driver answers
@@ -810,6 +891,11 @@ final class RecordedStatement implements InvocationHandler {
         }
         Object[] values = sql.equals(preparedSql) ? parameters.values() : new Object[0];
         connection.observe(log, new Observation.StatementSent(sql, values, StatementNames.of(sql)));
+        if (log.writeLog() == null && WriteSuspicion.callsFunctions(sql)) {
+            // Where the writes come from the statements, a function may write what none of them shows.
+            connection.observe(log, new LeftOut(Optional.empty(), sql,
+                    "a function or procedure the recorder does not know may write any table"));
+        }
     }
 
     /** The reads a query's result will show, or {@code null} when it cannot be keyed. */
@@ -821,11 +907,15 @@ final class RecordedStatement implements InvocationHandler {
             return null;
         }
         Map<String, Object> fixed = query.equalities().isEmpty() ? Map.of() : new LinkedHashMap<>();
+        // A row is keyed by what the WHERE says only where that is the value the database holds:
+        // an integer for an integer key. Elsewhere the key comes from the rows returned.
+        boolean integerKey = connection.knownColumnsOf(query.table()).map(TableColumns::integerKey).orElse(false);
         for (Map.Entry<String, Operand> equality : query.equalities().entrySet()) {
             Operand operand = equality.getValue();
             Object value = operand instanceof Operand.Literal literal ? literal.value()
                     : parameters.get(((Operand.Parameter) operand).index());
-            ColumnValues.keyPart(value).ifPresent(v -> fixed.put(equality.getKey(), v));
+            ColumnValues.keyPart(value).filter(v -> integerKey && !(v instanceof String))
+                    .ifPresent(v -> fixed.put(equality.getKey(), v));
         }
         // OFFSET, LIMIT 0 or SKIP LOCKED can return nothing for a row that exists.
         return new RowsRead(query.table(), fixed, query.onlyEqualities() && !query.limited()

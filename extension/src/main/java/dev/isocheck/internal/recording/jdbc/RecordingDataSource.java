@@ -1,5 +1,6 @@
 package dev.isocheck.internal.recording.jdbc;
 
+import dev.isocheck.internal.recording.decoding.LogicalDecoding;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.sql.Connection;
@@ -8,15 +9,19 @@ import javax.sql.DataSource;
 
 /**
  * A {@link DataSource} whose connections are recorded; everything else goes to the real one. The
- * primary keys looked up are shared by all its connections: they are one database's.
+ * primary keys looked up, and the write logs of the tests that use it, are shared by all its
+ * connections: they are one database's.
  */
 public final class RecordingDataSource implements InvocationHandler {
 
     private final DataSource real;
     private final PrimaryKeys primaryKeys = new PrimaryKeys();
+    /** The recorder's own connections come from the same data source: a pool lends one for a moment. */
+    private final LogicalDecoding decoding;
 
     private RecordingDataSource(DataSource real) {
         this.real = real;
+        this.decoding = new LogicalDecoding(real::getConnection);
     }
 
     /** Wraps {@code real}; each connection records into the recording current when a transaction starts. */
@@ -32,6 +37,6 @@ public final class RecordingDataSource implements InvocationHandler {
             return common;
         }
         Object result = Proxies.call(real, method, args);
-        return method.getName().equals("getConnection") ? RecordedConnection.wrap((Connection) result, primaryKeys) : result;
+        return method.getName().equals("getConnection") ? RecordedConnection.wrap((Connection) result, primaryKeys, decoding) : result;
     }
 }

@@ -1,5 +1,6 @@
 package dev.isocheck.internal.recording.jdbc;
 
+import dev.isocheck.internal.recording.decoding.LogicalDecoding;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.DriverManager;
@@ -24,6 +25,11 @@ public final class RecordingDriver implements Driver {
 
     /** One cache of primary keys per real URL: the connections to one database share it. */
     private static final Map<String, PrimaryKeys> PRIMARY_KEYS = new ConcurrentHashMap<>();
+    /**
+     * One set of write logs per real URL and user: the recorder's own connections open the same
+     * URL with the properties the application's first connection gave.
+     */
+    private static final Map<String, LogicalDecoding> DECODING = new ConcurrentHashMap<>();
 
     /** A driver; every instance shares the primary keys it has looked up per database. */
     public RecordingDriver() {
@@ -36,8 +42,14 @@ public final class RecordingDriver implements Driver {
             return null;
         }
         String realUrl = "jdbc:" + url.substring(PREFIX.length());
-        Connection real = DriverManager.getConnection(realUrl, info == null ? new Properties() : info);
-        return RecordedConnection.wrap(real, PRIMARY_KEYS.computeIfAbsent(realUrl, u -> new PrimaryKeys()));
+        Properties properties = new Properties();
+        if (info != null) {
+            properties.putAll(info);
+        }
+        Connection real = DriverManager.getConnection(realUrl, properties);
+        LogicalDecoding decoding = DECODING.computeIfAbsent(realUrl + "\u0000" + properties.getProperty("user"),
+                k -> new LogicalDecoding(() -> DriverManager.getConnection(realUrl, properties)));
+        return RecordedConnection.wrap(real, PRIMARY_KEYS.computeIfAbsent(realUrl, u -> new PrimaryKeys()), decoding);
     }
 
     @Override

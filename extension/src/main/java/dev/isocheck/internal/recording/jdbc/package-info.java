@@ -23,12 +23,18 @@
  * into the history when the test ends; what a statement's text implies is derived once per text;
  * the calls made for every statement and every row go to the driver directly, not by reflection.
  *
+ * <p><strong>Two ways of recording writes.</strong> Where the database keeps a log of its writes
+ * that the recorder can read (PostgreSQL with logical decoding: {@code decoding}), statements that
+ * may write are sent exactly as written, and the connection only notes where they stood and learns
+ * the server's id of their transaction (a read-only function call before the commit, or after an
+ * auto-commit statement). Elsewhere writes are rewritten to return their rows, as above.
+ *
  * <p>What the application can tell: error messages that quote the SQL quote the rewritten form
  * (H2) or point at another position (PostgreSQL), though exception classes and SQLSTATEs are the
  * same; {@code unwrap} to a driver class returns the driver's object, whose use is not recorded; a
  * recorded connection runs primary-key look-ups (metadata queries, then a rollback when not in
- * auto-commit mode) between transactions, the first time it meets a table. The invisibility tests
- * compare everything else.
+ * auto-commit mode) between transactions, the first time in each test it meets a table, and with
+ * logical decoding the id queries. The invisibility tests compare everything else.
  *
  * <p><strong>Internal.</strong> This package is not API: it may change at any time without notice,
  * and using it from outside isocheck is not supported.

@@ -92,7 +92,7 @@ public record HiddenColumns(String sql, int visible, List<String> columns, boole
 
     private static Optional<HiddenColumns> plain(Query query, String sql, TableColumns table) {
         if (query.columns() == null || query.distinct() || query.where() == null && query.columns().containsAll(table.key())
-                || query.isPointLookup(table.key())) {
+                || query.isPointLookup(table.key()) && table.integerKey()) {
             return Optional.empty();
         }
         Set<String> wanted = new LinkedHashSet<>(table.key());

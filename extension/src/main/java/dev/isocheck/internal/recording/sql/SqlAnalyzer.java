@@ -55,6 +55,8 @@ public final class SqlAnalyzer {
         return thread;
     });
 
+    private static final SqlTextCache<Optional<Set<String>>> FUNCTIONS = new SqlTextCache<>();
+
     private SqlAnalyzer() {
     }
 
@@ -76,6 +78,44 @@ public final class SqlAnalyzer {
     }
 
     /**
+     * The names (lower case, without schema) of the functions {@code sql} calls, anywhere in it
+     * (projection, WHERE, VALUES, SET, FROM), read from its parse tree; empty when it cannot be
+     * parsed.
+     */
+    public static Optional<Set<String>> functionsCalled(String sql) {
+        Optional<Set<String>> cached = FUNCTIONS.get(sql);
+        if (cached != null) {
+            return cached;
+        }
+        Optional<Set<String>> found;
+        try {
+            Set<String> names = new HashSet<>();
+            net.sf.jsqlparser.util.TablesNamesFinder<Void> finder = new net.sf.jsqlparser.util.TablesNamesFinder<>() {
+                @Override
+                public <S> Void visit(net.sf.jsqlparser.expression.Function function, S context) {
+                    String name = function.getName() == null ? "" : function.getName();
+                    names.add(name.substring(name.lastIndexOf('.') + 1).replace("\"", "").toLowerCase(Locale.ROOT));
+                    return super.visit(function, context);
+                }
+
+                @Override
+                public <S> Void visit(net.sf.jsqlparser.statement.select.TableFunction function, S context) {
+                    names.add(function.getFunction() == null ? "?" : function.getFunction().getName().toLowerCase(Locale.ROOT));
+                    return super.visit(function, context);
+                }
+            };
+            for (Statement statement : CCJSqlParserUtil.parseStatements(sql, PARSER_THREADS, parser -> { })) {
+                finder.getTables(statement);
+            }
+            found = Optional.of(Set.copyOf(names));
+        } catch (JSQLParserException | RuntimeException e) {
+            found = Optional.empty();
+        }
+        FUNCTIONS.put(sql, found);
+        return found;
+    }
+
+    /**
      * Whether {@code sql} is DDL or another statement that databases without transactional DDL
      * (H2, HSQLDB, MySQL) run after an implicit commit of the transaction in progress.
      */
@@ -84,6 +124,11 @@ public final class SqlAnalyzer {
             case "CREATE", "ALTER", "DROP", "TRUNCATE", "GRANT", "REVOKE", "COMMENT", "ANALYZE", "RENAME" -> true;
             default -> false;
         };
+    }
+
+    /** Whether {@code sql} changes the schema rather than rows (CREATE, ALTER, DROP, GRANT, ...; not TRUNCATE). */
+    public static boolean isDdl(String sql) {
+        return commitsImplicitly(sql) && !firstWord(sql).equals("TRUNCATE");
     }
 
     /** The statement's first word in upper case; scanned by hand, since this runs for every statement sent. */
@@ -136,6 +181,10 @@ public final class SqlAnalyzer {
             return withoutWrites(select)
                     ? NoRowsKnown.unkeyedQuery("a UNION, INTERSECT, EXCEPT, VALUES or parenthesised query")
                     : new Opaque(Optional.empty(), "a SELECT with a data-modifying WITH");
+        }
+        if (everyTableMayChange(statement)) {
+            return new Opaque(Optional.empty(), "a data-modifying WITH, a TRUNCATE of several tables or CASCADE,"
+                    + " or a DELETE of several tables may change any table");
         }
         if (statement instanceof Insert insert) {
             AnalysedStatement analysed = write(WriteKind.INSERT, insert.getTable(), insert.getReturningClause() == null
@@ -211,6 +260,26 @@ public final class SqlAnalyzer {
                 + statement.getClass().getSimpleName() + ") may change any table");
     }
 
+    /**
+     * Whether a write changes tables beyond the one it names: a WITH of its own (whose queries
+     * may modify data), a TRUNCATE of several tables or with CASCADE, a DELETE of several tables.
+     */
+    private static boolean everyTableMayChange(Statement statement) {
+        if (statement instanceof Insert insert) {
+            return insert.getWithItemsList() != null;
+        }
+        if (statement instanceof Update update) {
+            return update.getWithItemsList() != null;
+        }
+        if (statement instanceof Delete delete) {
+            return delete.getWithItemsList() != null || delete.getTables() != null && !delete.getTables().isEmpty();
+        }
+        if (statement instanceof net.sf.jsqlparser.statement.truncate.Truncate truncate) {
+            return truncate.getCascade() || truncate.getTables() != null && truncate.getTables().size() > 1;
+        }
+        return false;
+    }
+
     /** The one table a MERGE, UPSERT, TRUNCATE, ALTER or DROP TABLE changes. */
     private static Optional<Table> changedTable(Statement statement) {
         if (statement instanceof net.sf.jsqlparser.statement.merge.Merge merge) {
@@ -232,6 +301,10 @@ public final class SqlAnalyzer {
     }
 
     private static AnalysedStatement unparsed(String sql) {
+        if (WriteSuspicion.severalStatements(sql)) {
+            // The first word names the first statement only ("LOCK TABLE a; UPDATE a ...").
+            return new Opaque(Optional.empty(), "several statements in one may change any table");
+        }
         String[] words = sql.strip().toUpperCase(Locale.ROOT).split("\\s+", 3);
         String first = words[0];
         if (first.equals("SELECT") || first.equals("VALUES")) {

@@ -56,6 +56,26 @@ public record TableColumns(List<String> key, Map<String, Column> columns) {
     }
 
     /**
+     * Whether every key column is an integer: only then is a key written in a WHERE
+     * ({@code id = ?}, {@code id = 7}) with an integer the value the database holds, so that the
+     * recorder may key a row by it. A string key may be spelt otherwise than it is stored (an
+     * upper-case uuid, a {@code char(4)} without its padding, a timestamp without seconds), and is
+     * taken from the rows the database returns.
+     */
+    public boolean integerKey() {
+        for (String column : key) {
+            Column found = columns.get(column);
+            if (found == null || !switch (found.type()) {
+                case Types.INTEGER, Types.BIGINT, Types.SMALLINT, Types.TINYINT -> true;
+                default -> false;
+            }) {
+                return false;
+            }
+        }
+        return !key.isEmpty();
+    }
+
+    /**
      * Whether a value of {@code type} comes out of an aggregated array as the same Java value as
      * {@code getObject} gives for the column itself, in every driver the recorder aggregates with
      * (PostgreSQL, H2): integers, exact decimals, booleans and character strings. Other types

@@ -1,0 +1,79 @@
+package dev.isocheck.internal.recording;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The database's own account of the rows a test's transactions wrote, read when the test is
+ * checked: on PostgreSQL, a logical replication slot created before the test's first transaction.
+ * Where a recording has one for a database, that database's writes in the history come from it
+ * and not from the application's statements, which are then sent exactly as written.
+ */
+public interface WriteLog {
+
+    /** How the writes were recorded, in a developer's words, for reports: which slot, which plugin. */
+    String describe();
+
+    /**
+     * Reads every transaction committed since the log was opened, in commit order, and closes the
+     * log (a replication slot is dropped). Called once, when the recording finishes.
+     *
+     * @throws Exception when the account cannot be read: every table is then left out
+     */
+    Account read() throws Exception;
+
+    /** Closes the log without reading it (the recording is dropped). Never throws. */
+    void close();
+
+    /**
+     * What a log says was committed.
+     *
+     * @param transactions the committed transactions that wrote rows, in commit order
+     * @param leftOut      tables whose writes the log shows incompletely (a TRUNCATE, a value
+     *                     that could not be read back), with why: every operation on them is
+     *                     left out of the check
+     */
+    record Account(List<CommittedTransaction> transactions, Map<String, String> leftOut) {
+
+        /** Validates and copies. */
+        public Account {
+            transactions = List.copyOf(transactions);
+            leftOut = Map.copyOf(leftOut);
+        }
+    }
+
+    /**
+     * One committed transaction's writes, in the order it made them.
+     *
+     * @param xid    the server's transaction id (32 bits, as logical decoding reports it)
+     * @param writes its row writes
+     */
+    record CommittedTransaction(long xid, List<CommittedWrite> writes) {
+
+        /** Validates and copies. */
+        public CommittedTransaction {
+            writes = List.copyOf(writes);
+        }
+    }
+
+    /**
+     * One row written, its values read back as the recorder reads any row.
+     *
+     * @param table  the normalised table name (a partition is named by its partitioned table)
+     * @param key    the row's key, {@code table/pk}
+     * @param before the columns of the row as it was that the log gives (an UPDATE's or a
+     *               DELETE's replica identity), {@code null} for an INSERT or when none
+     * @param after  the row written, every column; {@code null} for a DELETE
+     * @param change which of the transaction's row changes this is (0, 1, ...): an UPDATE that
+     *               moved a row to another key is one change and two writes
+     */
+    record CommittedWrite(String table, String key, Map<String, Object> before, Map<String, Object> after, int change) {
+
+        /** Validates. */
+        public CommittedWrite {
+            Objects.requireNonNull(table, "table is null");
+            Objects.requireNonNull(key, "key is null");
+        }
+    }
+}

@@ -1,0 +1,191 @@
+package dev.isocheck.internal.recording;
+
+import dev.isocheck.internal.recording.Observation.LeftOut;
+import dev.isocheck.internal.recording.Observation.MayHaveWritten;
+import dev.isocheck.internal.recording.Observation.RowsRead;
+import dev.isocheck.internal.recording.Observation.RowsWritten;
+import dev.isocheck.internal.recording.Observation.StatementSent;
+import dev.isocheck.internal.recording.RecordedTransaction.Op;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Puts the writes a database's log shows for one transaction among the reads its statements
+ * showed ({@link RecordedTransaction#decoded}). Input: the transaction's observations and its
+ * committed writes in the order it made them; output: its operations, in order.
+ */
+final class WritePlacement {
+
+    private final RecordedTransaction into;
+    private final TransactionLog.Finished finished;
+    private final List<WriteLog.CommittedWrite> writes;
+    private final boolean idKnown;
+    private final Consumer<NotModelled> notes;
+
+    /** The statement (0 for operations before the first) each operation came from. */
+    private final List<Integer> opStatement = new ArrayList<>();
+    /** For each statement that may have written: what it said it did (table, count), in order. */
+    private final List<Integer> writers = new ArrayList<>();
+    private final List<Optional<String>> writerTables = new ArrayList<>();
+    private final List<Long> writerCounts = new ArrayList<>();
+
+    WritePlacement(RecordedTransaction into, TransactionLog.Finished finished, List<WriteLog.CommittedWrite> writes,
+                   boolean idKnown, Consumer<NotModelled> notes) {
+        this.into = into;
+        this.finished = finished;
+        this.writes = writes;
+        this.idKnown = idKnown;
+        this.notes = notes;
+    }
+
+    void place() {
+        List<Op> reads = readsAndStatements();
+        int statements = opStatement.isEmpty() ? 0 : opStatement.get(opStatement.size() - 1);
+        List<List<Op>> blocks = exactBlocks();
+        List<Op> out = into.ops();
+        if (blocks != null) {
+            for (int s = 0; s <= statements; s++) {
+                addStatement(out, reads, s);
+                int writer = writers.indexOf(s);
+                if (writer >= 0) {
+                    out.addAll(blocks.get(writer));
+                }
+            }
+            return;
+        }
+        List<Op> writeOps = RecordedTransaction.writes(writes);
+        int first = writers.isEmpty() ? 0 : writers.get(0);
+        int last = writers.isEmpty() ? statements : writers.get(writers.size() - 1);
+        Set<String> keys = new HashSet<>();
+        Set<String> tables = new HashSet<>();
+        for (WriteLog.CommittedWrite w : writes) {
+            keys.add(w.key());
+            tables.add(w.table());
+        }
+        boolean ownWritesUnknown = !idKnown && !writers.isEmpty() && finished.outcome() != TransactionLog.Outcome.ABORTED;
+        boolean dropped = false;
+        for (int s = 0; s <= statements; s++) {
+            for (int i = 0; i < reads.size(); i++) {
+                if (opStatement.get(i) != s) {
+                    continue;
+                }
+                Op op = reads.get(i);
+                boolean uncertain = !writeOps.isEmpty() && s >= first && s <= last && touches(op, keys, tables)
+                        || ownWritesUnknown && s >= first && !(op instanceof Op.Statement);
+                if (uncertain) {
+                    dropped = true;
+                } else {
+                    out.add(op);
+                }
+            }
+            if (s == last) {
+                out.addAll(writeOps);
+            }
+        }
+        if (dropped) {
+            notes.accept(new NotModelled("some reads of " + finished.session(), ownWritesUnknown
+                    ? "the transaction may have written, and which of the database's transactions it was is not known:"
+                    + " its reads from its first statement that may have written are not checked"
+                    : "a statement that may have written did not say which rows it changed: the reads around it of the"
+                    + " rows the transaction wrote are not checked"));
+        }
+    }
+
+    private void addStatement(List<Op> out, List<Op> reads, int statement) {
+        for (int i = 0; i < reads.size(); i++) {
+            if (opStatement.get(i) == statement) {
+                out.add(reads.get(i));
+            }
+        }
+    }
+
+    private static boolean touches(Op op, Set<String> keys, Set<String> tables) {
+        if (op instanceof Op.Read r) {
+            return keys.contains(r.key());
+        }
+        return op instanceof Op.Predicate p && tables.contains(p.table());
+    }
+
+    /**
+     * The statements and reads in order, each operation's statement in {@link #opStatement};
+     * notes the statements that may have written.
+     */
+    private List<Op> readsAndStatements() {
+        int statement = 0;
+        for (Observation o : finished.observations()) {
+            if (o instanceof StatementSent s) {
+                statement++;
+                into.ops().add(new Op.Statement(s.statement()));
+            } else if (o instanceof RowsRead r) {
+                into.addRead(r, finished.primaryKeys());
+            } else if (o instanceof MayHaveWritten m) {
+                wrote(statement, m.table(), m.count());
+            } else if (o instanceof RowsWritten w) {
+                // Sent rewritten (prepared before the log was opened): the log has its rows.
+                wrote(statement, Optional.of(w.table()), w.rows().size());
+            } else if (o instanceof LeftOut l) {
+                if (RecordedTransaction.TRANSACTION_CONTROL.equals(l.reason())) {
+                    into.leaveOut(l);
+                }
+                wrote(statement, Optional.empty(), -1);
+            }
+            while (opStatement.size() < into.ops().size()) {
+                opStatement.add(statement);
+            }
+        }
+        List<Op> ops = new ArrayList<>(into.ops());
+        into.ops().clear();
+        return ops;
+    }
+
+    private void wrote(int statement, Optional<String> table, long count) {
+        int at = writers.indexOf(statement);
+        if (at < 0) {
+            writers.add(statement);
+            writerTables.add(table);
+            writerCounts.add(count);
+        } else {
+            // Two accounts of one statement: not one table and one count any more.
+            writerTables.set(at, Optional.empty());
+            writerCounts.set(at, -1L);
+        }
+    }
+
+    /**
+     * The log's writes split by statement, when the statements account for them exactly: each
+     * statement that may have written named its table and count, and the log's changes are, in
+     * order, that many changes of that table per statement. {@code null} otherwise.
+     */
+    private List<List<Op>> exactBlocks() {
+        List<List<WriteLog.CommittedWrite>> changes = new ArrayList<>();
+        int lastChange = -1;
+        for (WriteLog.CommittedWrite w : writes) {
+            if (w.change() != lastChange) {
+                changes.add(new ArrayList<>());
+                lastChange = w.change();
+            }
+            changes.get(changes.size() - 1).add(w);
+        }
+        List<List<Op>> blocks = new ArrayList<>();
+        int next = 0;
+        for (int i = 0; i < writers.size(); i++) {
+            if (writerTables.get(i).isEmpty() || writerCounts.get(i) < 0) {
+                return null;
+            }
+            String table = writerTables.get(i).get();
+            List<WriteLog.CommittedWrite> block = new ArrayList<>();
+            for (long c = 0; c < writerCounts.get(i); c++) {
+                if (next >= changes.size() || !changes.get(next).stream().allMatch(w -> w.table().equals(table))) {
+                    return null;
+                }
+                block.addAll(changes.get(next++));
+            }
+            blocks.add(RecordedTransaction.writes(block));
+        }
+        return next == changes.size() && (!writers.isEmpty() || changes.isEmpty()) ? blocks : null;
+    }
+}

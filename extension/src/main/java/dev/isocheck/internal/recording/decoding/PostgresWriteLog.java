@@ -1,0 +1,204 @@
+package dev.isocheck.internal.recording.decoding;
+
+import dev.isocheck.internal.recording.DecodedChange;
+import dev.isocheck.internal.recording.WriteLog;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A logical replication slot with PostgreSQL's {@code test_decoding} plugin, opened for one test
+ * and one database before the test's first transaction there, read and dropped when the test is
+ * checked. Its connections are the recorder's own ({@link SideConnections}), borrowed for the
+ * moment each step takes.
+ *
+ * <p>A slot keeps the server's WAL until it is dropped, so every slot this JVM opened and has not
+ * dropped yet is dropped at the JVM's shutdown too (a JVM killed outright leaves it: its name
+ * starts {@code isocheck_}, and {@code docs/recording.md} says how to drop such slots).
+ */
+public final class PostgresWriteLog implements WriteLog {
+
+    private static final String PLUGIN = "test_decoding";
+    private static final AtomicInteger SLOTS = new AtomicInteger();
+    private static final Set<PostgresWriteLog> OPEN = ConcurrentHashMap.newKeySet();
+    /** How long opening a slot may wait for transactions in progress elsewhere before giving up. */
+    private static final String OPEN_TIMEOUT = "10s";
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> OPEN.forEach(PostgresWriteLog::close),
+                "isocheck: drop replication slots"));
+    }
+
+    private final SideConnections side;
+    private final String slot;
+    private volatile boolean closed;
+
+    private PostgresWriteLog(SideConnections side, String slot) {
+        this.side = side;
+        this.slot = slot;
+    }
+
+    /**
+     * Opens a slot, so that every transaction that starts from now on is in the log.
+     *
+     * @throws SQLException when the server does not allow it: {@code wal_level} below
+     *                      {@code logical}, no right to create a replication slot, no
+     *                      {@code test_decoding}, a server before PostgreSQL 13, or transactions in
+     *                      progress that did not end within {@value #OPEN_TIMEOUT}
+     */
+    public static PostgresWriteLog open(SideConnections side) throws SQLException {
+        String slot = "isocheck_" + ProcessHandle.current().pid() + "_" + SLOTS.incrementAndGet();
+        try (Connection connection = side.open()) {
+            if (connection.getMetaData().getDatabaseMajorVersion() < 13) {
+                throw new SQLException("PostgreSQL " + connection.getMetaData().getDatabaseProductVersion()
+                        + " has no pg_current_xact_id_if_assigned (13 and later have)");
+            }
+            String level = single(connection, "SELECT current_setting('wal_level')");
+            if (!"logical".equals(level)) {
+                throw new SQLException("the server's wal_level is " + level + ", not logical");
+            }
+            boolean autoCommit = connection.getAutoCommit();
+            if (!autoCommit) {
+                // A slot created inside a transaction block decodes nothing that follows it.
+                connection.setAutoCommit(true);
+            }
+            // Settings are restored after: a pooled connection goes back to its pool as it came.
+            String timeout = single(connection, "SELECT current_setting('statement_timeout')");
+            set(connection, OPEN_TIMEOUT);
+            try (PreparedStatement create = connection.prepareStatement(
+                    "SELECT lsn FROM pg_catalog.pg_create_logical_replication_slot(?, ?)")) {
+                create.setString(1, slot);
+                create.setString(2, PLUGIN);
+                create.executeQuery().close();
+            } finally {
+                set(connection, timeout);
+                connection.setAutoCommit(autoCommit);
+            }
+        }
+        PostgresWriteLog log = new PostgresWriteLog(side, slot);
+        OPEN.add(log);
+        return log;
+    }
+
+    /**
+     * Makes every commit acknowledged so far readable from the slot: the slot reads only WAL
+     * flushed to disk, and with {@code synchronous_commit = off} (embedded and test servers often
+     * run so) a commit is acknowledged before. A synchronous commit flushes the WAL up to itself,
+     * so everything before it too; a transactional logical message gives it something to commit.
+     */
+    private static void flush(Connection connection) throws SQLException {
+        connection.setAutoCommit(false);
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("SET LOCAL synchronous_commit = on");
+            statement.executeQuery("SELECT pg_catalog.pg_logical_emit_message(true, 'isocheck', 'flush')").close();
+            connection.commit();
+        } catch (SQLException e) {
+            connection.rollback();
+            throw e;
+        } finally {
+            connection.setAutoCommit(true);
+        }
+    }
+
+    private static void set(Connection connection, String timeout) throws SQLException {
+        try (PreparedStatement set = connection.prepareStatement("SELECT pg_catalog.set_config('statement_timeout', ?, false)")) {
+            set.setString(1, timeout);
+            set.executeQuery().close();
+        }
+    }
+
+    private static String single(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
+            return rs.next() ? rs.getString(1) : null;
+        }
+    }
+
+    @Override
+    public String describe() {
+        return "from PostgreSQL's logical decoding (replication slot " + slot + ", " + PLUGIN + ")";
+    }
+
+    @Override
+    public Account read() throws Exception {
+        try (Connection connection = side.open()) {
+            boolean autoCommit = connection.getAutoCommit();
+            try {
+                connection.setAutoCommit(true);
+                return account(connection);
+            } finally {
+                connection.setAutoCommit(autoCommit);
+            }
+        }
+    }
+
+    private Account account(Connection connection) throws Exception {
+        {
+            flush(connection);
+            List<DecodedTransaction> decoded = new ArrayList<>();
+            try (PreparedStatement changes = connection.prepareStatement(
+                    "SELECT data FROM pg_catalog.pg_logical_slot_get_changes(?, NULL, NULL,"
+                            + " 'include-xids', '1', 'skip-empty-xacts', '1')")) {
+                changes.setString(1, slot);
+                try (ResultSet rs = changes.executeQuery()) {
+                    DecodedTransaction current = null;
+                    while (rs.next()) {
+                        TestDecodingOutput.Line line = TestDecodingOutput.parse(rs.getString(1));
+                        if (line instanceof TestDecodingOutput.Begin begin) {
+                            current = new DecodedTransaction(begin.xid(), new ArrayList<>());
+                        } else if (line instanceof TestDecodingOutput.Commit commit) {
+                            if (current == null || current.xid() != commit.xid()) {
+                                throw new SQLException("logical decoding gave COMMIT " + commit.xid() + " out of its transaction");
+                            }
+                            decoded.add(current);
+                            current = null;
+                        } else if (line instanceof TestDecodingOutput.Change change) {
+                            if (current == null) {
+                                throw new SQLException("logical decoding gave a change outside a transaction");
+                            }
+                            current.changes().add(change.change());
+                        }
+                    }
+                }
+            } finally {
+                drop(connection);
+            }
+            return new ServerRendering(connection).account(decoded);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        try (Connection connection = side.open()) {
+            drop(connection);
+        } catch (SQLException | RuntimeException e) {
+            // Nothing more to do here; the slot's name says whose it was.
+        }
+    }
+
+    private void drop(Connection connection) throws SQLException {
+        if (closed) {
+            return;
+        }
+        try (PreparedStatement drop = connection.prepareStatement(
+                "SELECT pg_catalog.pg_drop_replication_slot(slot_name) FROM pg_catalog.pg_replication_slots WHERE slot_name = ?")) {
+            drop.setString(1, slot);
+            drop.executeQuery().close();
+        }
+        closed = true;
+        OPEN.remove(this);
+    }
+
+    /** One transaction as the log gave it, its changes in the order it made them. */
+    record DecodedTransaction(long xid, List<DecodedChange> changes) {
+    }
+}

@@ -1,0 +1,19 @@
+package dev.isocheck.internal.recording.jdbc;
+
+/** {@link PostgresTrustedConstructs} on PostgreSQL with logical decoding: the writes come from the slot. */
+class LogicalDecodingConstructsTests extends PostgresTrustedConstructs {
+
+    @Override
+    TestDatabase database() {
+        try {
+            return LogicalPostgresDatabase.get();
+        } catch (Throwable e) {
+            throw new IllegalStateException("embedded PostgreSQL did not start", e);
+        }
+    }
+
+    @Override
+    boolean writesFromLog() {
+        return true;
+    }
+}

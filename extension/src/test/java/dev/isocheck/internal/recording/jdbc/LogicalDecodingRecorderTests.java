@@ -1,0 +1,201 @@
+package dev.isocheck.internal.recording.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.isocheck.CheckResult;
+import dev.isocheck.IsolationLevel;
+import dev.isocheck.internal.recording.RecordedHistory;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What recording writes from PostgreSQL's logical decoding adds: the writes of connections the
+ * test did not wrap, anomalies that happen through triggers, the slot's life, and what the report
+ * says. {@link LogicalDecodingScenariosTests} and {@link LogicalDecodingConstructsTests} run the
+ * recorder's scenarios and the issue's constructs on the same server.
+ */
+class LogicalDecodingRecorderTests {
+
+    static LogicalPostgresDatabase db() {
+        try {
+            return LogicalPostgresDatabase.get();
+        } catch (Throwable e) {
+            throw new IllegalStateException("embedded PostgreSQL did not start", e);
+        }
+    }
+
+    @BeforeEach
+    void schema() throws SQLException {
+        db().run("DROP TABLE IF EXISTS ledger, ledger_audit CASCADE",
+                "CREATE TABLE ledger (id int PRIMARY KEY, balance int NOT NULL)",
+                "INSERT INTO ledger VALUES (1, 100), (2, 100)",
+                "CREATE TABLE ledger_audit (id serial PRIMARY KEY, account int, balance int)",
+                "CREATE OR REPLACE FUNCTION ledger_audited() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                        + " INSERT INTO ledger_audit (account, balance) VALUES (NEW.id, NEW.balance); RETURN NEW; END $$",
+                "CREATE TRIGGER ledger_audit AFTER UPDATE ON ledger FOR EACH ROW EXECUTE FUNCTION ledger_audited()");
+    }
+
+    @Test
+    void writesOfAConnectionTheTestDidNotWrapAreTransactionsOfTheirOwn() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("unwrapped writer", db().dataSource(), ds -> {
+            assertThat(balance(ds, 1)).isEqualTo(100);
+            // Another pool, a migration, a scheduled job: a connection nobody recorded.
+            try (Connection other = db().dataSource().getConnection(); Statement s = other.createStatement()) {
+                s.executeUpdate("UPDATE ledger SET balance = 70 WHERE id = 1");
+            }
+            assertThat(balance(ds, 1)).isEqualTo(70);
+        });
+
+        assertThat(recorded.history().transactions()).extracting(Object::toString).containsExactly(
+                "T1: r(ledger/1, {\"balance\":100})",
+                "T2: r(ledger/1, {\"balance\":70})",
+                "T3: w(ledger/1, {\"balance\":70,\"id\":1}) w(ledger_audit/1, {\"account\":1,\"balance\":70,\"id\":1})");
+        assertThat(recorded.history().sessionOf(recorded.history().transactions().get(2)).isImplicit())
+                .as("a session of its own").isTrue();
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(RecordedRun.check(recorded, IsolationLevel.SERIALIZABLE).isSatisfied()).isTrue();
+    }
+
+    @Test
+    void aLostUpdateOnATableWithATriggerIsCaught() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("lost update with trigger", db().dataSource(), this::lostUpdate);
+
+        assertThat(recorded.notModelled()).isEmpty();
+        CheckResult result = RecordedRun.check(recorded, IsolationLevel.SERIALIZABLE);
+        assertThat(result.isSatisfied()).as("%s", recorded.history().transactions()).isFalse();
+        assertThat(RecordedRun.cycleTypes(result)).isNotEmpty();
+    }
+
+    @Test
+    void withoutLogicalDecodingTheSameAnomalyIsNeverPassedSilently() throws Exception {
+        TestDatabase plain = statementsOnly();
+        plain.run("DROP TABLE IF EXISTS ledger, ledger_audit CASCADE",
+                "CREATE TABLE ledger (id int PRIMARY KEY, balance int NOT NULL)",
+                "INSERT INTO ledger VALUES (1, 100), (2, 100)",
+                "CREATE TABLE ledger_audit (id serial PRIMARY KEY, account int, balance int)",
+                "CREATE OR REPLACE FUNCTION ledger_audited() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                        + " INSERT INTO ledger_audit (account, balance) VALUES (NEW.id, NEW.balance); RETURN NEW; END $$",
+                "CREATE TRIGGER ledger_audit AFTER UPDATE ON ledger FOR EACH ROW EXECUTE FUNCTION ledger_audited()");
+        RecordedHistory recorded = RecordedRun.record("lost update, statements", plain.dataSource(), this::lostUpdate);
+
+        boolean caught = !RecordedRun.check(recorded, IsolationLevel.SERIALIZABLE).isSatisfied();
+        assertThat(caught || !recorded.notModelled().isEmpty()).as("caught, or what was left out is listed").isTrue();
+        assertThat(recorded.writesFrom()).singleElement().asString().contains("not available", "wal_level");
+    }
+
+    /** Two transfers at READ COMMITTED, both read the balance before either writes it back: one is lost. */
+    private void lostUpdate(DataSource ds) throws Exception {
+        try (Connection a = ds.getConnection(); Connection b = ds.getConnection()) {
+            for (Connection c : List.of(a, b)) {
+                c.setAutoCommit(false);
+                c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            }
+            int seenByA = balance(a, 1);
+            int seenByB = balance(b, 1);
+            setBalance(a, 1, seenByA - 10);
+            a.commit();
+            setBalance(b, 1, seenByB - 20);
+            b.commit();
+        }
+    }
+
+    @Test
+    void autoCommittedWritesAreMatchedToTheirStatements() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("auto-commit", db().dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                for (int n = 1; n <= 5; n++) {
+                    setBalance(c, 2, n);
+                    assertThat(balance(c, 2)).isEqualTo(n);
+                }
+            }
+        });
+
+        List<String> sessions = new ArrayList<>();
+        recorded.history().transactions().forEach(t -> sessions.add(recorded.history().sessionOf(t).name()));
+        assertThat(sessions).as("every write is its statement's, none a transaction of no session")
+                .containsOnly("connection-1").hasSize(10);
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
+
+    @Test
+    void theSlotIsDroppedWhenTheRecordingFinishesAndTheReportSaysHowWritesWereRecorded() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("slot", db().dataSource(), ds -> {
+            assertThat(slots()).as("opened before the test's first transaction, not before").isEmpty();
+            try (Connection c = ds.getConnection()) {
+                setBalance(c, 1, 5);
+            }
+            assertThat(slots()).singleElement().asString().startsWith("isocheck_");
+        });
+
+        assertThat(slots()).isEmpty();
+        assertThat(recorded.writesFrom()).singleElement().asString()
+                .startsWith("writes recorded from PostgreSQL's logical decoding (replication slot isocheck_");
+    }
+
+    @Test
+    void aRecordingThatFailsStillDropsItsSlot() {
+        try {
+            RecordedRun.record("failing", db().dataSource(), ds -> {
+                balance(ds, 1);
+                throw new IllegalStateException("the test failed");
+            });
+        } catch (Exception expected) {
+            assertThat(expected).hasMessage("the test failed");
+        }
+        assertThat(slots()).isEmpty();
+    }
+
+    private static List<String> slots() {
+        List<String> names = new ArrayList<>();
+        try (Connection c = db().dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT slot_name FROM pg_replication_slots")) {
+            while (rs.next()) {
+                names.add(rs.getString(1));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return names;
+    }
+
+    static TestDatabase statementsOnly() {
+        try {
+            return PostgresDatabase.get();
+        } catch (Throwable e) {
+            throw new IllegalStateException("embedded PostgreSQL did not start", e);
+        }
+    }
+
+    static int balance(DataSource ds, int id) throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            return balance(c, id);
+        }
+    }
+
+    static int balance(Connection c, int id) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT balance FROM ledger WHERE id = ?")) {
+            s.setInt(1, id);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+
+    static void setBalance(Connection c, int id, int balance) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE ledger SET balance = ? WHERE id = ?")) {
+            s.setInt(1, balance);
+            s.setInt(2, id);
+            assertThat(s.executeUpdate()).isOne();
+        }
+    }
+}

@@ -1,0 +1,261 @@
+package dev.isocheck.internal.recording.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.isocheck.internal.recording.RecordedHistory;
+import java.io.StringReader;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
+
+/**
+ * {@link TrustedConstructs} on PostgreSQL. Each construct's expectation of what is left out is
+ * {@link #expectLeftOut}: none where the database's log records the writes (but for TRUNCATE,
+ * which the log shows as a whole table), something listed where the writes come from the
+ * statements and the construct writes where the statement does not say.
+ */
+abstract class PostgresTrustedConstructs extends TrustedConstructs {
+
+    /** Whether the writes come from the database's log. */
+    abstract boolean writesFromLog();
+
+    @BeforeEach
+    void schema() throws SQLException {
+        database().run(
+                "DROP TABLE IF EXISTS acct, src, audit, closed, parent, child, grandchild, a, b, inbox, archive, meas,"
+                        + " keyed_uuid, keyed_ts, keyed_char, keyed_int CASCADE",
+                "CREATE TABLE acct (id int PRIMARY KEY, balance int NOT NULL)",
+                "INSERT INTO acct VALUES (1, 100), (2, 100)",
+                "CREATE TABLE audit (id serial PRIMARY KEY, acct int, delta int)",
+                "CREATE TABLE src (id int PRIMARY KEY, delta int)",
+                "INSERT INTO src VALUES (1, 10)",
+                "CREATE TABLE closed (id int PRIMARY KEY)",
+                "INSERT INTO closed VALUES (2)",
+                "CREATE TABLE parent (id int PRIMARY KEY)",
+                "CREATE TABLE child (id int PRIMARY KEY, parent int REFERENCES parent ON DELETE CASCADE)",
+                "CREATE TABLE grandchild (id int PRIMARY KEY, child int REFERENCES child ON DELETE CASCADE)",
+                "INSERT INTO parent VALUES (1), (2)",
+                "INSERT INTO child VALUES (10, 1), (20, 2)",
+                "INSERT INTO grandchild VALUES (100, 10), (200, 20)",
+                "CREATE TABLE a (id int PRIMARY KEY, v int)",
+                "CREATE TABLE b (id int PRIMARY KEY, v int)",
+                "INSERT INTO a VALUES (1, 1)",
+                "INSERT INTO b VALUES (1, 1)",
+                "CREATE TABLE inbox (id int PRIMARY KEY, body text)",
+                "CREATE TABLE archive (id int PRIMARY KEY, body text)",
+                "INSERT INTO inbox VALUES (1, 'one'), (2, 'two')",
+                "CREATE TABLE meas (id int, day date, v int, PRIMARY KEY (id, day)) PARTITION BY RANGE (day)",
+                "CREATE TABLE meas_2023 PARTITION OF meas FOR VALUES FROM ('2023-01-01') TO ('2024-01-01')",
+                "CREATE TABLE meas_2024 PARTITION OF meas FOR VALUES FROM ('2024-01-01') TO ('2025-01-01')",
+                "INSERT INTO meas VALUES (1, '2023-05-01', 1)",
+                "CREATE OR REPLACE FUNCTION audited() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                        + " INSERT INTO audit (acct, delta) VALUES (NEW.id, 1); RETURN NEW; END $$",
+                "CREATE OR REPLACE FUNCTION bump(i int) RETURNS int LANGUAGE sql AS"
+                        + " $$ UPDATE acct SET balance = balance + 1 WHERE id = i RETURNING balance $$",
+                "CREATE TABLE keyed_uuid (id uuid PRIMARY KEY, v int)",
+                "INSERT INTO keyed_uuid VALUES ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 1)",
+                "CREATE TABLE keyed_ts (ts timestamp PRIMARY KEY, v int)",
+                "INSERT INTO keyed_ts VALUES ('2024-01-01 10:00', 1)",
+                "CREATE TABLE keyed_char (k char(4) PRIMARY KEY, v int)",
+                "INSERT INTO keyed_char VALUES ('ab', 1)",
+                "CREATE TABLE keyed_int (id int PRIMARY KEY, v int)",
+                "INSERT INTO keyed_int VALUES (1, 1)");
+    }
+
+    /** Asserts what the run left out: nothing with the log, or at least {@code tables} without it. */
+    void expectLeftOut(RecordedHistory recorded, String... tables) {
+        if (writesFromLog()) {
+            assertThat(recorded.notModelled()).as("left out").isEmpty();
+        } else {
+            assertThat(String.join("; ", subjects(recorded))).as("left out").containsAnyOf(tables);
+        }
+    }
+
+    @Test
+    void aTriggerFiredByAnUpdateFrom() throws Exception {
+        database().run("CREATE TRIGGER acct_audit AFTER UPDATE ON acct FOR EACH ROW EXECUTE FUNCTION audited()");
+        RecordedHistory recorded = serially("update from", List.of("acct", "audit", "src"), inTransaction(
+                "UPDATE acct SET balance = acct.balance + s.delta FROM src s WHERE acct.id = s.id"));
+        expectLeftOut(recorded, "every table", "acct");
+    }
+
+    @Test
+    void aDeleteUsingAnotherTable() throws Exception {
+        RecordedHistory recorded = serially("delete using", List.of("acct", "closed"), inTransaction(
+                "DELETE FROM acct USING closed WHERE acct.id = closed.id"));
+        expectLeftOut(recorded, "every table", "acct");
+    }
+
+    @Test
+    void aCascadeTwoLevelsDeep() throws Exception {
+        RecordedHistory recorded = serially("cascade", List.of("parent", "child", "grandchild"), inTransaction(
+                "DELETE FROM parent WHERE id = 1"));
+        expectLeftOut(recorded, "child", "grandchild");
+    }
+
+    @Test
+    void aTruncateOfTwoTables() throws Exception {
+        RecordedHistory recorded = serially("truncate", List.of("a", "b"), autoCommitted("TRUNCATE a, b"));
+        if (writesFromLog()) {
+            // The log shows a TRUNCATE as such, not row by row: its tables are left out.
+            assertThat(String.join("; ", subjects(recorded))).contains("table a", "table b");
+        } else {
+            assertThat(String.join("; ", subjects(recorded))).contains("every table");
+        }
+    }
+
+    @Test
+    void aTruncateThatCascades() throws Exception {
+        RecordedHistory recorded = serially("truncate cascade", List.of("parent", "child", "grandchild"),
+                inTransaction("TRUNCATE parent CASCADE"));
+        assertThat(String.join("; ", subjects(recorded))).containsAnyOf("every table", "table child");
+        if (writesFromLog()) {
+            assertThat(String.join("; ", subjects(recorded))).contains("table parent", "table child", "table grandchild");
+        }
+    }
+
+    @Test
+    void aWritableCommonTableExpression() throws Exception {
+        RecordedHistory recorded = serially("writable CTE", List.of("inbox", "archive"), autoCommitted(
+                "WITH moved AS (DELETE FROM inbox WHERE id = 1 RETURNING id, body) INSERT INTO archive SELECT id, body FROM moved"));
+        expectLeftOut(recorded, "every table", "inbox");
+    }
+
+    @Test
+    void twoStatementsInOneString() throws Exception {
+        RecordedHistory recorded = serially("two statements", List.of("acct"), inTransaction(
+                "LOCK TABLE acct IN EXCLUSIVE MODE; UPDATE acct SET balance = 5 WHERE id = 1"));
+        expectLeftOut(recorded, "every table", "acct");
+    }
+
+    @Test
+    void aTriggerOnAPartitionWrittenThroughItsParent() throws Exception {
+        database().run("CREATE TRIGGER meas_audit AFTER INSERT OR UPDATE ON meas_2024 FOR EACH ROW EXECUTE FUNCTION audited()");
+        RecordedHistory recorded = serially("partition", List.of("meas", "audit"), inTransaction(
+                "INSERT INTO meas VALUES (2, '2024-05-01', 7)",
+                "UPDATE meas SET v = 8 WHERE id = 1"));
+        expectLeftOut(recorded, "every table", "meas");
+    }
+
+    @Test
+    void aFunctionThatWritesCalledFromASelect() throws Exception {
+        RecordedHistory recorded = serially("function in select", List.of("acct"), inTransaction("SELECT bump(1)"));
+        if (writesFromLog()) {
+            assertThat(recorded.notModelled()).isEmpty();
+        }
+    }
+
+    @Test
+    void aFunctionThatWritesCalledInsideInsertValues() throws Exception {
+        RecordedHistory recorded = serially("function in values", List.of("acct", "audit"), autoCommitted(
+                "INSERT INTO audit (acct, delta) VALUES (1, bump(2))"));
+        if (writesFromLog()) {
+            assertThat(recorded.notModelled()).isEmpty();
+        }
+    }
+
+    @Test
+    void copyThroughTheDriversOwnApi() throws Exception {
+        RecordedHistory recorded = serially("copy", List.of("acct"), ds -> {
+            try (Connection c = ds.getConnection()) {
+                c.setAutoCommit(false);
+                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT balance FROM acct WHERE id = 1")) {
+                    rs.next();
+                }
+                c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY acct FROM STDIN", new StringReader("3\t50\n"));
+                c.commit();
+            }
+        });
+        if (writesFromLog()) {
+            assertThat(recorded.notModelled()).isEmpty();
+        }
+        assertThat(database().dataSource().getConnection().createStatement()
+                .executeQuery("SELECT count(*) FROM acct WHERE id = 3")).satisfies(rs -> {
+                    rs.next();
+                    assertThat(rs.getInt(1)).as("the COPYed row was committed").isOne();
+                });
+    }
+
+    @Test
+    void keysWrittenAsLiteralsTheDatabaseReadsOtherwise() throws Exception {
+        serially("literal keys", List.of("keyed_uuid", "keyed_ts", "keyed_char", "keyed_int"), ds -> {
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                read(s, "SELECT v FROM keyed_uuid WHERE id = 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'");
+                read(s, "SELECT v FROM keyed_ts WHERE ts = '2024-01-01 10:00'");
+                read(s, "SELECT v FROM keyed_char WHERE k = 'ab'");
+                read(s, "SELECT v FROM keyed_int WHERE id = '01'");
+                s.executeUpdate("UPDATE keyed_uuid SET v = 2 WHERE id = 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'");
+                s.executeUpdate("UPDATE keyed_ts SET v = 2 WHERE ts = '2024-01-01 10:00'");
+                s.executeUpdate("UPDATE keyed_char SET v = 2 WHERE k = 'ab'");
+                s.executeUpdate("UPDATE keyed_int SET v = 2 WHERE id = '01'");
+                read(s, "SELECT v FROM keyed_uuid WHERE id = 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'");
+                read(s, "SELECT v FROM keyed_ts WHERE ts = '2024-01-01 10:00'");
+                read(s, "SELECT v FROM keyed_char WHERE k = 'ab'");
+                read(s, "SELECT v FROM keyed_int WHERE id = '01'");
+                read(s, "SELECT v FROM keyed_int WHERE id = '02'");
+                s.executeUpdate("INSERT INTO keyed_int VALUES (2, 2)");
+                read(s, "SELECT v FROM keyed_int WHERE id = '02'");
+            }
+        });
+    }
+
+    @Test
+    void anErrorTheApplicationCaughtUnderAutosaveThenACommit() throws Exception {
+        org.postgresql.ds.PGSimpleDataSource autosaving = new org.postgresql.ds.PGSimpleDataSource();
+        try (Connection plain = database().dataSource().getConnection()) {
+            autosaving.setURL(plain.getMetaData().getURL());
+            autosaving.setUser(plain.getMetaData().getUserName());
+        }
+        autosaving.setAutosave(org.postgresql.jdbc.AutoSave.ALWAYS);
+        RecordedHistory recorded = RecordedRun.record("autosave", autosaving, ds -> {
+            readAll(ds, List.of("acct"));
+            try (Connection c = ds.getConnection()) {
+                c.setAutoCommit(false);
+                try (Statement s = c.createStatement()) {
+                    s.executeUpdate("UPDATE acct SET balance = 1 WHERE id = 1");
+                    assertThatThrownBy(() -> s.executeUpdate("INSERT INTO acct VALUES (1, 0)")).isInstanceOf(SQLException.class);
+                }
+                c.commit();
+            }
+            readAll(ds, List.of("acct"));
+        });
+        assertThat(RecordedRun.check(recorded, dev.isocheck.IsolationLevel.STRICT_SERIALIZABLE).isSatisfied())
+                .as("%s", recorded.history().transactions()).isTrue();
+    }
+
+    @Test
+    void aTriggerCreatedAfterTheRecorderFirstLookedAtItsTable() throws Exception {
+        javax.sql.DataSource shared = dev.isocheck.Isocheck.record(database().dataSource());
+        dev.isocheck.internal.recording.Recording first = new dev.isocheck.internal.recording.Recording("first");
+        try (var ignored = first.bind()) {
+            inTransaction("UPDATE acct SET balance = 3 WHERE id = 2").run(shared);
+        }
+        first.finish();
+        database().run("CREATE TRIGGER acct_audit AFTER UPDATE ON acct FOR EACH ROW EXECUTE FUNCTION audited()");
+        dev.isocheck.internal.recording.Recording second = new dev.isocheck.internal.recording.Recording("second");
+        try (var ignored = second.bind()) {
+            readAll(shared, List.of("acct", "audit"));
+            inTransaction("UPDATE acct SET balance = 4 WHERE id = 2").run(shared);
+            readAll(shared, List.of("acct", "audit"));
+        }
+        RecordedHistory recorded = second.finish();
+        assertThat(RecordedRun.check(recorded, dev.isocheck.IsolationLevel.STRICT_SERIALIZABLE).isSatisfied())
+                .as("%s %s", recorded.history().transactions(), recorded.notModelled()).isTrue();
+        expectLeftOut(recorded, "every table", "audit");
+    }
+
+    private static void read(Statement s, String sql) throws SQLException {
+        try (ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                rs.getObject(1);
+            }
+        }
+    }
+}
