@@ -59,7 +59,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *       {@code 500 ms}; defaults to {@code 60 s};</li>
  *   <li>{@code isocheck.undecided}: {@code fail} (the default) fails a test whose check cannot
  *       decide, {@code abort} aborts it; it never passes;</li>
- *   <li>{@code isocheck.gpu}: {@code auto} (the default), {@code on} or {@code off}.</li>
+ *   <li>{@code isocheck.gpu}: {@code auto} (the default), {@code on} or {@code off};</li>
+ *   <li>{@code isocheck.left-out}: what a test whose check passed does when a table it touched
+ *       was left out of the check (its writes not seen exactly): {@code abort} (the default),
+ *       {@code fail}, or {@code report} (pass, listing it in a report entry).</li>
  * </ul>
  * Any other {@code isocheck.*} key, or a value not listed, fails the test with an
  * {@link org.junit.jupiter.api.extension.ExtensionConfigurationException} naming it.
@@ -68,7 +71,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code Isocheck.record} are recorded. A history records what the test's transactions read and
  * wrote, not the rows they found already there: initial values are unknown, so some anomalies
  * over rows the test never wrote cannot be shown. What the recording saw but could not model is
- * listed in the failure message and, for a passing test, published as a report entry. The check
+ * listed in the failure message and, for a passing test, published as a report entry (a table
+ * left out keeps the test from a plain pass, as {@code isocheck.left-out} says). The check
  * runs after the body, not during it; a test that hangs is never checked.
  */
 @Target({ElementType.TYPE, ElementType.METHOD})

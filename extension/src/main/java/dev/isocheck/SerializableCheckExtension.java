@@ -1,6 +1,7 @@
 package dev.isocheck;
 
 import dev.isocheck.internal.junit.Configuration;
+import dev.isocheck.internal.junit.LeftOut;
 import dev.isocheck.internal.junit.TestCheck;
 import dev.isocheck.internal.junit.TestCheck.Outcome;
 import dev.isocheck.internal.junit.TestFiles;
@@ -68,6 +69,7 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
                 levelOf(context, configuration));
         if (outcome instanceof Outcome.Satisfied satisfied) {
             reportWhatWasNotModelled(context, satisfied);
+            notAPlainPassWithTablesLeftOut(recording.name(), satisfied, configuration.leftOut(), levelOf(context, configuration));
         } else if (outcome instanceof Outcome.Violated violated) {
             failWithTheExplanation(context, violated);
         } else if (outcome instanceof Outcome.Undecided undecided) {
@@ -80,6 +82,27 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
         if (!satisfied.notModelled().isEmpty()) {
             context.publishReportEntry("isocheck.notModelled", TestCheck.notModelledEntry(satisfied.notModelled()));
         }
+    }
+
+    /**
+     * A pass with a table left out covers less than the test touched: the developer sees it in the
+     * test tree (aborted or failed, as configured), not only in a report.
+     */
+    private static void notAPlainPassWithTablesLeftOut(String testName, Outcome.Satisfied satisfied, LeftOut configured,
+            IsolationLevel level) {
+        java.util.List<NotModelled> tables = satisfied.notModelled().stream().filter(NotModelled::leavesTableOut).toList();
+        if (tables.isEmpty() || configured == LeftOut.REPORT) {
+            return;
+        }
+        StringBuilder message = new StringBuilder("isocheck: the transactions of ").append(testName).append(" satisfy ")
+                .append(level.cliName()).append(" as far as they were recorded, but tables they touched were left out of the check:\n");
+        tables.forEach(n -> message.append("  ").append(n).append('\n'));
+        message.append("(").append(Configuration.LEFT_OUT).append(" = ").append(configured.configName())
+                .append("; with report the test passes and lists them in a report entry)");
+        if (configured == LeftOut.FAIL) {
+            throw new AssertionFailedError(message.toString());
+        }
+        throw new TestAbortedException(message.toString());
     }
 
     private static void failWithTheExplanation(ExtensionContext context, Outcome.Violated violated) {

@@ -126,6 +126,14 @@ public final class RecordingBenchmark {
             throw new IllegalStateException("the recording lost transactions or left tables out: "
                     + history.history().size() + " transactions, not modelled " + history.notModelled());
         }
+        // With logical decoding, every transaction of the log must have been matched to the
+        // recorded transaction that wrote it: none left in a session of its own.
+        long unmatched = history.history().transactions().stream()
+                .filter(t -> history.history().sessionOf(t).isImplicit()).count();
+        if (unmatched > 0) {
+            throw new IllegalStateException("the log's transactions were not all matched: " + unmatched + " unmatched; "
+                    + history.writesFrom());
+        }
         return rate;
     }
 

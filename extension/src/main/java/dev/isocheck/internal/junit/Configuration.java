@@ -38,9 +38,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *                        to failing it
  * @param gpuMode         the reachability engine ({@value #GPU}), as for the {@code check}
  *                        command; defaults to auto
+ * @param leftOut         what a passing test with a table left out of the check does
+ *                        ({@value #LEFT_OUT}); defaults to aborting it
  */
 public record Configuration(IsolationLevel level, Path reportDirectory, Duration timeout, Undecided undecided,
-        GpuMode gpuMode) {
+        GpuMode gpuMode, LeftOut leftOut) {
 
     /** The configuration parameter naming the default level. */
     public static final String LEVEL = "isocheck.level";
@@ -57,8 +59,11 @@ public record Configuration(IsolationLevel level, Path reportDirectory, Duration
     /** The configuration parameter choosing the GPU mode, as the {@code check} command's system property. */
     public static final String GPU = "isocheck.gpu";
 
+    /** The configuration parameter saying what a passing test with a table left out does. */
+    public static final String LEFT_OUT = "isocheck.left-out";
+
     /** Every key isocheck reads; any other {@code isocheck.*} key is a mistake. */
-    public static final List<String> KEYS = List.of(LEVEL, REPORT_DIR, TIMEOUT, UNDECIDED, GPU);
+    public static final List<String> KEYS = List.of(LEVEL, REPORT_DIR, TIMEOUT, UNDECIDED, GPU, LEFT_OUT);
 
     /** The default of {@value #REPORT_DIR}, relative to the working directory (the module's, under Maven and Gradle). */
     public static final Path DEFAULT_REPORT_DIRECTORY = Path.of("target", "isocheck");
@@ -79,6 +84,12 @@ public record Configuration(IsolationLevel level, Path reportDirectory, Duration
         Objects.requireNonNull(timeout, "timeout is null");
         Objects.requireNonNull(undecided, "undecided is null");
         Objects.requireNonNull(gpuMode, "gpuMode is null");
+        Objects.requireNonNull(leftOut, "leftOut is null");
+    }
+
+    /** The configuration before {@value #LEFT_OUT}: such tests abort. */
+    public Configuration(IsolationLevel level, Path reportDirectory, Duration timeout, Undecided undecided, GpuMode gpuMode) {
+        this(level, reportDirectory, timeout, undecided, gpuMode, LeftOut.ABORT);
     }
 
     /**
@@ -97,7 +108,8 @@ public record Configuration(IsolationLevel level, Path reportDirectory, Duration
                 parameter(context, REPORT_DIR, Configuration::directory, "a directory path").orElse(DEFAULT_REPORT_DIRECTORY),
                 parameter(context, TIMEOUT, Configuration::duration, DURATION_FORMS).orElse(DEFAULT_TIMEOUT),
                 parameter(context, UNDECIDED, Undecided::fromConfigName, "one of " + Undecided.allowed()).orElse(Undecided.FAIL),
-                parameter(context, GPU, Configuration::gpu, "one of auto, on, off").orElse(GpuMode.AUTO));
+                parameter(context, GPU, Configuration::gpu, "one of auto, on, off").orElse(GpuMode.AUTO),
+                parameter(context, LEFT_OUT, LeftOut::fromConfigName, "one of " + LeftOut.allowed()).orElse(LeftOut.ABORT));
     }
 
     /**
