@@ -48,7 +48,7 @@ final class ServerRendering {
     }
 
     /** What a table is, as the catalog says now. */
-    private record TableFacts(String name, List<String> key, Map<String, String> columns) {
+    private record TableFacts(String name, List<String> key, Map<String, String> columns, long oid) {
     }
 
     Account account(List<DecodedTransaction> decoded) throws SQLException {
@@ -186,10 +186,11 @@ final class ServerRendering {
 
     private TableFacts lookUp(String raw) throws SQLException {
         String root;
+        long oid;
         List<String> key = new ArrayList<>();
         Map<String, String> columns = new LinkedHashMap<>();
         try (PreparedStatement statement = connection.prepareStatement(
-                "SELECT r.relname, (SELECT array_agg(a.attname ORDER BY k.ord) FROM pg_catalog.pg_index i"
+                "SELECT r.relname, r.oid, (SELECT array_agg(a.attname ORDER BY k.ord) FROM pg_catalog.pg_index i"
                         + " CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)"
                         + " JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum"
                         + " WHERE i.indrelid = r.oid AND i.indisprimary),"
@@ -205,13 +206,14 @@ final class ServerRendering {
                     return null;
                 }
                 root = rs.getString(1).toLowerCase(Locale.ROOT);
-                java.sql.Array keyArray = rs.getArray(2);
+                oid = rs.getLong(2);
+                java.sql.Array keyArray = rs.getArray(3);
                 if (keyArray != null) {
                     for (Object column : (Object[]) keyArray.getArray()) {
                         key.add(((String) column).toLowerCase(Locale.ROOT));
                     }
                 }
-                for (Object column : (Object[]) rs.getArray(3).getArray()) {
+                for (Object column : (Object[]) rs.getArray(4).getArray()) {
                     String name = (String) column;
                     if (columns.put(name.toLowerCase(Locale.ROOT), name) != null) {
                         leftOut.putIfAbsent(root, "two of its columns have names that differ only in case");
@@ -228,11 +230,11 @@ final class ServerRendering {
             throw e;
         }
         for (TableFacts other : tables.values()) {
-            if (other != null && other.name().equals(root) && !other.columns().equals(columns)) {
+            if (other != null && other.name().equals(root) && other.oid() != oid) {
                 leftOut.putIfAbsent(root, "several tables answer to this name");
             }
         }
-        return new TableFacts(root, List.copyOf(key), columns);
+        return new TableFacts(root, List.copyOf(key), columns, oid);
     }
 
     /** The tuples of one table as the server reads them back, each restricted to the columns it had. */

@@ -93,10 +93,15 @@ final class PrimaryKeys implements PrimaryKeyLookup {
      * may change the schema.
      */
     boolean knows(String table) {
-        return cache.containsKey(table) && lookedUpFor.get(table) == currentRecording();
+        return knowsFor(currentRecording()).test(table);
     }
 
-    private static Object currentRecording() {
+    /** {@link #knows} for the recording given, asked once for a whole transaction's tables. */
+    java.util.function.Predicate<String> knowsFor(Object recording) {
+        return table -> cache.containsKey(table) && lookedUpFor.get(table) == recording;
+    }
+
+    static Object currentRecording() {
         return dev.isocheck.internal.recording.Recording.current().orElse(null);
     }
 
@@ -105,13 +110,29 @@ final class PrimaryKeys implements PrimaryKeyLookup {
      * connection may be broken; the next transaction tries again).
      */
     void lookUp(Connection connection, Dialect dialect, Collection<String> tables) {
-        List<String[]> objects = null;
         java.util.Deque<String> queue = new java.util.ArrayDeque<>(tables);
         java.util.Set<String> queued = new java.util.HashSet<>(tables);
         Object recording = currentRecording();
+        List<String[]> objects = null;
         while (!queue.isEmpty()) {
             String table = queue.poll();
+            // One connection looks a table up per test; another meeting it at the same moment waits
+            // for that look-up rather than sending the same queries.
+            String claim = table + '\u0000' + System.identityHashCode(recording);
             if (knows(table)) {
+                continue;
+            }
+            java.util.concurrent.CompletableFuture<Void> mine = new java.util.concurrent.CompletableFuture<>();
+            java.util.concurrent.CompletableFuture<Void> other = inFlight.putIfAbsent(claim, mine);
+            if (other != null) {
+                try {
+                    other.get(LOOK_UP_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                    // Its look-up failed or hangs: this transaction goes on with what is known.
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
                 continue;
             }
             try {
@@ -119,37 +140,55 @@ final class PrimaryKeys implements PrimaryKeyLookup {
                 if (objects == null) {
                     objects = objects(metaData);
                 }
-                List<String[]> named = objects.stream().filter(o -> o[1].equalsIgnoreCase(table)).toList();
-                if (named.size() != 1) {
-                    sideEffects.put(table, Map.of("*", named.isEmpty()
-                            ? "a write to something the database does not list as a table may change any table"
-                            : "several tables answer to this name: which one a statement writes is not known"));
-                    cache.put(table, Optional.empty());
-                    lookedUpForRefs.put(table, new java.lang.ref.WeakReference<>(recording));
-                    continue;
-                }
-                String schema = named.get(0)[0];
-                String name = named.get(0)[1];
-                String type = named.get(0)[2];
-                Map<String, String> effects = new TreeMap<>(cascades(metaData, schema, name));
-                if (!(type.equals("TABLE") || type.equals("BASE TABLE") || type.equals("PARTITIONED TABLE"))) {
-                    effects.put("*", "a write through a view, or to something that is not a single base table,"
-                            + " changes rows of tables it does not name");
-                } else if (hasTriggers(connection, dialect, schema, name)) {
-                    effects.put("*", "the table has triggers or rules (its partitions' and children's too), which may write any table unseen");
-                }
-                sideEffects.put(table, Map.copyOf(effects));
-                // The tables its cascades change are looked up too: their own cascades and triggers count.
-                effects.keySet().stream().filter(t -> !t.equals("*") && queued.add(t)).forEach(queue::add);
-                lookedUpForRefs.put(table, new java.lang.ref.WeakReference<>(recording));
-                Optional<List<String>> key = find(metaData, schema, name);
-                columns.put(table, key.isEmpty() ? Optional.empty()
-                        : Optional.of(new TableColumns(key.get(), columns(connection, dialect, metaData, schema, name))));
-                cache.put(table, key);
+                lookUpOne(connection, dialect, metaData, objects, table, recording).stream()
+                        .filter(queued::add).forEach(queue::add);
             } catch (SQLException | RuntimeException e) {
                 return;
+            } finally {
+                inFlight.remove(claim);
+                mine.complete(null);
             }
         }
+    }
+
+    /** How long a connection waits for another's look-up of the same table. */
+    private static final long LOOK_UP_WAIT_SECONDS = 10;
+
+    /** The look-ups in progress, by table and the test they are for. */
+    private final Map<String, java.util.concurrent.CompletableFuture<Void>> inFlight = new ConcurrentHashMap<>();
+
+    /**
+     * Looks up one table for {@code recording}; returns the tables its cascades change, which are
+     * looked up too (their own cascades and triggers count).
+     */
+    private List<String> lookUpOne(Connection connection, Dialect dialect, DatabaseMetaData metaData, List<String[]> objects,
+                                   String table, Object recording) throws SQLException {
+        List<String[]> named = objects.stream().filter(o -> o[1].equalsIgnoreCase(table)).toList();
+        if (named.size() != 1) {
+            sideEffects.put(table, Map.of("*", named.isEmpty()
+                    ? "a write to something the database does not list as a table may change any table"
+                    : "several tables answer to this name: which one a statement writes is not known"));
+            cache.put(table, Optional.empty());
+            lookedUpForRefs.put(table, new java.lang.ref.WeakReference<>(recording));
+            return List.of();
+        }
+        String schema = named.get(0)[0];
+        String name = named.get(0)[1];
+        String type = named.get(0)[2];
+        Map<String, String> effects = new TreeMap<>(cascades(metaData, schema, name));
+        if (!(type.equals("TABLE") || type.equals("BASE TABLE") || type.equals("PARTITIONED TABLE"))) {
+            effects.put("*", "a write through a view, or to something that is not a single base table,"
+                    + " changes rows of tables it does not name");
+        } else if (hasTriggers(connection, dialect, schema, name)) {
+            effects.put("*", "the table has triggers or rules (its partitions' and children's too), which may write any table unseen");
+        }
+        Optional<List<String>> key = find(metaData, schema, name);
+        columns.put(table, key.isEmpty() ? Optional.empty()
+                : Optional.of(new TableColumns(key.get(), columns(connection, dialect, metaData, schema, name))));
+        cache.put(table, key);
+        sideEffects.put(table, Map.copyOf(effects));
+        lookedUpForRefs.put(table, new java.lang.ref.WeakReference<>(recording));
+        return effects.keySet().stream().filter(t -> !t.equals("*")).toList();
     }
 
     /** Every table-like object outside the system schemas: {schema, name, type}. */

@@ -554,7 +554,7 @@ final class RecordedConnection implements InvocationHandler {
         if (partlyCommitted && outcome == Outcome.ABORTED) {
             outcome = Outcome.UNKNOWN;
         }
-        if (mayQuery && !ended.tablesAll(primaryKeys::knows)) {
+        if (mayQuery && !ended.tablesAll(primaryKeys.knowsFor(ended.recording()))) {
             lookUpKeys(ended);
         }
         try {

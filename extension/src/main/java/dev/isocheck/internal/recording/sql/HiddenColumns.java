@@ -56,7 +56,9 @@ public record HiddenColumns(String sql, int visible, List<String> columns, boole
      * safely.
      */
     public static Optional<HiddenColumns> plan(AnalysedStatement analysed, String sql, TableColumns table, Dialect dialect) {
-        if (table == null || table.key().isEmpty() || !table.columns().keySet().containsAll(table.key())) {
+        int visible = analysed instanceof Query query && query.columns() != null ? query.columns().size() : -1;
+        if (table == null || table.key().isEmpty() || !table.columns().keySet().containsAll(table.key())
+                || ordersByPosition(sql, visible)) {
             return Optional.empty();
         }
         if (analysed instanceof Aggregate aggregate && dialect.aggregatesArrays()) {
@@ -110,6 +112,32 @@ public record HiddenColumns(String sql, int visible, List<String> columns, boole
         }
         return insert(sql, items).map(text -> new HiddenColumns(text, query.columns().size(), columns, false, types(columns, table)));
     }
+
+    /**
+     * Whether the query orders or groups by a position past its own {@code visible} columns
+     * ({@code SELECT v ... ORDER BY 2}; any position when {@code visible} is unknown, -1): an
+     * added column would be at that position, and a query that fails without it ({@code 42P10})
+     * would succeed with it.
+     */
+    static boolean ordersByPosition(String sql, int visible) {
+        java.util.regex.Matcher clause = BY.matcher(sql);
+        while (clause.find()) {
+            String list = END_OF_LIST.split(sql.substring(clause.end()), 2)[0];
+            for (String item : list.split(",")) {
+                java.util.regex.Matcher position = POSITION.matcher(item);
+                if (position.matches() && (visible < 0 || Long.parseLong(position.group(1)) > visible)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static final java.util.regex.Pattern BY = java.util.regex.Pattern.compile("(?i)\\b(order|group)\\s+by\\b");
+    private static final java.util.regex.Pattern END_OF_LIST = java.util.regex.Pattern.compile(
+            "(?i)\\b(limit|offset|fetch|for|having|window|union|intersect|except)\\b|[;)]");
+    private static final java.util.regex.Pattern POSITION = java.util.regex.Pattern.compile(
+            "(?is)\\s*(\\d{1,9})\\s*(asc|desc)?\\s*(nulls\\s+(first|last))?\\s*");
 
     private static java.util.Map<String, Integer> types(List<String> columns, TableColumns table) {
         java.util.Map<String, Integer> types = new java.util.HashMap<>();

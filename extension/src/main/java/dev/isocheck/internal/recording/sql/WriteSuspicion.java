@@ -61,7 +61,12 @@ public final class WriteSuspicion {
     public static boolean callsFunctions(String sql) {
         Optional<Set<String>> called = SqlAnalyzer.functionsCalled(sql);
         if (called.isPresent()) {
-            return !called.get().stream().allMatch(WriteSuspicion::harmless);
+            for (String name : called.get()) {
+                if (!harmless(name)) {
+                    return true;
+                }
+            }
+            return false;
         }
         // Not parsed: every name followed by a parenthesis counts.
         Matcher call = CALL.matcher(withoutLiterals(sql));
@@ -96,7 +101,12 @@ public final class WriteSuspicion {
      * ({@code UPDATE ...; -- note}): nothing may be appended to it.
      */
     public static boolean endsWithSemicolon(String sql) {
-        return withoutLiterals(sql).strip().endsWith(";");
+        Boolean cached = SEMICOLON.get(sql);
+        if (cached == null) {
+            cached = withoutLiterals(sql).strip().endsWith(";");
+            SEMICOLON.put(sql, cached);
+        }
+        return cached;
     }
 
     /**
@@ -104,8 +114,17 @@ public final class WriteSuspicion {
      * {@code ROLLBACK} but not to a savepoint), in any of the statements it holds.
      */
     public static boolean controlsTransaction(String sql) {
-        return TRANSACTION_CONTROL.matcher(withoutLiterals(sql)).find();
+        Boolean cached = CONTROLS.get(sql);
+        if (cached == null) {
+            cached = TRANSACTION_CONTROL.matcher(withoutLiterals(sql)).find();
+            CONTROLS.put(sql, cached);
+        }
+        return cached;
     }
+
+    /** Per text: whether it controls the transaction, and whether it ends in a semicolon (asked for every statement). */
+    private static final SqlTextCache<Boolean> CONTROLS = new SqlTextCache<>();
+    private static final SqlTextCache<Boolean> SEMICOLON = new SqlTextCache<>();
 
     /** The text with string literals, quoted names and comments blanked, so that their words do not count. */
     private static String withoutLiterals(String sql) {

@@ -251,6 +251,27 @@ abstract class PostgresTrustedConstructs extends TrustedConstructs {
         expectLeftOut(recorded, "every table", "audit");
     }
 
+    @Test
+    void aQueryOrderedByAPositionItDoesNotHaveFailsAsItWouldUnrecorded() throws Exception {
+        String sql = "SELECT balance FROM acct WHERE balance > 0 ORDER BY 2";
+        String plain = null;
+        try (Connection c = database().dataSource().getConnection(); Statement s = c.createStatement()) {
+            s.executeQuery(sql);
+        } catch (SQLException e) {
+            plain = e.getMessage();
+        }
+        assertThat(plain).as("fails without the recorder").isNotNull();
+        String expected = plain;
+        RecordedRun.record("order by position", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                assertThatThrownBy(() -> s.executeQuery(sql)).isInstanceOfSatisfying(SQLException.class, e -> {
+                    assertThat(e.getSQLState()).isEqualTo("42P10");
+                    assertThat(e.getMessage()).isEqualTo(expected);
+                });
+            }
+        });
+    }
+
     private static void read(Statement s, String sql) throws SQLException {
         try (ResultSet rs = s.executeQuery(sql)) {
             while (rs.next()) {

@@ -52,4 +52,15 @@ class HiddenColumnsTests {
         assertThat(HiddenColumns.plan(SqlAnalyzer.analyse("SELECT count(*) FROM doctors"), "SELECT count(*) FROM doctors",
                 new TableColumns(List.of(), DOCTORS.columns()), Dialect.H2)).isEmpty();
     }
+
+    @org.junit.jupiter.api.Test
+    void aQueryOrderedOrGroupedByPositionGetsNoHiddenColumns() {
+        org.assertj.core.api.Assertions.assertThat(HiddenColumns.ordersByPosition("SELECT v FROM t ORDER BY 2", 1)).isTrue();
+        org.assertj.core.api.Assertions.assertThat(HiddenColumns.ordersByPosition("SELECT v, w FROM t ORDER BY v, 3 DESC NULLS LAST LIMIT 5", 2)).isTrue();
+        org.assertj.core.api.Assertions.assertThat(HiddenColumns.ordersByPosition("SELECT v FROM t ORDER BY 1", 1)).isFalse();
+        org.assertj.core.api.Assertions.assertThat(HiddenColumns.ordersByPosition("SELECT count(*) FROM t ORDER BY 1", -1)).isTrue();
+        org.assertj.core.api.Assertions.assertThat(HiddenColumns.ordersByPosition("SELECT v FROM t ORDER BY v LIMIT 10", 1)).isFalse();
+        org.assertj.core.api.Assertions.assertThat(HiddenColumns.ordersByPosition("SELECT v FROM t ORDER BY v + 1 OFFSET 2", 1)).isFalse();
+        org.assertj.core.api.Assertions.assertThat(HiddenColumns.ordersByPosition("SELECT v FROM t WHERE id = 2", 1)).isFalse();
+    }
 }
