@@ -183,8 +183,15 @@ final class PrimaryKeys implements PrimaryKeyLookup {
             effects.put("*", "the table has triggers or rules (its partitions' and children's too), which may write any table unseen");
         }
         Optional<List<String>> key = find(metaData, schema, name);
-        columns.put(table, key.isEmpty() ? Optional.empty()
-                : Optional.of(new TableColumns(key.get(), columns(connection, dialect, metaData, schema, name))));
+        if (key.isPresent()) {
+            Map<String, TableColumns.Column> all = columns(connection, dialect, metaData, schema, name);
+            Set<String> unreadable = unreadable(connection, dialect, schema, name);
+            Map<String, TableColumns.Column> readable = new java.util.LinkedHashMap<>(all);
+            readable.keySet().removeAll(unreadable);
+            columns.put(table, Optional.of(new TableColumns(key.get(), Map.copyOf(readable), unreadable.isEmpty())));
+        } else {
+            columns.put(table, Optional.empty());
+        }
         cache.put(table, key);
         sideEffects.put(table, Map.copyOf(effects));
         lookedUpForRefs.put(table, new java.lang.ref.WeakReference<>(recording));
@@ -264,6 +271,30 @@ final class PrimaryKeys implements PrimaryKeyLookup {
                 return rs.next() && rs.getLong(1) > 0;
             }
         }
+    }
+
+    /**
+     * The columns (lower case) of the table the connection's role may not read: on PostgreSQL,
+     * those without the SELECT privilege (table or column grants); elsewhere none known.
+     */
+    private static Set<String> unreadable(Connection connection, Dialect dialect, String schema, String table) throws SQLException {
+        if (dialect != Dialect.POSTGRESQL) {
+            return Set.of();
+        }
+        Set<String> found = new java.util.HashSet<>();
+        try (var statement = connection.prepareStatement("SELECT a.attname FROM pg_catalog.pg_attribute a"
+                + " JOIN pg_catalog.pg_class c ON c.oid = a.attrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+                + " WHERE c.relname = ? AND n.nspname = ? AND a.attnum > 0 AND NOT a.attisdropped"
+                + " AND NOT pg_catalog.has_column_privilege(a.attrelid, a.attnum, 'SELECT')")) {
+            statement.setString(1, table);
+            statement.setString(2, schema);
+            try (ResultSet rs = statement.executeQuery()) {
+                while (rs.next()) {
+                    found.add(rs.getString(1).toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        return found;
     }
 
     /** The table's columns by lower-case name; none when two fold to one name. */

@@ -168,8 +168,9 @@ final class RecordedConnection implements InvocationHandler {
      * old versions where the server gives both ({@link #returnsOldRows}), else the new ones.
      */
     Optional<String> rewrite(AnalysedStatement.Write write, String sql) {
-        if (WriteSuspicion.endsWithSemicolon(sql)) {
-            // Anything appended would follow the semicolon: sent as written, the table left out.
+        if (WriteSuspicion.endsWithSemicolon(sql) || !readable(write.table())) {
+            // Anything appended would follow the semicolon; RETURNING needs the right to read
+            // every column: sent as written, the table left out.
             return Optional.empty();
         }
         return dialect.rewriteWithOldRows(write, sql, majorVersion).or(() -> dialect.rewrite(write, sql));
@@ -177,7 +178,18 @@ final class RecordedConnection implements InvocationHandler {
 
     /** Whether {@link #rewrite} of {@code write} returns each row's new version followed by its old one. */
     boolean returnsOldRows(AnalysedStatement.Write write, String sql) {
-        return !WriteSuspicion.endsWithSemicolon(sql) && dialect.rewriteWithOldRows(write, sql, majorVersion).isPresent();
+        return !WriteSuspicion.endsWithSemicolon(sql) && readable(write.table())
+                && dialect.rewriteWithOldRows(write, sql, majorVersion).isPresent();
+    }
+
+    /**
+     * Whether the application's role may read every column of {@code table}, as last looked up
+     * (on PostgreSQL; elsewhere assumed). A table not looked up yet (first met inside a
+     * transaction, where no look-up is sent) is assumed readable, as a table the application
+     * writes usually is.
+     */
+    private boolean readable(String table) {
+        return dialect != Dialect.POSTGRESQL || primaryKeys.columnsOf(table).map(TableColumns::allReadable).orElse(true);
     }
 
     /**
@@ -206,7 +218,7 @@ final class RecordedConnection implements InvocationHandler {
 
     /** The exact names of every column of {@code table}, when known (and its key too); empty otherwise. */
     Optional<String[]> everyColumn(String table) {
-        return columnsOf(table).filter(c -> !c.columns().isEmpty())
+        return columnsOf(table).filter(c -> !c.columns().isEmpty() && c.allReadable())
                 .map(c -> c.columns().values().stream().map(TableColumns.Column::name).toArray(String[]::new));
     }
 

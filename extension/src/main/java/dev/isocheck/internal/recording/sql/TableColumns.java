@@ -7,9 +7,21 @@ import java.util.Map;
 /**
  * A table's columns as the database lists them: the primary key (lower case, in key order) and
  * each column by its lower-case name, with its exact name and JDBC type. Names that two columns
- * fold to are not listed, so that nothing is ever sent for the wrong column.
+ * fold to are not listed, so that nothing is ever sent for the wrong column; nor are columns the
+ * application's role may not read ({@code allReadable} false then), which the recorder must never
+ * ask for: a statement it changed would fail where the application's would not.
  */
-public record TableColumns(List<String> key, Map<String, Column> columns) {
+public record TableColumns(List<String> key, Map<String, Column> columns, boolean allReadable) {
+
+    /**
+     * A table every column of which the application's role may read.
+     *
+     * @param key     the primary key columns, lower case, in key order
+     * @param columns the columns the role may read, by lower-case name
+     */
+    public TableColumns(List<String> key, Map<String, Column> columns) {
+        this(key, columns, true);
+    }
 
     /**
      * One column: its name exactly as the database spells it, its {@link Types} code, and whether

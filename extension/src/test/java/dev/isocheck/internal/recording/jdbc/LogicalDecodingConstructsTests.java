@@ -16,4 +16,9 @@ class LogicalDecodingConstructsTests extends PostgresTrustedConstructs {
     boolean writesFromLog() {
         return true;
     }
+
+    @Override
+    javax.sql.DataSource restricted() throws Throwable {
+        return LogicalPostgresDatabase.get().as("note_writer");
+    }
 }

@@ -54,4 +54,9 @@ public final class LogicalPostgresDatabase implements TestDatabase {
     public DataSource dataSource() {
         return server.getPostgresDatabase();
     }
+
+    /** The {@code postgres} database as another role (trust authentication: no password). */
+    public DataSource as(String role) {
+        return server.getDatabase(role, "postgres");
+    }
 }

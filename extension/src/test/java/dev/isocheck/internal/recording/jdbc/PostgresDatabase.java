@@ -40,4 +40,9 @@ public final class PostgresDatabase implements TestDatabase {
     public DataSource dataSource() {
         return server.getPostgresDatabase();
     }
+
+    /** The {@code postgres} database as another role (trust authentication: no password). */
+    public DataSource as(String role) {
+        return server.getDatabase(role, "postgres");
+    }
 }

@@ -272,6 +272,48 @@ abstract class PostgresTrustedConstructs extends TrustedConstructs {
         });
     }
 
+    /**
+     * A role that may insert and read one column only: recorded, its statements succeed exactly
+     * as they do unrecorded (no RETURNING *, no hidden key column it may not read).
+     */
+    @Test
+    void aRoleWithColumnGrantsSeesWhatItWouldUnrecorded() throws Throwable {
+        database().run("DROP TABLE IF EXISTS secrets", "CREATE TABLE secrets (id int PRIMARY KEY, owner text, note text)",
+                "INSERT INTO secrets VALUES (1, 'alice', 'one')",
+                "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'note_writer') THEN"
+                        + " CREATE ROLE note_writer LOGIN; END IF; END $$",
+                "GRANT INSERT ON secrets TO note_writer", "GRANT SELECT (note) ON secrets TO note_writer");
+        javax.sql.DataSource asWriter = restricted();
+        List<String> plain = grantedWork(asWriter, 2);
+        List<String> recorded = new java.util.ArrayList<>();
+        RecordedHistory history = RecordedRun.record("column grants", asWriter, ds -> recorded.addAll(grantedWork(ds, 3)));
+        assertThat(plain).containsExactly("insert 1", "note n2");
+        assertThat(recorded).as("the same statements succeed").containsExactly("insert 1", "note n2", "note n3");
+        assertThat(RecordedRun.check(history, dev.isocheck.IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
+
+    /** The restricted role's data source on the same server and database. */
+    abstract javax.sql.DataSource restricted() throws Throwable;
+
+    private static List<String> grantedWork(javax.sql.DataSource ds, int id) throws SQLException {
+        List<String> seen = new java.util.ArrayList<>();
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            try {
+                seen.add("insert " + s.executeUpdate("INSERT INTO secrets VALUES (" + id + ", 'bob', 'n" + id + "')"));
+            } catch (SQLException e) {
+                seen.add("insert failed " + e.getSQLState());
+            }
+            try (ResultSet rs = s.executeQuery("SELECT note FROM secrets WHERE note LIKE 'n%' ORDER BY note")) {
+                while (rs.next()) {
+                    seen.add("note " + rs.getString(1));
+                }
+            } catch (SQLException e) {
+                seen.add("select failed " + e.getSQLState());
+            }
+        }
+        return seen;
+    }
+
     private static void read(Statement s, String sql) throws SQLException {
         try (ResultSet rs = s.executeQuery(sql)) {
             while (rs.next()) {

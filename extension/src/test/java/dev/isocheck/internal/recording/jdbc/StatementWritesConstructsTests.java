@@ -19,4 +19,9 @@ class StatementWritesConstructsTests extends PostgresTrustedConstructs {
     boolean writesFromLog() {
         return false;
     }
+
+    @Override
+    javax.sql.DataSource restricted() throws Throwable {
+        return PostgresDatabase.get().as("note_writer");
+    }
 }
