@@ -41,10 +41,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * its {@code @BeforeEach} methods (so their work and the connections field initialisers open are
  * recorded too) and checked after the method's body, before its {@code @AfterEach} methods. Its
  * connections record into it from the test's thread and from every thread the test starts,
- * directly or through an executor it creates; histories of tests running in parallel never mix.
- * A thread that existed before the test (a pool shared across tests, such as a connection pool's
- * housekeeping or a shared executor) records into the test only when that test is the only one
- * running; with several tests running at once, its transactions are not recorded at all.
+ * directly or through an executor it creates. A thread bound to one test never records into
+ * another. A thread that is not (one that existed before the test, such as a shared executor's or
+ * a pool's, or an executor's thread one test started and another test uses) records into the test
+ * in progress; with several tests in progress, which one its work is for cannot be told, and its
+ * transactions are recorded in each of their histories (they ran, so no history is made wrong by
+ * them) and listed as such in the report entry.
  *
  * <p><strong>Defaults and configuration.</strong> The {@link #level() level} defaults to
  * {@link IsolationLevel#SERIALIZABLE}, or to the configuration parameter {@code isocheck.level}

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -193,6 +194,23 @@ class SerializableCheckTests {
                 "junit.jupiter.execution.parallel.config.fixed.parallelism", "2"));
 
         results.testEvents().assertStatistics(stats -> stats.started(2).succeeded(2).failed(0));
+    }
+
+    @Test
+    void aTestRunningInParallelWithAnotherThatCreatedTheExecutorItUsesIsNotFailedByIt() {
+        // The executor's thread is started by one test and inherits its binding; the other test
+        // runs its write on it. Recorded into the first test's history only, the second's read
+        // back of its own write looked impossible.
+        EngineExecutionResults results = run(SharedExecutorTestCase.class, Map.of(
+                "junit.jupiter.execution.parallel.enabled", "true",
+                "junit.jupiter.execution.parallel.mode.default", "concurrent",
+                "junit.jupiter.execution.parallel.config.strategy", "fixed",
+                "junit.jupiter.execution.parallel.config.fixed.parallelism", "2"));
+
+        results.testEvents().assertStatistics(stats -> stats.started(2).succeeded(2).failed(0).aborted(0));
+        assertThat(results.allEvents().reportingEntryPublished()
+                .map(e -> e.getRequiredPayload(ReportEntry.class).getKeyValuePairs().toString()).toList())
+                .anyMatch(entry -> entry.contains("recorded in each of those tests' histories"));
     }
 
     @Test
@@ -452,6 +470,71 @@ class SerializableCheckTests {
             } finally {
                 first.shutdownNow();
                 second.shutdownNow();
+            }
+        }
+    }
+
+    /** Two tests in progress at once, sharing an executor the first one started. */
+    @SerializableCheck
+    static class SharedExecutorTestCase {
+
+        static final CountDownLatch EXECUTOR_STARTED = new CountDownLatch(1);
+        static final CountDownLatch SECOND_DONE = new CountDownLatch(1);
+        static volatile ExecutorService shared;
+        static final javax.sql.DataSource DATABASE = counters();
+
+        static javax.sql.DataSource counters() {
+            org.h2.jdbcx.JdbcDataSource h2 = new org.h2.jdbcx.JdbcDataSource();
+            h2.setURL("jdbc:h2:mem:shared-executor-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000");
+            try (java.sql.Connection c = h2.getConnection(); java.sql.Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE counters (id INT PRIMARY KEY, n INT NOT NULL)");
+                s.execute("INSERT INTO counters VALUES (1, 0), (2, 0)");
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+            return Isocheck.record(h2);
+        }
+
+        @Test
+        void first() throws Exception {
+            shared = Executors.newSingleThreadExecutor(r -> new Thread(r, "shared-executor"));
+            shared.submit(() -> set(1, 1)).get(10, TimeUnit.SECONDS);
+            EXECUTOR_STARTED.countDown();
+            // In progress until the second test has used the executor.
+            assertThat(SECOND_DONE.await(10, TimeUnit.SECONDS)).isTrue();
+            shared.shutdown();
+        }
+
+        @Test
+        void second() throws Exception {
+            assertThat(EXECUTOR_STARTED.await(10, TimeUnit.SECONDS)).isTrue();
+            try {
+                assertThat(get(2)).isZero();
+                shared.submit(() -> set(2, 5)).get(10, TimeUnit.SECONDS);
+                assertThat(get(2)).isEqualTo(5);
+            } finally {
+                SECOND_DONE.countDown();
+            }
+        }
+
+        static Void set(int id, int n) throws SQLException {
+            try (java.sql.Connection c = DATABASE.getConnection();
+                 java.sql.PreparedStatement s = c.prepareStatement("UPDATE counters SET n = ? WHERE id = ?")) {
+                s.setInt(1, n);
+                s.setInt(2, id);
+                s.executeUpdate();
+            }
+            return null;
+        }
+
+        static int get(int id) throws SQLException {
+            try (java.sql.Connection c = DATABASE.getConnection();
+                 java.sql.PreparedStatement s = c.prepareStatement("SELECT n FROM counters WHERE id = ?")) {
+                s.setInt(1, id);
+                try (java.sql.ResultSet rs = s.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
             }
         }
     }

@@ -24,7 +24,19 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Recording {
 
-    private static final InheritableThreadLocal<Recording> BOUND = new InheritableThreadLocal<>();
+    /**
+     * The recording bound to a thread, and whether the thread only inherited it from the thread
+     * that started it (a pool's thread may later run work for another test).
+     */
+    private record Bound(Recording recording, boolean inherited) {
+    }
+
+    private static final InheritableThreadLocal<Bound> BOUND = new InheritableThreadLocal<>() {
+        @Override
+        protected Bound childValue(Bound parent) {
+            return parent == null ? null : new Bound(parent.recording(), true);
+        }
+    };
     private static final Set<Recording> IN_PROGRESS = ConcurrentHashMap.newKeySet();
 
     private final String name;
@@ -55,12 +67,36 @@ public final class Recording {
      * @return empty outside a recorded test, or when several are in progress and none is bound
      */
     public static Optional<Recording> current() {
-        Recording bound = BOUND.get();
-        if (bound != null && !bound.isFinished()) {
-            return Optional.of(bound);
+        Bound bound = BOUND.get();
+        if (bound != null && !bound.recording().isFinished()) {
+            return Optional.of(bound.recording());
         }
         List<Recording> open = List.copyOf(IN_PROGRESS);
         return open.size() == 1 ? Optional.of(open.get(0)) : Optional.empty();
+    }
+
+    /**
+     * Every recording a transaction starting now on the calling thread belongs to, the
+     * {@linkplain #current() current} one first. A thread bound by its test belongs to that test.
+     * A thread that only inherited its binding (an executor's thread, started by one test and
+     * perhaps running work for another), or that has none, belongs to every test in progress when
+     * several are: which one its work is for cannot be told, and a transaction recorded in a
+     * history it does not belong to is still one that ran, while one left out of the history it
+     * belongs to could make that test's reads look impossible.
+     */
+    public static List<Recording> currentAll() {
+        Bound bound = BOUND.get();
+        if (bound != null && !bound.inherited() && !bound.recording().isFinished()) {
+            return List.of(bound.recording());
+        }
+        List<Recording> open = new ArrayList<>(IN_PROGRESS);
+        if (bound != null && !bound.recording().isFinished()) {
+            open.remove(bound.recording());
+            open.add(0, bound.recording());
+        } else if (open.size() > 1) {
+            open.sort(java.util.Comparator.comparing(Recording::name));
+        }
+        return open;
     }
 
     /**
@@ -68,8 +104,8 @@ public final class Recording {
      * until the binding is closed.
      */
     public Binding bind() {
-        Recording previous = BOUND.get();
-        BOUND.set(this);
+        Bound previous = BOUND.get();
+        BOUND.set(new Bound(this, false));
         return () -> BOUND.set(previous);
     }
 

@@ -23,6 +23,15 @@ public final class TransactionLog {
     private final List<Observation> observations = new ArrayList<>();
     /** Where this transaction's writes are recorded; {@code null} when from its statements. */
     private WriteLog writeLog;
+    /**
+     * The other recordings the transaction goes to (a thread several tests in progress may have
+     * run it for), each with its session name and write log.
+     */
+    private final List<Also> also = new ArrayList<>();
+
+    /** Another recording a transaction goes to, its session there, and where its writes are recorded there. */
+    public record Also(Recording recording, String session, WriteLog writeLog) {
+    }
     private boolean autoCommit;
     /** The server's id of the transaction, when known; -1 otherwise. */
     private long xid = -1;
@@ -55,6 +64,11 @@ public final class TransactionLog {
     /** Where this transaction's writes are recorded; {@code null} when from its statements. */
     public WriteLog writeLog() {
         return writeLog;
+    }
+
+    /** Records the transaction into {@code other} too. */
+    public void alsoFor(Also other) {
+        also.add(other);
     }
 
     /** Whether a statement that may have written was sent. */
@@ -169,6 +183,10 @@ public final class TransactionLog {
         // result is the same, and the application's transaction does not pay for it.
         recording.add(new Finished(session, thread, start, ended, outcome, seen, primaryKeys, writeLog, autoCommit, xid,
                 idsFrom, idsUntil));
+        for (Also other : also) {
+            other.recording().add(new Finished(other.session(), thread, start, ended, outcome, seen, primaryKeys,
+                    other.writeLog(), autoCommit, xid, idsFrom, idsUntil));
+        }
     }
 
     /**

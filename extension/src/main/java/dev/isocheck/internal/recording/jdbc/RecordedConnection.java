@@ -1,5 +1,6 @@
 package dev.isocheck.internal.recording.jdbc;
 
+import dev.isocheck.internal.recording.NotModelled;
 import dev.isocheck.internal.recording.Observation;
 import dev.isocheck.internal.recording.Recording;
 import dev.isocheck.internal.recording.TransactionLog;
@@ -19,6 +20,7 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -316,10 +318,20 @@ final class RecordedConnection implements InvocationHandler {
             doomedAt = -1;
             partlyCommitted = false;
             long start = System.nanoTime();
-            Optional<Recording> recording = Recording.current();
-            log = recording.map(r -> new TransactionLog(r, sessionIn(r), Thread.currentThread().getName(), start)).orElse(null);
+            List<Recording> recordings = Recording.currentAll();
+            log = recordings.isEmpty() ? null
+                    : new TransactionLog(recordings.get(0), sessionIn(recordings.get(0)), Thread.currentThread().getName(), start);
             if (log != null && decoding != null) {
                 log.writesFrom(decoding.logFor(log.recording()).orElse(null), autoCommit);
+            }
+            for (Recording other : recordings.subList(Math.min(1, recordings.size()), recordings.size())) {
+                log.alsoFor(new TransactionLog.Also(other, other.sessionOf(this),
+                        decoding == null ? null : decoding.logFor(other).orElse(null)));
+                for (Recording each : recordings) {
+                    each.notModelled(new NotModelled("transactions of threads that tests running at once shared",
+                            "a thread not bound to one test (a shared executor's, or one started before the tests) ran them"
+                                    + " while several tests were in progress: they are recorded in each of those tests' histories"));
+                }
             }
             if (unwrapped) {
                 markUnwrapped(log);
