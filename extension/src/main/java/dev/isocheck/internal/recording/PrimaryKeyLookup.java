@@ -20,4 +20,13 @@ public interface PrimaryKeyLookup {
     default java.util.Map<String, String> changedAlongWith(String table) {
         return java.util.Map.of();
     }
+
+    /**
+     * Whether a query of {@code table} may not see rows that are there (PostgreSQL's row-level
+     * security, or a table whose security was never looked up on PostgreSQL): what it returned is
+     * then not every row its WHERE selects, and an empty result proves no absence.
+     */
+    default boolean hidesRows(String table) {
+        return false;
+    }
 }

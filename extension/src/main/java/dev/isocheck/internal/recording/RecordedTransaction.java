@@ -44,6 +44,9 @@ public final class RecordedTransaction {
     private final boolean committed;
     private final List<Op> ops = new ArrayList<>();
     private final List<LeftOut> leftOut = new ArrayList<>();
+    private final List<NotModelled> notes = new ArrayList<>();
+    /** What the recorder knows of the tables, for reads; set before any read is added. */
+    private PrimaryKeyLookup primaryKeys = table -> Optional.empty();
 
     private RecordedTransaction(String session, String thread, long start, long end, boolean timed, boolean committed) {
         this.session = session;
@@ -112,6 +115,7 @@ public final class RecordedTransaction {
 
     /** Turns a read into operations, as for a transaction whose writes come from its statements. */
     void addRead(RowsRead read, PrimaryKeyLookup primaryKeys) {
+        this.primaryKeys = primaryKeys;
         primaryKeys.keyOf(read.table()).ifPresent(key -> read(read, key));
     }
 
@@ -123,6 +127,7 @@ public final class RecordedTransaction {
     RecordedTransaction(String session, String thread, long start, long end, Outcome outcome,
                         List<Observation> observations, PrimaryKeyLookup primaryKeys) {
         this(session, thread, start, end, true, outcome == Outcome.COMMITTED);
+        this.primaryKeys = primaryKeys;
         if (outcome == Outcome.UNKNOWN) {
             // It may have committed or not: its writes are not guessed either way.
             for (Observation o : observations) {
@@ -156,6 +161,15 @@ public final class RecordedTransaction {
         }
     }
 
+    /** Why a read of a table that may hide rows is checked as the rows returned only. */
+    static final String ROW_SECURITY = "checked as the rows returned, not as a predicate or an absence:"
+            + " row-level security may hide rows from it (or the table's security was not looked up)";
+
+    /** What was not modelled in this transaction beyond tables left out, for the recording's list. */
+    List<NotModelled> notes() {
+        return notes;
+    }
+
     private void read(RowsRead read, List<String> keyColumns) {
         Map<String, Map<String, Object>> rows = new LinkedHashMap<>();
         boolean allKeyed = true;
@@ -167,12 +181,16 @@ public final class RecordedTransaction {
             }
             rows.put(key.get(), row);
         }
-        if (read.predicateWhere() != null && allKeyed) {
+        boolean hiding = primaryKeys.hidesRows(read.table());
+        if (read.predicateWhere() != null && allKeyed && !hiding) {
             ops.add(new Op.Predicate(read.table(), read.predicateWhere(), rows));
             return;
         }
+        if (hiding && (read.predicateWhere() != null || read.absentIfEmpty())) {
+            notes.add(new NotModelled("the reads of " + read.table(), ROW_SECURITY));
+        }
         rows.forEach((key, row) -> ops.add(new Op.Read(read.table(), key, row)));
-        if (read.rows().isEmpty() && read.absentIfEmpty()
+        if (read.rows().isEmpty() && read.absentIfEmpty() && !hiding
                 && SqlAnalyzer.sameColumns(read.fixedByWhere().keySet(), keyColumns)) {
             key(read.table(), keyColumns, read.fixedByWhere()).ifPresent(key -> ops.add(new Op.Read(read.table(), key, null)));
         }
@@ -224,7 +242,8 @@ public final class RecordedTransaction {
         }
         if (write.deleted()) {
             // A DELETE read the rows it removed, as they were, and ranged over its WHERE.
-            if (write.rangedOver() != null && deleted.size() == write.rows().size() && namesOnlyColumnsOf(write.rangedOver(), write.rows())) {
+            if (write.rangedOver() != null && !primaryKeys.hidesRows(write.table()) && deleted.size() == write.rows().size()
+                    && namesOnlyColumnsOf(write.rangedOver(), write.rows())) {
                 ops.add(new Op.Predicate(write.table(), write.rangedOver(), deleted));
             } else {
                 deleted.forEach((key, row) -> ops.add(new Op.Read(write.table(), key, row)));
@@ -259,7 +278,8 @@ public final class RecordedTransaction {
                 writes.add(new Op.Write(write.table(), newKey.get(), write.rows().get(i)));
             }
         }
-        if (write.rangedOver() != null && old.size() == write.oldRows().size() && namesOnlyColumnsOf(write.rangedOver(), write.oldRows())) {
+        if (write.rangedOver() != null && !primaryKeys.hidesRows(write.table()) && old.size() == write.oldRows().size()
+                && namesOnlyColumnsOf(write.rangedOver(), write.oldRows())) {
             // An UPDATE: every row it changed had a key before.
             ops.add(new Op.Predicate(write.table(), write.rangedOver(), old));
         } else {

@@ -203,6 +203,7 @@ public final class Recording {
         List<RecordedTransaction> built = new WriteAttribution(transactions, writeLogs.values(), leftOut, this::notModelled0,
                 writesFrom).transactions();
         for (RecordedTransaction t : built) {
+            t.notes().forEach(this::notModelled0);
             for (Observation.LeftOut l : t.leftOut()) {
                 String table = l.table().orElse(RecordedTransaction.EVERY_TABLE);
                 leftOut.computeIfAbsent(table, k -> new NotModelled(

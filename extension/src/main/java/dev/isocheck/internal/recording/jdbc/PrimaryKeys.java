@@ -87,6 +87,28 @@ final class PrimaryKeys implements PrimaryKeyLookup {
         return all;
     }
 
+    /** Whether each table looked up has row-level security. */
+    private final Map<String, Boolean> rowSecurity = new ConcurrentHashMap<>();
+    /** The database's dialect, once a look-up has said it. */
+    private volatile Dialect dialect;
+
+    @Override
+    public boolean hidesRows(String table) {
+        Boolean known = rowSecurity.get(table);
+        return known != null ? known : dialect == Dialect.POSTGRESQL;
+    }
+
+    /**
+     * Whether {@code table} is known (looked up, in this test or before) to have triggers, rules or
+     * anything else that may write any table: its writes leave every table out anyway, and a
+     * rewritten form could fail where the statement would not (a rule's {@code DO INSTEAD} refuses
+     * {@code RETURNING}).
+     */
+    boolean writesAnywhere(String table) {
+        Map<String, String> effects = sideEffects.get(table);
+        return effects != null && effects.containsKey("*");
+    }
+
     /**
      * Whether {@code table} was looked up (found or not) during {@code recording}: what a write
      * to it changes besides (triggers, cascades) is looked up again for each test, since a test
@@ -110,6 +132,7 @@ final class PrimaryKeys implements PrimaryKeyLookup {
      * connection may be broken; the next transaction tries again).
      */
     void lookUp(Connection connection, Dialect dialect, Collection<String> tables) {
+        this.dialect = dialect;
         java.util.Deque<String> queue = new java.util.ArrayDeque<>(tables);
         java.util.Set<String> queued = new java.util.HashSet<>(tables);
         Object recording = currentRecording();
@@ -188,7 +211,9 @@ final class PrimaryKeys implements PrimaryKeyLookup {
             Set<String> unreadable = unreadable(connection, dialect, schema, name);
             Map<String, TableColumns.Column> readable = new java.util.LinkedHashMap<>(all);
             readable.keySet().removeAll(unreadable);
-            columns.put(table, Optional.of(new TableColumns(key.get(), Map.copyOf(readable), unreadable.isEmpty())));
+            boolean hiding = rowSecurity(connection, dialect, schema, name);
+            rowSecurity.put(table, hiding);
+            columns.put(table, Optional.of(new TableColumns(key.get(), Map.copyOf(readable), unreadable.isEmpty(), hiding)));
         } else {
             columns.put(table, Optional.empty());
         }
@@ -295,6 +320,21 @@ final class PrimaryKeys implements PrimaryKeyLookup {
             }
         }
         return found;
+    }
+
+    /** Whether PostgreSQL's row-level security is enabled on the table (whoever it applies to). */
+    private static boolean rowSecurity(Connection connection, Dialect dialect, String schema, String table) throws SQLException {
+        if (dialect != Dialect.POSTGRESQL) {
+            return false;
+        }
+        try (var statement = connection.prepareStatement("SELECT c.relrowsecurity FROM pg_catalog.pg_class c"
+                + " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.relname = ? AND n.nspname = ?")) {
+            statement.setString(1, table);
+            statement.setString(2, schema);
+            try (ResultSet rs = statement.executeQuery()) {
+                return !rs.next() || rs.getBoolean(1);
+            }
+        }
     }
 
     /** The table's columns by lower-case name; none when two fold to one name. */

@@ -185,13 +185,20 @@ final class RecordedConnection implements InvocationHandler {
     }
 
     /**
-     * Whether the application's role may read every column of {@code table}, as last looked up
-     * (on PostgreSQL; elsewhere assumed). A table not looked up yet (first met inside a
+     * Whether a write to {@code table} may be rewritten to return its rows: not when the table is
+     * known to have triggers or rules (every table is left out anyway, and a rule refuses
+     * RETURNING), and on PostgreSQL only when the application's role may read every column and
+     * no row-level security applies, as last looked up. A table not looked up yet (first met inside a
      * transaction, where no look-up is sent) is assumed readable, as a table the application
      * writes usually is.
      */
     private boolean readable(String table) {
-        return dialect != Dialect.POSTGRESQL || primaryKeys.columnsOf(table).map(TableColumns::allReadable).orElse(true);
+        // RETURNING is subject to row-level security's policies too: it may fail where the write would not.
+        if (primaryKeys.writesAnywhere(table)) {
+            return false;
+        }
+        return dialect != Dialect.POSTGRESQL
+                || primaryKeys.columnsOf(table).map(c -> c.allReadable() && !c.rowSecurity()).orElse(true);
     }
 
     /**

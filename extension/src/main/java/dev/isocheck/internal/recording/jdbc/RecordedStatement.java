@@ -909,7 +909,8 @@ final class RecordedStatement implements InvocationHandler {
         Map<String, Object> fixed = query.equalities().isEmpty() ? Map.of() : new LinkedHashMap<>();
         // A row is keyed by what the WHERE says only where that is the value the database holds:
         // an integer for an integer key. Elsewhere the key comes from the rows returned.
-        boolean integerKey = connection.knownColumnsOf(query.table()).map(TableColumns::integerKey).orElse(false);
+        // Row-level security may hide a row that is there: an empty result proves no absence.
+        boolean integerKey = connection.knownColumnsOf(query.table()).map(t -> t.integerKey() && !t.rowSecurity()).orElse(false);
         for (Map.Entry<String, Operand> equality : query.equalities().entrySet()) {
             Operand operand = equality.getValue();
             Object value = operand instanceof Operand.Literal literal ? literal.value()

