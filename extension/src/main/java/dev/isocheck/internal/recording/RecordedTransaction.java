@@ -78,9 +78,9 @@ public final class RecordedTransaction {
      * read and wrote. The writes are put after their own statement when the statements say
      * unambiguously which wrote which rows (each that may have written named its table and the
      * rows it changed, and the log's changes add up to that, table by table, in order). Otherwise
-     * they go after the last statement that may have written, and the reads, from the first such
-     * statement to the last, of a key it wrote (or over a table it wrote) are left out: they may
-     * have come before or after the write.
+     * they go at the end, and the reads, from the first statement that may have written to the
+     * end, of a key it wrote (or over a table it wrote) are left out: they may have come before or
+     * after the write (a deferred trigger writes at the commit).
      *
      * @param idKnown whether the log's account of this transaction is known to be complete:
      *                its id was learnt, or it cannot have written; when not, and it may have

@@ -59,7 +59,9 @@ final class WritePlacement {
         }
         List<Op> writeOps = RecordedTransaction.writes(writes);
         int first = writers.isEmpty() ? 0 : writers.get(0);
-        int last = writers.isEmpty() ? statements : writers.get(writers.size() - 1);
+        // To the end of the transaction, not the last statement that may have written: a deferred
+        // constraint trigger writes at the commit, after every statement.
+        int last = statements;
         Set<String> keys = new HashSet<>();
         Set<String> tables = new HashSet<>();
         for (WriteLog.CommittedWrite w : writes) {

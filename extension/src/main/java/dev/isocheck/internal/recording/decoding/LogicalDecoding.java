@@ -2,6 +2,10 @@ package dev.isocheck.internal.recording.decoding;
 
 import dev.isocheck.internal.recording.Recording;
 import dev.isocheck.internal.recording.WriteLog;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -21,8 +25,36 @@ public final class LogicalDecoding {
         this.side = Objects.requireNonNull(side, "side is null");
     }
 
-    /** The log of {@code recording}'s writes to this database, opened now if this is its first transaction here. */
+    /**
+     * The log of {@code recording}'s writes to this database, opened now if this is its first
+     * transaction here. Two data sources of one database (two pools, a pool and a URL) share one
+     * log per test: two slots would each show the other's transactions as ones no recorded
+     * connection ran, and a transaction recorded twice over could look like a lost update.
+     */
     public Optional<WriteLog> logFor(Recording recording) {
-        return recording.writeLog(this, () -> PostgresWriteLog.open(side));
+        Object database = database();
+        return recording.writeLog(database, () -> PostgresWriteLog.open(side));
     }
+
+    /** The database's identity (server start, port, database), asked once; this object where it cannot be asked. */
+    private Object database() {
+        Object known = database;
+        if (known == null) {
+            try (Connection connection = side.open(); Statement statement = connection.createStatement();
+                 ResultSet rs = statement.executeQuery("SELECT pg_catalog.pg_postmaster_start_time()::text || ' '"
+                         + " || pg_catalog.current_setting('port') || ' ' || pg_catalog.current_database()")) {
+                if (!rs.next()) {
+                    return this;
+                }
+                known = "postgresql " + rs.getString(1);
+            } catch (SQLException | RuntimeException e) {
+                // Not cached: the next test asks again.
+                return this;
+            }
+            database = known;
+        }
+        return known;
+    }
+
+    private volatile Object database;
 }

@@ -127,6 +127,31 @@ class LogicalDecodingRecorderTests {
     }
 
     @Test
+    void twoDataSourcesOfOneDatabaseShareOneSlot() throws Exception {
+        db().run("ALTER TABLE ledger REPLICA IDENTITY FULL");
+        DataSource other = dev.isocheck.Isocheck.record(db().dataSource());
+        RecordedHistory recorded = RecordedRun.record("two pools", db().dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                c.setAutoCommit(false);
+                setBalance(c, 1, 40);
+                c.commit();
+            }
+            try (Connection c = other.getConnection()) {
+                c.setAutoCommit(false);
+                assertThat(balance(c, 1)).isEqualTo(40);
+                setBalance(c, 1, 30);
+                c.commit();
+            }
+            assertThat(slots()).hasSize(1);
+        });
+
+        assertThat(recorded.writesFrom()).hasSize(1);
+        assertThat(recorded.history().transactions()).as("every transaction of the log matched, none twice")
+                .allSatisfy(t -> assertThat(recorded.history().sessionOf(t).isImplicit()).isFalse());
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
+
+    @Test
     void theSlotIsDroppedWhenTheRecordingFinishesAndTheReportSaysHowWritesWereRecorded() throws Exception {
         RecordedHistory recorded = RecordedRun.record("slot", db().dataSource(), ds -> {
             assertThat(slots()).as("opened before the test's first transaction, not before").isEmpty();
