@@ -99,11 +99,35 @@ public final class PostgresWriteLog implements WriteLog {
             statement.execute("SET LOCAL synchronous_commit = on");
             statement.executeQuery("SELECT pg_catalog.pg_logical_emit_message(true, 'isocheck', 'flush')").close();
             connection.commit();
+            return;
         } catch (SQLException e) {
             connection.rollback();
-            throw e;
         } finally {
             connection.setAutoCommit(true);
+        }
+        // Not allowed to write a message: wait for the WAL writer to flush what is written (it
+        // does within a few hundred milliseconds under asynchronous commit).
+        try (Statement statement = connection.createStatement()) {
+            String written = single(connection, "SELECT pg_catalog.pg_current_wal_lsn()::text");
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+            while (System.nanoTime() < deadline) {
+                try (PreparedStatement flushed = connection.prepareStatement(
+                        "SELECT pg_catalog.pg_current_wal_flush_lsn() >= ?::pg_lsn")) {
+                    flushed.setString(1, written);
+                    try (ResultSet rs = flushed.executeQuery()) {
+                        if (rs.next() && rs.getBoolean(1)) {
+                            return;
+                        }
+                    }
+                }
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new SQLException("interrupted while waiting for the WAL to be flushed", e);
+                }
+            }
+            throw new SQLException("the server did not flush its WAL within 5 s, and the role may not write a logical message");
         }
     }
 

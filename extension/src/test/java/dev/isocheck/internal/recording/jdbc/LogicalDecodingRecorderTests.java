@@ -126,6 +126,25 @@ class LogicalDecodingRecorderTests {
         assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
     }
 
+    /** A role with the right to replicate, not a superuser: the slot, the log and the values all work. */
+    @Test
+    void aReplicationRoleThatIsNoSuperuserRecordsFromTheLog() throws Exception {
+        db().run("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'replicator') THEN"
+                        + " CREATE ROLE replicator LOGIN REPLICATION; END IF; END $$",
+                "GRANT ALL ON ledger, ledger_audit TO replicator", "GRANT ALL ON SEQUENCE ledger_audit_id_seq TO replicator");
+        RecordedHistory recorded = RecordedRun.record("replicator", db().as("replicator"), ds -> {
+            try (Connection c = ds.getConnection()) {
+                setBalance(c, 2, 7);
+                assertThat(balance(c, 2)).isEqualTo(7);
+            }
+        });
+
+        assertThat(recorded.writesFrom()).singleElement().asString().contains("logical decoding (replication slot");
+        assertThat(recorded.history().transactions()).extracting(Object::toString)
+                .anySatisfy(t -> assertThat(t).contains("w(ledger/2, {\"balance\":7,\"id\":2})", "w(ledger_audit/"));
+        assertThat(recorded.notModelled()).isEmpty();
+    }
+
     @Test
     void twoDataSourcesOfOneDatabaseShareOneSlot() throws Exception {
         db().run("ALTER TABLE ledger REPLICA IDENTITY FULL");
