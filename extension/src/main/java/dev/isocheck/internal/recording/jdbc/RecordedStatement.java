@@ -553,13 +553,7 @@ final class RecordedStatement implements InvocationHandler {
     private Object executeReadingKeysAlong(Write write, String sql, Method method, Object[] args, int visible) throws Throwable {
         TransactionLog log = connection.beforeExecute();
         statement(log, sql);
-        Object result;
-        try {
-            result = Proxies.call(real, method, args);
-        } catch (SQLException e) {
-            connection.afterExecute(e, false);
-            throw e;
-        }
+        Object result = sent(real, method, args);
         long count = result instanceof Number n ? n.longValue() : real.getUpdateCount();
         List<Map<String, Object>> rows = new ArrayList<>();
         connection.observe(log, rowsWritten(write, sql, rows, null, false, log));
@@ -795,6 +789,16 @@ final class RecordedStatement implements InvocationHandler {
         return result;
     }
 
+    /** Calls {@code method} on {@code target}; a failure is the connection's to know of (it may doom the transaction), then the application's. */
+    private Object sent(Statement target, Method method, Object[] args) throws Throwable {
+        try {
+            return Proxies.call(target, method, args);
+        } catch (SQLException e) {
+            connection.afterExecute(e, false);
+            throw e;
+        }
+    }
+
     /**
      * Sends a batch as the application made it, to a database whose log records the writes: notes
      * where it stands and how many rows each of its statements said it changed.
@@ -815,13 +819,7 @@ final class RecordedStatement implements InvocationHandler {
         connection.beforeWrite(log);
         batchSql.clear();
         batchCalls.clear();
-        Object result;
-        try {
-            result = Proxies.call(real, method, args);
-        } catch (SQLException e) {
-            connection.afterExecute(e, false);
-            throw e;
-        }
+        Object result = sent(real, method, args);
         int n = java.lang.reflect.Array.getLength(result);
         long total = 0;
         for (int i = 0; i < n; i++) {

@@ -53,15 +53,15 @@ class InvisibilityTests {
     @Test
     void postgresWithLogicalDecodingSeesNoDifference() throws Throwable {
         // Writes sent exactly as written, the id of each writing transaction asked before its commit.
-        DataSource server = LogicalPostgresDatabase.get().dataSource();
+        DataSource server = PostgresDatabase.logical().dataSource();
         try (Connection c = server.getConnection(); Statement s = c.createStatement()) {
             s.execute("DROP DATABASE IF EXISTS invisible_plain");
             s.execute("DROP DATABASE IF EXISTS invisible_recorded");
             s.execute("CREATE DATABASE invisible_plain");
             s.execute("CREATE DATABASE invisible_recorded");
         }
-        compare(LogicalPostgresDatabase.get().database("invisible_plain"),
-                LogicalPostgresDatabase.get().database("invisible_recorded"), true, true);
+        compare(PostgresDatabase.logical().database("invisible_plain"),
+                PostgresDatabase.logical().database("invisible_recorded"), true, true);
     }
 
     private static void compare(DataSource plain, DataSource recorded, boolean postgres) throws Exception {

@@ -6,7 +6,7 @@ class LogicalDecodingConstructsTests extends PostgresTrustedConstructs {
     @Override
     TestDatabase database() {
         try {
-            return LogicalPostgresDatabase.get();
+            return PostgresDatabase.logical();
         } catch (Throwable e) {
             throw new IllegalStateException("embedded PostgreSQL did not start", e);
         }
@@ -19,6 +19,6 @@ class LogicalDecodingConstructsTests extends PostgresTrustedConstructs {
 
     @Override
     javax.sql.DataSource restricted() throws Throwable {
-        return LogicalPostgresDatabase.get().as("note_writer");
+        return PostgresDatabase.logical().as("note_writer");
     }
 }

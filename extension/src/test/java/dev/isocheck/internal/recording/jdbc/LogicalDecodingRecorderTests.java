@@ -24,9 +24,9 @@ import org.junit.jupiter.api.Test;
  */
 class LogicalDecodingRecorderTests {
 
-    static LogicalPostgresDatabase db() {
+    static PostgresDatabase db() {
         try {
-            return LogicalPostgresDatabase.get();
+            return PostgresDatabase.logical();
         } catch (Throwable e) {
             throw new IllegalStateException("embedded PostgreSQL did not start", e);
         }
@@ -34,7 +34,12 @@ class LogicalDecodingRecorderTests {
 
     @BeforeEach
     void schema() throws SQLException {
-        db().run("DROP TABLE IF EXISTS ledger, ledger_audit CASCADE",
+        ledger(db());
+    }
+
+    /** Two accounts, and a trigger that audits every update of one in another table. */
+    static void ledger(TestDatabase database) throws SQLException {
+        database.run("DROP TABLE IF EXISTS ledger, ledger_audit CASCADE",
                 "CREATE TABLE ledger (id int PRIMARY KEY, balance int NOT NULL)",
                 "INSERT INTO ledger VALUES (1, 100), (2, 100)",
                 "CREATE TABLE ledger_audit (id serial PRIMARY KEY, account int, balance int)",
@@ -77,13 +82,7 @@ class LogicalDecodingRecorderTests {
     @Test
     void withoutLogicalDecodingTheSameAnomalyIsNeverPassedSilently() throws Exception {
         TestDatabase plain = statementsOnly();
-        plain.run("DROP TABLE IF EXISTS ledger, ledger_audit CASCADE",
-                "CREATE TABLE ledger (id int PRIMARY KEY, balance int NOT NULL)",
-                "INSERT INTO ledger VALUES (1, 100), (2, 100)",
-                "CREATE TABLE ledger_audit (id serial PRIMARY KEY, account int, balance int)",
-                "CREATE OR REPLACE FUNCTION ledger_audited() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-                        + " INSERT INTO ledger_audit (account, balance) VALUES (NEW.id, NEW.balance); RETURN NEW; END $$",
-                "CREATE TRIGGER ledger_audit AFTER UPDATE ON ledger FOR EACH ROW EXECUTE FUNCTION ledger_audited()");
+        ledger(plain);
         RecordedHistory recorded = RecordedRun.record("lost update, statements", plain.dataSource(), this::lostUpdate);
 
         boolean caught = !RecordedRun.check(recorded, IsolationLevel.SERIALIZABLE).isSatisfied();

@@ -11,7 +11,7 @@ class LogicalDecodingScenariosTests extends RecorderScenarios {
     @Override
     TestDatabase database() {
         try {
-            return LogicalPostgresDatabase.get();
+            return PostgresDatabase.logical();
         } catch (Throwable e) {
             throw new IllegalStateException("embedded PostgreSQL did not start", e);
         }
