@@ -66,6 +66,8 @@ final class RecordedStatement implements InvocationHandler {
     private TransactionLog pendingLog;
     private AnalysedStatement pendingAnalysis;
     private HiddenColumns pendingHidden;
+    /** The parameters the pending result's statement ran with: the application may bind others before it asks for the result. */
+    private List<Object> pendingParameters;
     /** The prepared SQL as recorded, once executed: the same at every execution. */
     private AnalysedStatement preparedAnalysis;
     /** For a prepared query sent with columns added for the recorder: those columns; else {@code null}. */
@@ -450,6 +452,7 @@ final class RecordedStatement implements InvocationHandler {
             pendingLog = log;
             pendingAnalysis = analysed;
             pendingHidden = hidden;
+            pendingParameters = parameters.snapshot();
             connection.afterExecute(null, true);
             return result;
         }
@@ -929,19 +932,26 @@ final class RecordedStatement implements InvocationHandler {
         TransactionLog log = pendingLog;
         AnalysedStatement analysed = pendingAnalysis;
         HiddenColumns hidden = pendingHidden;
+        List<Object> bound = pendingParameters;
         pendingRead = null;
         pendingLog = null;
         pendingAnalysis = null;
         pendingHidden = null;
-        return observe(rs, pending, log, analysed, hidden);
+        pendingParameters = null;
+        return observe(rs, pending, log, analysed, hidden, bound == null ? parameters.snapshot() : bound);
     }
 
     private ResultSet observe(ResultSet rs, RowsRead read, TransactionLog log, AnalysedStatement analysed, HiddenColumns hidden)
             throws SQLException {
+        return observe(rs, read, log, analysed, hidden, parameters.snapshot());
+    }
+
+    /** Wraps {@code rs} to record the rows the application moves to, its WHERE read with the parameters {@code bound}. */
+    private ResultSet observe(ResultSet rs, RowsRead read, TransactionLog log, AnalysedStatement analysed, HiddenColumns hidden,
+                              List<Object> bound) throws SQLException {
         if (rs == null) {
             return null;
         }
-        List<Object> bound = parameters.snapshot();
         boolean capped;
         try {
             capped = real.getMaxRows() > 0;

@@ -298,6 +298,30 @@ abstract class RecorderScenarios {
     }
 
     @Test
+    void parametersBoundAgainBeforeTheResultIsFetchedDoNotChangeWhatWasRead() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("rebound", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection();
+                 PreparedStatement s = c.prepareStatement("SELECT id, name, on_call FROM doctors WHERE on_call = ?")) {
+                s.setBoolean(1, true);
+                assertThat(s.execute()).isTrue();
+                // Bound again before the result is fetched: the rows are still those of on_call = TRUE.
+                s.setBoolean(1, false);
+                try (ResultSet rs = s.getResultSet()) {
+                    int rows = 0;
+                    while (rs.next()) {
+                        rows++;
+                    }
+                    assertThat(rows).isEqualTo(2);
+                }
+            }
+        });
+
+        assertThat(recorded.history().transactions()).extracting(Object::toString).singleElement().asString()
+                .contains("where on_call = TRUE").doesNotContain("FALSE");
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
+
+    @Test
     void aQueryWhoseProjectionOmitsItsWhereIsCheckedAsThePredicateItIs() throws Exception {
         RecordedHistory recorded = RecordedRun.record("hidden where", database().dataSource(), ds -> {
             try (Connection c = ds.getConnection();
