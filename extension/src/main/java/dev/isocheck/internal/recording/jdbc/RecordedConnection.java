@@ -379,8 +379,27 @@ final class RecordedConnection implements InvocationHandler {
             }
             idsFrom = until;
         }
+        if (autoCommit && open && failure != null && log != null && log.writeLog() == null && connectionLost(failure)) {
+            // The server may have committed the statement after the client gave up on it (a
+            // socket timeout): what it wrote is not known, nor whether it stands.
+            log.add(new Observation.LeftOut(Optional.empty(), "the statement that failed",
+                    "an auto-commit statement failed as its connection broke (" + failure.getSQLState()
+                            + "): it may have committed, and what it wrote is not known"));
+            end(Outcome.UNKNOWN, false);
+            return;
+        }
         if (autoCommit && open && (failure != null || !resultOpen)) {
             end(failure == null ? Outcome.COMMITTED : Outcome.ABORTED, true);
+        }
+    }
+
+    /** Whether {@code e} says the connection broke (SQLSTATE class 08, or the driver closed it), asking the server nothing. */
+    private boolean connectionLost(SQLException e) {
+        String state = e.getSQLState();
+        try {
+            return state != null && state.startsWith("08") || real.isClosed();
+        } catch (SQLException | RuntimeException broken) {
+            return true;
         }
     }
 

@@ -21,4 +21,9 @@ class LogicalDecodingConstructsTests extends PostgresTrustedConstructs {
     javax.sql.DataSource restricted() throws Throwable {
         return PostgresDatabase.logical().as("note_writer");
     }
+
+    @Override
+    javax.sql.DataSource withSocketTimeoutOfOneSecond() throws Throwable {
+        return PostgresDatabase.logical().withProperties(java.util.Map.of("socketTimeout", "1"));
+    }
 }

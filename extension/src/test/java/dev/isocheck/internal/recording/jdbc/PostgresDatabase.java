@@ -41,6 +41,11 @@ public final class PostgresDatabase implements TestDatabase {
         return server.getDatabase(role, "postgres");
     }
 
+    /** The {@code postgres} database with driver properties of its own (a socket timeout, say). */
+    public DataSource withProperties(java.util.Map<String, String> properties) {
+        return server.getPostgresDatabase(properties);
+    }
+
     @Override
     public DataSource dataSource() {
         return server.getPostgresDatabase();

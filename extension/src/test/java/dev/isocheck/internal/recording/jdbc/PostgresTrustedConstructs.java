@@ -363,6 +363,31 @@ abstract class PostgresTrustedConstructs extends TrustedConstructs {
         }
     }
 
+    /**
+     * An auto-commit UPDATE whose client gives up (socketTimeout) while the server goes on and
+     * commits: its write must not be taken as lost.
+     */
+    @Test
+    void anAutoCommitWriteWhoseClientTimedOutWhileTheServerCommitted() throws Throwable {
+        javax.sql.DataSource impatient = withSocketTimeoutOfOneSecond();
+        RecordedHistory recorded = RecordedRun.record("socket timeout", database().dataSource(), ds -> {
+            readWhere(ds, "SELECT id, balance FROM acct");
+            javax.sql.DataSource recordedImpatient = dev.isocheck.Isocheck.record(impatient);
+            try (Connection c = recordedImpatient.getConnection(); Statement s = c.createStatement()) {
+                assertThatThrownBy(() -> s.executeUpdate(
+                        "UPDATE acct SET balance = 7 WHERE id = 1 AND pg_sleep(2) IS NOT NULL"))
+                        .isInstanceOf(SQLException.class);
+            }
+            Thread.sleep(2500);
+            readWhere(ds, "SELECT id, balance FROM acct");
+        });
+        assertThat(RecordedRun.check(recorded, dev.isocheck.IsolationLevel.STRICT_SERIALIZABLE).isSatisfied())
+                .as("%s %s", recorded.history().transactions(), recorded.notModelled()).isTrue();
+    }
+
+    /** The database's data source, its client giving up on a statement after one second. */
+    abstract javax.sql.DataSource withSocketTimeoutOfOneSecond() throws Throwable;
+
     /** The restricted role's data source on the same server and database. */
     abstract javax.sql.DataSource restricted() throws Throwable;
 

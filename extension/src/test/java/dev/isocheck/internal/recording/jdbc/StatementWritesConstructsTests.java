@@ -24,4 +24,9 @@ class StatementWritesConstructsTests extends PostgresTrustedConstructs {
     javax.sql.DataSource restricted() throws Throwable {
         return PostgresDatabase.get().as("note_writer");
     }
+
+    @Override
+    javax.sql.DataSource withSocketTimeoutOfOneSecond() throws Throwable {
+        return PostgresDatabase.get().withProperties(java.util.Map.of("socketTimeout", "1"));
+    }
 }
