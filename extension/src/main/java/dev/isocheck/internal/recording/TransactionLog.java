@@ -73,6 +73,11 @@ public final class TransactionLog {
 
     /** Whether a statement that may have written was sent. */
     public boolean mayHaveWritten() {
+        return mayHaveWritten(observations);
+    }
+
+    /** Whether {@code observations} hold a statement that may have written. */
+    static boolean mayHaveWritten(List<Observation> observations) {
         for (Observation o : observations) {
             if (o instanceof Observation.MayHaveWritten || o instanceof RowsWritten || o instanceof LeftOut) {
                 return true;

@@ -62,7 +62,7 @@ final class WriteAttribution {
                 built.add(RecordedTransaction.decoded(f, null, true, notes));
             } else {
                 CommittedTransaction c = matched.get(f);
-                boolean idKnown = c != null || f.xid() >= 0 || !mayHaveWritten(f);
+                boolean idKnown = c != null || f.xid() >= 0 || !TransactionLog.mayHaveWritten(f.observations());
                 built.add(RecordedTransaction.decoded(f, c, idKnown, notes));
             }
         }
@@ -85,16 +85,6 @@ final class WriteAttribution {
                     "the database's log of the test's writes could not be read: " + e.getMessage()));
             return Optional.empty();
         }
-    }
-
-    private static boolean mayHaveWritten(Finished f) {
-        for (Observation o : f.observations()) {
-            if (o instanceof Observation.MayHaveWritten || o instanceof Observation.RowsWritten
-                    || o instanceof Observation.LeftOut) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Matches {@code committed} to the log's transactions in {@code matched}; returns those left unmatched, in order. */

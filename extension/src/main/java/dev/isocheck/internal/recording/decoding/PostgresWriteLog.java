@@ -107,28 +107,26 @@ public final class PostgresWriteLog implements WriteLog {
         }
         // Not allowed to write a message: wait for the WAL writer to flush what is written (it
         // does within a few hundred milliseconds under asynchronous commit).
-        try (Statement statement = connection.createStatement()) {
-            String written = single(connection, "SELECT pg_catalog.pg_current_wal_lsn()::text");
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
-            while (System.nanoTime() < deadline) {
-                try (PreparedStatement flushed = connection.prepareStatement(
-                        "SELECT pg_catalog.pg_current_wal_flush_lsn() >= ?::pg_lsn")) {
-                    flushed.setString(1, written);
-                    try (ResultSet rs = flushed.executeQuery()) {
-                        if (rs.next() && rs.getBoolean(1)) {
-                            return;
-                        }
+        String written = single(connection, "SELECT pg_catalog.pg_current_wal_lsn()::text");
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() < deadline) {
+            try (PreparedStatement flushed = connection.prepareStatement(
+                    "SELECT pg_catalog.pg_current_wal_flush_lsn() >= ?::pg_lsn")) {
+                flushed.setString(1, written);
+                try (ResultSet rs = flushed.executeQuery()) {
+                    if (rs.next() && rs.getBoolean(1)) {
+                        return;
                     }
                 }
-                try {
-                    Thread.sleep(10);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new SQLException("interrupted while waiting for the WAL to be flushed", e);
-                }
             }
-            throw new SQLException("the server did not flush its WAL within 5 s, and the role may not write a logical message");
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("interrupted while waiting for the WAL to be flushed", e);
+            }
         }
+        throw new SQLException("the server did not flush its WAL within 5 s, and the role may not write a logical message");
     }
 
     private static void set(Connection connection, String timeout) throws SQLException {
@@ -163,38 +161,36 @@ public final class PostgresWriteLog implements WriteLog {
     }
 
     private Account account(Connection connection) throws Exception {
-        {
-            flush(connection);
-            List<DecodedTransaction> decoded = new ArrayList<>();
-            try (PreparedStatement changes = connection.prepareStatement(
-                    "SELECT data FROM pg_catalog.pg_logical_slot_get_changes(?, NULL, NULL,"
-                            + " 'include-xids', '1', 'skip-empty-xacts', '1')")) {
-                changes.setString(1, slot);
-                try (ResultSet rs = changes.executeQuery()) {
-                    DecodedTransaction current = null;
-                    while (rs.next()) {
-                        TestDecodingOutput.Line line = TestDecodingOutput.parse(rs.getString(1));
-                        if (line instanceof TestDecodingOutput.Begin begin) {
-                            current = new DecodedTransaction(begin.xid(), new ArrayList<>());
-                        } else if (line instanceof TestDecodingOutput.Commit commit) {
-                            if (current == null || current.xid() != commit.xid()) {
-                                throw new SQLException("logical decoding gave COMMIT " + commit.xid() + " out of its transaction");
-                            }
-                            decoded.add(current);
-                            current = null;
-                        } else if (line instanceof TestDecodingOutput.Change change) {
-                            if (current == null) {
-                                throw new SQLException("logical decoding gave a change outside a transaction");
-                            }
-                            current.changes().add(change.change());
+        flush(connection);
+        List<DecodedTransaction> decoded = new ArrayList<>();
+        try (PreparedStatement changes = connection.prepareStatement(
+                "SELECT data FROM pg_catalog.pg_logical_slot_get_changes(?, NULL, NULL,"
+                        + " 'include-xids', '1', 'skip-empty-xacts', '1')")) {
+            changes.setString(1, slot);
+            try (ResultSet rs = changes.executeQuery()) {
+                DecodedTransaction current = null;
+                while (rs.next()) {
+                    TestDecodingOutput.Line line = TestDecodingOutput.parse(rs.getString(1));
+                    if (line instanceof TestDecodingOutput.Begin begin) {
+                        current = new DecodedTransaction(begin.xid(), new ArrayList<>());
+                    } else if (line instanceof TestDecodingOutput.Commit commit) {
+                        if (current == null || current.xid() != commit.xid()) {
+                            throw new SQLException("logical decoding gave COMMIT " + commit.xid() + " out of its transaction");
                         }
+                        decoded.add(current);
+                        current = null;
+                    } else if (line instanceof TestDecodingOutput.Change change) {
+                        if (current == null) {
+                            throw new SQLException("logical decoding gave a change outside a transaction");
+                        }
+                        current.changes().add(change.change());
                     }
                 }
-            } finally {
-                drop(connection);
             }
-            return new ServerRendering(connection).account(decoded);
+        } finally {
+            drop(connection);
         }
+        return new ServerRendering(connection).account(decoded);
     }
 
     @Override

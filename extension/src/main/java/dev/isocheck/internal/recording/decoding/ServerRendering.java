@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -275,10 +274,5 @@ final class ServerRendering {
             }
         }
         return out;
-    }
-
-    @Override
-    public String toString() {
-        return "rendering on " + Objects.toString(connection);
     }
 }

@@ -39,14 +39,11 @@ final class PrimaryKeys implements PrimaryKeyLookup {
     private final Map<String, Optional<TableColumns>> columns = new ConcurrentHashMap<>();
     /** The recording each table was last looked up for (weakly: a finished test's history is not kept). */
     private final Map<String, java.lang.ref.WeakReference<Object>> lookedUpForRefs = new ConcurrentHashMap<>();
-    private final LookedUpFor lookedUpFor = new LookedUpFor();
 
-    /** The recording a table was looked up for, or null. */
-    private final class LookedUpFor {
-        Object get(String table) {
-            java.lang.ref.WeakReference<Object> ref = lookedUpForRefs.get(table);
-            return ref == null ? null : ref.get();
-        }
+    /** The recording {@code table} was last looked up for, or null. */
+    private Object lookedUpFor(String table) {
+        java.lang.ref.WeakReference<Object> ref = lookedUpForRefs.get(table);
+        return ref == null ? null : ref.get();
     }
 
     /** The table's key and columns, when looked up and the table has a key; empty otherwise. */
@@ -87,15 +84,13 @@ final class PrimaryKeys implements PrimaryKeyLookup {
         return all;
     }
 
-    /** Whether each table looked up has row-level security. */
-    private final Map<String, Boolean> rowSecurity = new ConcurrentHashMap<>();
     /** The database's dialect, once a look-up has said it. */
     private volatile Dialect dialect;
 
     @Override
     public boolean hidesRows(String table) {
-        Boolean known = rowSecurity.get(table);
-        return known != null ? known : dialect == Dialect.POSTGRESQL;
+        Optional<TableColumns> known = columnsOf(table);
+        return known.isPresent() ? known.get().rowSecurity() : dialect == Dialect.POSTGRESQL;
     }
 
     /**
@@ -120,10 +115,10 @@ final class PrimaryKeys implements PrimaryKeyLookup {
 
     /** {@link #knows} for the recording given, asked once for a whole transaction's tables. */
     java.util.function.Predicate<String> knowsFor(Object recording) {
-        return table -> cache.containsKey(table) && lookedUpFor.get(table) == recording;
+        return table -> cache.containsKey(table) && lookedUpFor(table) == recording;
     }
 
-    static Object currentRecording() {
+    private static Object currentRecording() {
         return dev.isocheck.internal.recording.Recording.current().orElse(null);
     }
 
@@ -211,9 +206,8 @@ final class PrimaryKeys implements PrimaryKeyLookup {
             Set<String> unreadable = unreadable(connection, dialect, schema, name);
             Map<String, TableColumns.Column> readable = new java.util.LinkedHashMap<>(all);
             readable.keySet().removeAll(unreadable);
-            boolean hiding = rowSecurity(connection, dialect, schema, name);
-            rowSecurity.put(table, hiding);
-            columns.put(table, Optional.of(new TableColumns(key.get(), Map.copyOf(readable), unreadable.isEmpty(), hiding)));
+            columns.put(table, Optional.of(new TableColumns(key.get(), Map.copyOf(readable), unreadable.isEmpty(),
+                    rowSecurity(connection, dialect, schema, name))));
         } else {
             columns.put(table, Optional.empty());
         }

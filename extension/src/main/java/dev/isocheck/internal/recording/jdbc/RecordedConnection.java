@@ -133,9 +133,12 @@ final class RecordedConnection implements InvocationHandler {
      */
     synchronized void beforeWrite(TransactionLog of) {
         if (of != null && of == log && of.writeLog() != null && autoCommit && idsFrom < 0) {
-            idsFrom = ask("SELECT pg_catalog.pg_snapshot_xmax(pg_catalog.pg_current_snapshot())::text");
+            idsFrom = ask(FIRST_UNASSIGNED_ID);
         }
     }
+
+    /** The first transaction id the server has not assigned yet (all below it have been). */
+    private static final String FIRST_UNASSIGNED_ID = "SELECT pg_catalog.pg_snapshot_xmax(pg_catalog.pg_current_snapshot())::text";
 
     /**
      * One number from the server on the application's connection, by a read-only function call
@@ -170,9 +173,7 @@ final class RecordedConnection implements InvocationHandler {
      * old versions where the server gives both ({@link #returnsOldRows}), else the new ones.
      */
     Optional<String> rewrite(AnalysedStatement.Write write, String sql) {
-        if (WriteSuspicion.endsWithSemicolon(sql) || !readable(write.table())) {
-            // Anything appended would follow the semicolon; RETURNING needs the right to read
-            // every column: sent as written, the table left out.
+        if (!rewritable(write, sql)) {
             return Optional.empty();
         }
         return dialect.rewriteWithOldRows(write, sql, majorVersion).or(() -> dialect.rewrite(write, sql));
@@ -180,25 +181,24 @@ final class RecordedConnection implements InvocationHandler {
 
     /** Whether {@link #rewrite} of {@code write} returns each row's new version followed by its old one. */
     boolean returnsOldRows(AnalysedStatement.Write write, String sql) {
-        return !WriteSuspicion.endsWithSemicolon(sql) && readable(write.table())
-                && dialect.rewriteWithOldRows(write, sql, majorVersion).isPresent();
+        return rewritable(write, sql) && dialect.rewriteWithOldRows(write, sql, majorVersion).isPresent();
     }
 
     /**
-     * Whether a write to {@code table} may be rewritten to return its rows: not when the table is
-     * known to have triggers or rules (every table is left out anyway, and a rule refuses
-     * RETURNING), and on PostgreSQL only when the application's role may read every column and
-     * no row-level security applies, as last looked up. A table not looked up yet (first met inside a
-     * transaction, where no look-up is sent) is assumed readable, as a table the application
-     * writes usually is.
+     * Whether {@code sql} may be rewritten to return its rows; otherwise it is sent as written and
+     * its table left out. Not when it ends in a semicolon (anything appended would follow it), nor
+     * when its table is known to have triggers or rules (every table is left out anyway, and a rule
+     * refuses RETURNING); on PostgreSQL only when the application's role may read every column and
+     * no row-level security applies (RETURNING is subject to both, and could fail where the write
+     * would not), as last looked up. A table not looked up yet (first met inside a transaction,
+     * where no look-up is sent) is assumed readable, as a table the application writes usually is.
      */
-    private boolean readable(String table) {
-        // RETURNING is subject to row-level security's policies too: it may fail where the write would not.
-        if (primaryKeys.writesAnywhere(table)) {
+    private boolean rewritable(AnalysedStatement.Write write, String sql) {
+        if (WriteSuspicion.endsWithSemicolon(sql) || primaryKeys.writesAnywhere(write.table())) {
             return false;
         }
         return dialect != Dialect.POSTGRESQL
-                || primaryKeys.columnsOf(table).map(c -> c.allReadable() && !c.rowSecurity()).orElse(true);
+                || primaryKeys.columnsOf(write.table()).map(c -> c.allReadable() && !c.rowSecurity()).orElse(true);
     }
 
     /**
@@ -334,11 +334,11 @@ final class RecordedConnection implements InvocationHandler {
             for (Recording other : recordings.subList(Math.min(1, recordings.size()), recordings.size())) {
                 log.alsoFor(new TransactionLog.Also(other, other.sessionOf(this),
                         decoding == null ? null : decoding.logFor(other).orElse(null)));
-                for (Recording each : recordings) {
-                    each.notModelled(new NotModelled("transactions of threads that tests running at once shared",
-                            "a thread not bound to one test (a shared executor's, or one started before the tests) ran them"
-                                    + " while several tests were in progress: they are recorded in each of those tests' histories"));
-                }
+            }
+            if (recordings.size() > 1) {
+                recordings.forEach(each -> each.notModelled(new NotModelled("transactions of threads that tests running at once shared",
+                        "a thread not bound to one test (a shared executor's, or one started before the tests) ran them"
+                                + " while several tests were in progress: they are recorded in each of those tests' histories")));
             }
             if (unwrapped) {
                 markUnwrapped(log);
@@ -373,7 +373,7 @@ final class RecordedConnection implements InvocationHandler {
         if (autoCommit && open && log != null && log.writeLog() != null && log.mayHaveWritten()) {
             // The statement's transaction has ended at the server (an open result is buffered):
             // its id lies below what the server has not assigned yet.
-            long until = ask("SELECT pg_catalog.pg_snapshot_xmax(pg_catalog.pg_current_snapshot())::text");
+            long until = ask(FIRST_UNASSIGNED_ID);
             if (idsFrom >= 0 && until >= 0) {
                 log.idsBetween(idsFrom, until);
             }
