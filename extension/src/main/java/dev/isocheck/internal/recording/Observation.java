@@ -191,8 +191,23 @@ public sealed interface Observation {
      *              INSERT, UPDATE, DELETE or MERGE; empty when it may write anywhere (a function
      *              call, a procedure, several statements)
      * @param count the rows the driver said it changed, -1 when it did not say
+     * @param keys  the keys ({@code table/pk}) of every row it changed, when the statement alone
+     *              says so: an UPDATE or DELETE of the one row its WHERE names by an integer
+     *              key, and the driver said it changed that row (or none); {@code null} otherwise.
+     *              A transaction whose writes are all such is matched to the log by them,
+     *              without asking the server its id ({@code WriteAttribution})
      */
-    record MayHaveWritten(Optional<String> table, long count) implements Observation {
+    record MayHaveWritten(Optional<String> table, long count, java.util.Set<String> keys) implements Observation {
+
+        /** A statement whose rows are not known from its text. */
+        public MayHaveWritten(Optional<String> table, long count) {
+            this(table, count, null);
+        }
+
+        /** Validates and copies. */
+        public MayHaveWritten {
+            keys = keys == null ? null : java.util.Set.copyOf(keys);
+        }
     }
 
     /**

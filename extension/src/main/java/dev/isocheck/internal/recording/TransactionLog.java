@@ -38,6 +38,8 @@ public final class TransactionLog {
     /** For an auto-commit statement: ids the server had not assigned before it, and had after it; -1 when not known. */
     private long idsFrom = -1;
     private long idsUntil = -1;
+    /** When its commit was sent ({@link System#nanoTime}); -1 when it was not. */
+    private long commitSent = -1;
 
     /** The session (connection) it runs on, for messages. */
     public String session() {
@@ -84,6 +86,33 @@ public final class TransactionLog {
             }
         }
         return false;
+    }
+
+    /**
+     * The keys of every row this transaction changed, when each statement that may have written
+     * said exactly which ({@link Observation.MayHaveWritten#keys()}) and at least one row was
+     * changed; empty otherwise. Such a transaction can be found in the log by those rows.
+     */
+    public Optional<Set<String>> keysWritten() {
+        return keysWritten(observations);
+    }
+
+    /** {@link #keysWritten()} of {@code observations}. */
+    static Optional<Set<String>> keysWritten(List<Observation> observations) {
+        Set<String> keys = new java.util.HashSet<>();
+        for (Observation o : observations) {
+            if (o instanceof Observation.MayHaveWritten m && m.keys() != null) {
+                keys.addAll(m.keys());
+            } else if (o instanceof Observation.MayHaveWritten || o instanceof RowsWritten || o instanceof LeftOut) {
+                return Optional.empty();
+            }
+        }
+        return keys.isEmpty() ? Optional.empty() : Optional.of(keys);
+    }
+
+    /** Notes that the transaction's commit is about to be sent, now. */
+    public void commitSent(long nanoTime) {
+        this.commitSent = nanoTime;
     }
 
     /** Notes the server's id of this transaction (64 bits, as {@code pg_current_xact_id} gives it). */
@@ -138,6 +167,9 @@ public final class TransactionLog {
                 tables.add(r.table());
             } else if (o instanceof RowsWritten w) {
                 tables.add(w.table());
+            } else if (o instanceof Observation.MayHaveWritten m && m.table().isPresent()) {
+                // Its key tells which rows a later write of it changes (WrittenKeys).
+                tables.add(m.table().get());
             } else if (o instanceof LeftOut l && l.table().isPresent()) {
                 // What else a write to it changes is looked up too.
                 tables.add(l.table().get());
@@ -150,7 +182,8 @@ public final class TransactionLog {
     public boolean tablesAll(java.util.function.Predicate<String> known) {
         for (Observation o : observations) {
             if (o instanceof RowsRead r && !known.test(r.table()) || o instanceof RowsWritten w && !known.test(w.table())
-                    || o instanceof LeftOut l && l.table().isPresent() && !known.test(l.table().get())) {
+                    || o instanceof LeftOut l && l.table().isPresent() && !known.test(l.table().get())
+                    || o instanceof Observation.MayHaveWritten m && m.table().isPresent() && !known.test(m.table().get())) {
                 return false;
             }
         }
@@ -187,10 +220,10 @@ public final class TransactionLog {
         // the observations are frozen as they are now and the primary keys a cache that only grows, so the
         // result is the same, and the application's transaction does not pay for it.
         recording.add(new Finished(session, thread, start, ended, outcome, seen, primaryKeys, writeLog, autoCommit, xid,
-                idsFrom, idsUntil));
+                idsFrom, idsUntil, commitSent));
         for (Also other : also) {
             other.recording().add(new Finished(other.session(), thread, start, ended, outcome, seen, primaryKeys,
-                    other.writeLog(), autoCommit, xid, idsFrom, idsUntil));
+                    other.writeLog(), autoCommit, xid, idsFrom, idsUntil, commitSent));
         }
     }
 
@@ -202,10 +235,11 @@ public final class TransactionLog {
      * @param xid        the server's id of it (64 bits), -1 when not known
      * @param idsFrom    for an auto-commit statement, the first id it may have had; -1 when not known
      * @param idsUntil   for an auto-commit statement, the first id it cannot have had; -1 when not known
+     * @param commitSent when its commit was sent ({@link System#nanoTime}); -1 when it was not
      */
     public record Finished(String session, String thread, long start, long end, Outcome outcome,
                            List<Observation> observations, PrimaryKeyLookup primaryKeys, WriteLog writeLog,
-                           boolean autoCommit, long xid, long idsFrom, long idsUntil) {
+                           boolean autoCommit, long xid, long idsFrom, long idsUntil, long commitSent) {
 
         /** Its operations, its writes as its statements showed them. */
         RecordedTransaction fromStatements() {

@@ -18,8 +18,9 @@ import java.util.function.Consumer;
  * and the recording's write logs; output: the transactions, the recorded ones in the order they
  * finished, then those no recorded connection ran, in commit order.
  *
- * <p>A transaction run with auto-commit off is matched by the id the server gave it (asked just
- * before its commit). An auto-commit statement cannot be asked: it is matched when exactly one
+ * <p>A transaction run with auto-commit off is matched by the rows it changed where its statements
+ * said exactly which ({@link MatchByKeys}), else by the id the server gave it (asked just before
+ * its commit). An auto-commit statement cannot be asked: it is matched when exactly one
  * transaction of the log has an id in the range the server was assigning while it ran and wrote
  * the table it names, and no other such statement could claim that one. What is not matched stays
  * apart, never guessed: its writes are a transaction of no session.
@@ -31,6 +32,9 @@ final class WriteAttribution {
     private final Map<String, NotModelled> leftOut;
     private final Consumer<NotModelled> notes;
     private final List<String> writesFrom;
+    /** How many transactions were to be found in the log by the rows they changed, and how many were. */
+    private int byKeysTried;
+    private int byKeysMatched;
 
     WriteAttribution(List<Finished> finished, Collection<Object> logs, Map<String, NotModelled> leftOut,
                      Consumer<NotModelled> notes, List<String> writesFrom) {
@@ -53,6 +57,11 @@ final class WriteAttribution {
         Map<Finished, CommittedTransaction> matched = new IdentityHashMap<>();
         List<CommittedTransaction> unrecorded = new ArrayList<>();
         accounts.forEach((log, committed) -> unrecorded.addAll(match(log, committed, matched)));
+        if (byKeysTried > 0) {
+            writesFrom.add(byKeysMatched + " of " + byKeysTried + " transactions found in the log by the rows they changed"
+                    + (byKeysMatched < byKeysTried ? " (the rest could not be told apart: their reads after their first write"
+                    + " are not checked)" : ""));
+        }
         List<RecordedTransaction> built = new ArrayList<>();
         for (Finished f : finished) {
             if (f.writeLog() == null) {
@@ -87,30 +96,107 @@ final class WriteAttribution {
         }
     }
 
-    /** Matches {@code committed} to the log's transactions in {@code matched}; returns those left unmatched, in order. */
+    /**
+     * Matches {@code committed} to the log's transactions in {@code matched}; returns those left
+     * unmatched, in order. By id first; then by id range and by rows changed in turn, each taking
+     * what the other left (a transaction claimed by one is a candidate the other need not doubt),
+     * until neither finds more.
+     */
     private List<CommittedTransaction> match(WriteLog log, List<CommittedTransaction> committed, Map<Finished, CommittedTransaction> matched) {
-        Map<Long, CommittedTransaction> byXid = new LinkedHashMap<>();
+        Map<Long, CommittedTransaction> open = new LinkedHashMap<>();
         for (CommittedTransaction c : committed) {
-            byXid.put(c.xid(), c);
+            open.put(c.xid(), c);
         }
-        List<Finished> autoCommitted = new ArrayList<>();
+        List<Finished> byRange = new ArrayList<>();
+        List<Finished> byKeys = new ArrayList<>();
+        // Those found by their rows whose id was asked as well (tests ask every id): matched by
+        // their rows as if their ids were unknown, then checked against them.
+        Map<Finished, CommittedTransaction> byId = new IdentityHashMap<>();
         for (Finished f : finished) {
             if (f.writeLog() != log) {
                 continue;
             }
-            if (f.xid() >= 0) {
-                CommittedTransaction c = byXid.remove(f.xid() & 0xFFFF_FFFFL);
+            if (MatchByKeys.applies(f)) {
+                byKeys.add(f);
+                if (f.xid() >= 0) {
+                    byId.put(f, open.get(f.xid() & 0xFFFF_FFFFL));
+                }
+            } else if (f.xid() >= 0) {
+                CommittedTransaction c = open.remove(f.xid() & 0xFFFF_FFFFL);
                 if (c != null) {
                     matched.put(f, c);
                 }
-            } else if (f.autoCommit() && f.idsFrom() >= 0 && f.idsUntil() >= 0 && target(f).isPresent()) {
-                autoCommitted.add(f);
+            } else if (inRange(f)) {
+                byRange.add(f);
             }
         }
+        boolean progress = true;
+        while (progress) {
+            progress = matchByRange(byRange, open, matched);
+            List<Finished> left = byKeys.stream().filter(f -> !matched.containsKey(f)).toList();
+            Map<Finished, CommittedTransaction> found = MatchByKeys.match(left, new ArrayList<>(open.values()));
+            for (Finished f : left) {
+                CommittedTransaction c = found.get(f);
+                if (c == null) {
+                    continue;
+                }
+                checkAgainstId(f, c, byId);
+                matched.put(f, c);
+                open.remove(c.xid());
+                progress = true;
+            }
+        }
+        for (Finished f : byKeys) {
+            if (matched.containsKey(f)) {
+                byKeysMatched++;
+            } else if (byId.get(f) != null && open.remove(byId.get(f).xid()) != null) {
+                matched.put(f, byId.get(f));
+            } else if (inRange(f)) {
+                byRange.add(f);
+            }
+        }
+        byKeysTried += byKeys.size();
+        matchByRange(byRange, open, matched);
+        return new ArrayList<>(open.values());
+    }
+
+    /** Whether {@code f} is an auto-commit statement that names its table and whose id range is known. */
+    private static boolean inRange(Finished f) {
+        return f.autoCommit() && f.idsFrom() >= 0 && f.idsUntil() >= 0 && target(f).isPresent();
+    }
+
+    /**
+     * Where {@code f}'s id (or, for an auto-commit statement, its id range) is known as well as
+     * the rows it changed, notes every table left out if the two disagree: a fault of isocheck's,
+     * which the tests that ask every id look for.
+     */
+    private void checkAgainstId(Finished f, CommittedTransaction c, Map<Finished, CommittedTransaction> byId) {
+        boolean agrees = !byId.containsKey(f) || byId.get(f) == c;
+        if (f.autoCommit() && f.idsFrom() >= 0 && f.idsUntil() >= 0) {
+            long id = widen(c.xid(), f.idsFrom());
+            agrees &= id >= f.idsFrom() && id < f.idsUntil();
+        }
+        if (!agrees) {
+            leftOut.putIfAbsent(RecordedTransaction.EVERY_TABLE, new NotModelled("every table",
+                    "isocheck matched a transaction of " + f.session() + " to the database's log by the rows it changed"
+                    + " otherwise than by its id: a fault of isocheck's, to report"));
+        }
+    }
+
+    /**
+     * Matches auto-commit statements by the range of ids the server was assigning while each ran:
+     * one is matched when exactly one open transaction of the log has an id in its range and wrote
+     * the table it names, and no other such statement could claim that one. Whether any was.
+     */
+    private static boolean matchByRange(List<Finished> statements, Map<Long, CommittedTransaction> open,
+                                        Map<Finished, CommittedTransaction> matched) {
         Map<Finished, List<CommittedTransaction>> candidates = new HashMap<>();
-        for (Finished f : autoCommitted) {
+        for (Finished f : statements) {
+            if (matched.containsKey(f)) {
+                continue;
+            }
             List<CommittedTransaction> in = new ArrayList<>();
-            for (CommittedTransaction c : byXid.values()) {
+            for (CommittedTransaction c : open.values()) {
                 long id = widen(c.xid(), f.idsFrom());
                 if (id >= f.idsFrom() && id < f.idsUntil()
                         && c.writes().stream().anyMatch(w -> w.table().equals(target(f).get()))) {
@@ -119,28 +205,30 @@ final class WriteAttribution {
             }
             candidates.put(f, in);
         }
+        boolean any = false;
         boolean progress = true;
         while (progress) {
             progress = false;
-            for (Finished f : autoCommitted) {
+            for (Finished f : candidates.keySet()) {
                 if (matched.containsKey(f)) {
                     continue;
                 }
-                List<CommittedTransaction> open = candidates.get(f).stream().filter(byXid::containsValue).toList();
-                if (open.size() != 1) {
+                List<CommittedTransaction> left = candidates.get(f).stream().filter(open::containsValue).toList();
+                if (left.size() != 1) {
                     continue;
                 }
-                CommittedTransaction c = open.get(0);
-                boolean claimedElsewhere = autoCommitted.stream().anyMatch(other -> other != f && !matched.containsKey(other)
-                        && candidates.get(other).contains(c));
+                CommittedTransaction c = left.get(0);
+                boolean claimedElsewhere = candidates.keySet().stream().anyMatch(other -> other != f
+                        && !matched.containsKey(other) && candidates.get(other).contains(c));
                 if (!claimedElsewhere) {
                     matched.put(f, c);
-                    byXid.remove(c.xid());
+                    open.remove(c.xid());
                     progress = true;
+                    any = true;
                 }
             }
         }
-        return new ArrayList<>(byXid.values());
+        return any;
     }
 
     /** The one table an auto-commit statement says it wrote rows of, when it says so. */

@@ -45,15 +45,33 @@ final class WritePlacement {
     void place() {
         List<Op> reads = readsAndStatements();
         int statements = opStatement.isEmpty() ? 0 : opStatement.get(opStatement.size() - 1);
-        List<List<Op>> blocks = exactBlocks();
+        List<Uncertain> unsure = new ArrayList<>();
+        List<List<Op>> blocks = exactBlocks(unsure);
         List<Op> out = into.ops();
         if (blocks != null) {
+            boolean dropped = false;
             for (int s = 0; s <= statements; s++) {
-                addStatement(out, reads, s);
+                for (int i = 0; i < reads.size(); i++) {
+                    if (opStatement.get(i) == s) {
+                        Op op = reads.get(i);
+                        int statement = s;
+                        if (unsure.stream().anyMatch(u -> statement >= u.from() && statement <= u.to()
+                                && touches(op, u.keys(), u.tables()))) {
+                            dropped = true;
+                        } else {
+                            out.add(op);
+                        }
+                    }
+                }
                 int writer = writers.indexOf(s);
                 if (writer >= 0) {
                     out.addAll(blocks.get(writer));
                 }
+            }
+            if (dropped) {
+                notes.accept(new NotModelled("some reads of " + finished.session(), "rows a trigger (or a deferred"
+                        + " constraint) wrote between two of its statements, or at its commit, were read where it is not"
+                        + " known whether they had been written yet: those reads are not checked"));
             }
             return;
         }
@@ -97,12 +115,13 @@ final class WritePlacement {
         }
     }
 
-    private void addStatement(List<Op> out, List<Op> reads, int statement) {
-        for (int i = 0; i < reads.size(); i++) {
-            if (opStatement.get(i) == statement) {
-                out.add(reads.get(i));
-            }
-        }
+    /**
+     * Rows the log shows the transaction changed in tables none of its statements named (a
+     * trigger's, a cascade's, a deferred constraint's), after statement {@code from}'s own rows
+     * and before those of statement {@code to} ({@link Integer#MAX_VALUE}: its end): written by
+     * either, or by the commit. Reads of them by the statements between are not checked.
+     */
+    private record Uncertain(int from, int to, Set<String> keys, Set<String> tables) {
     }
 
     private static boolean touches(Op op, Set<String> keys, Set<String> tables) {
@@ -159,10 +178,14 @@ final class WritePlacement {
 
     /**
      * The log's writes split by statement, when the statements account for them exactly: each
-     * statement that may have written named its table and count, and the log's changes are, in
-     * order, that many changes of that table per statement. {@code null} otherwise.
+     * statement that may have written named its table and count, and the log's changes of those
+     * tables are, in order, that many changes of that table per statement. Changes of tables no
+     * statement named (a trigger's) go with the statement before them: within a statement's own
+     * changes they are its own; after its last one they may be the next statement's, or the
+     * commit's, and are noted in {@code uncertain}. {@code null} when the statements do not
+     * account for the log's changes so.
      */
-    private List<List<Op>> exactBlocks() {
+    private List<List<Op>> exactBlocks(List<Uncertain> uncertain) {
         List<List<WriteLog.CommittedWrite>> changes = new ArrayList<>();
         int lastChange = -1;
         for (WriteLog.CommittedWrite w : writes) {
@@ -172,22 +195,64 @@ final class WritePlacement {
             }
             changes.get(changes.size() - 1).add(w);
         }
-        List<List<Op>> blocks = new ArrayList<>();
-        int next = 0;
+        if (writers.isEmpty()) {
+            return changes.isEmpty() ? List.of() : null;
+        }
+        Set<String> named = new HashSet<>();
         for (int i = 0; i < writers.size(); i++) {
             if (writerTables.get(i).isEmpty() || writerCounts.get(i) < 0) {
                 return null;
             }
+            named.add(writerTables.get(i).get());
+        }
+        List<List<WriteLog.CommittedWrite>> blocks = new ArrayList<>();
+        int next = 0;
+        for (int i = 0; i < writers.size(); i++) {
             String table = writerTables.get(i).get();
             List<WriteLog.CommittedWrite> block = new ArrayList<>();
-            for (long c = 0; c < writerCounts.get(i); c++) {
-                if (next >= changes.size() || !changes.get(next).stream().allMatch(w -> w.table().equals(table))) {
+            // A statement's own changes, with what its triggers wrote among them (and before
+            // them, for the first: nothing else came before it).
+            for (long own = 0; own < writerCounts.get(i); next++) {
+                if (next >= changes.size()) {
                     return null;
                 }
-                block.addAll(changes.get(next++));
+                List<WriteLog.CommittedWrite> change = changes.get(next);
+                if (change.stream().allMatch(w -> w.table().equals(table))) {
+                    own++;
+                } else if (change.stream().anyMatch(w -> named.contains(w.table()))) {
+                    return null;
+                }
+                block.addAll(change);
             }
-            blocks.add(RecordedTransaction.writes(block));
+            blocks.add(block);
+            // What comes after, before the next statement's own changes: this statement's, the
+            // next one's, or the commit's.
+            int after = i + 1;
+            while (after < writers.size() && writerCounts.get(after) == 0) {
+                after++;
+            }
+            Set<String> keys = new HashSet<>();
+            Set<String> tables = new HashSet<>();
+            while (next < changes.size() && changes.get(next).stream().noneMatch(w -> named.contains(w.table()))) {
+                for (WriteLog.CommittedWrite w : changes.get(next)) {
+                    block.add(w);
+                    keys.add(w.key());
+                    tables.add(w.table());
+                }
+                next++;
+            }
+            if (!keys.isEmpty()) {
+                uncertain.add(new Uncertain(writers.get(i), after < writers.size() ? writers.get(after) : Integer.MAX_VALUE,
+                        keys, tables));
+            }
         }
-        return next == changes.size() && (!writers.isEmpty() || changes.isEmpty()) ? blocks : null;
+        if (next != changes.size()) {
+            return null;
+        }
+        List<List<Op>> ops = new ArrayList<>();
+        for (List<WriteLog.CommittedWrite> block : blocks) {
+            ops.add(RecordedTransaction.writes(block));
+        }
+        return ops;
     }
 }

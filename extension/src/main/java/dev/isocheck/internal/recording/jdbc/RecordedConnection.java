@@ -129,10 +129,11 @@ final class RecordedConnection implements InvocationHandler {
     /**
      * Called before a statement that may write is sent in a transaction whose writes come from
      * the log: an auto-commit statement's id is bounded from below by what the server had not
-     * yet assigned.
+     * yet assigned, unless {@code namesItsRows}: the statement itself will say which rows it
+     * changed ({@link WrittenKeys}), by which it is found in the log.
      */
-    synchronized void beforeWrite(TransactionLog of) {
-        if (of != null && of == log && of.writeLog() != null && autoCommit && idsFrom < 0) {
+    synchronized void beforeWrite(TransactionLog of, boolean namesItsRows) {
+        if (of != null && of == log && of.writeLog() != null && autoCommit && idsFrom < 0 && (askEveryId || !namesItsRows)) {
             idsFrom = ask(FIRST_UNASSIGNED_ID);
         }
     }
@@ -146,7 +147,7 @@ final class RecordedConnection implements InvocationHandler {
      * it fails (the transaction is aborted, the connection broke), which leaves the check weaker.
      */
     private long ask(String sql) {
-        try (Statement statement = real.createStatement(); java.sql.ResultSet rs = statement.executeQuery(sql)) {
+        try (java.sql.PreparedStatement statement = real.prepareStatement(sql); java.sql.ResultSet rs = statement.executeQuery()) {
             String value = rs.next() ? rs.getString(1) : null;
             return value == null ? -1 : Long.parseLong(value);
         } catch (SQLException | RuntimeException e) {
@@ -155,16 +156,33 @@ final class RecordedConnection implements InvocationHandler {
     }
 
     /**
+     * Whether every transaction that may have written asks the server its id, even one that can
+     * be found in the log by the rows it changed: for tests that hold the two ways of matching
+     * against each other ({@code WriteAttribution} checks that they agree).
+     */
+    private static volatile boolean askEveryId;
+
+    /** Has every transaction that may have written ask its id ({@link #askEveryId}); for tests. */
+    public static void askEveryId(boolean ask) {
+        askEveryId = ask;
+    }
+
+    /**
      * Learns, just before a transaction whose writes come from the log ends by committing, the
      * id the server gave it (none when it wrote nothing), so that the log's account of it can be
-     * found.
+     * found; notes when the commit is sent. Not asked (a round trip saved on most transactions)
+     * when the statements said exactly which rows the transaction changed: it is found in the log
+     * by them ({@code WriteAttribution}).
      */
     private void learnId() {
         if (open && log != null && log.writeLog() != null && log.mayHaveWritten()) {
-            long xid = ask("SELECT pg_catalog.pg_current_xact_id_if_assigned()::text");
-            if (xid >= 0) {
-                log.xid(xid);
+            if (askEveryId || log.keysWritten().isEmpty()) {
+                long xid = ask("SELECT pg_catalog.pg_current_xact_id_if_assigned()::text");
+                if (xid >= 0) {
+                    log.xid(xid);
+                }
             }
+            log.commitSent(System.nanoTime());
         }
     }
 
@@ -370,7 +388,11 @@ final class RecordedConnection implements InvocationHandler {
         if (failure != null && dooms(failure)) {
             doomedAt = log == null ? 0 : log.mark();
         }
-        if (autoCommit && open && log != null && log.writeLog() != null && log.mayHaveWritten()) {
+        if (autoCommit && open && log != null && log.writeLog() != null && log.mayHaveWritten()
+                && !askEveryId && log.keysWritten().isPresent()) {
+            // Found in the log by the rows it changed: no id range needed.
+            idsFrom = -1;
+        } else if (autoCommit && open && log != null && log.writeLog() != null && log.mayHaveWritten()) {
             // The statement's transaction has ended at the server (an open result is buffered):
             // its id lies below what the server has not assigned yet.
             long until = ask(FIRST_UNASSIGNED_ID);

@@ -407,7 +407,8 @@ final class RecordedStatement implements InvocationHandler {
                 connection.observe(log, new LeftOut(Optional.empty(), sql, RecordedTransaction.TRANSACTION_CONTROL));
             }
             if (mayWrite) {
-                connection.beforeWrite(log);
+                connection.beforeWrite(log, analysed instanceof Write write
+                        && WrittenKeys.of(write, 1L, parameters.snapshot(), connection.knownColumnsOf(write.table())) != null);
             }
             if (analysed instanceof AnalysedStatement.NoRowsKnown) {
                 leaveOut(log, analysed, sql);
@@ -438,9 +439,11 @@ final class RecordedStatement implements InvocationHandler {
             }
         }
         if (mayWrite) {
+            java.util.Set<String> keys = analysed instanceof Write write
+                    ? WrittenKeys.of(write, result, parameters.snapshot(), connection.knownColumnsOf(write.table())) : null;
             connection.observe(log, new Observation.MayHaveWritten(
                     analysed instanceof Write write ? Optional.of(write.table()) : Optional.empty(),
-                    result instanceof Number count ? count.longValue() : -1));
+                    result instanceof Number count ? count.longValue() : -1, keys));
         }
         if (result instanceof ResultSet rs) {
             connection.afterExecute(null, true);
@@ -819,7 +822,7 @@ final class RecordedStatement implements InvocationHandler {
         if (preparedBatch) {
             statement(log, preparedSql);
         }
-        connection.beforeWrite(log);
+        connection.beforeWrite(log, false);
         batchSql.clear();
         batchCalls.clear();
         Object result = sent(real, method, args);

@@ -466,6 +466,20 @@ public final class SqlAnalyzer {
     }
 
     /**
+     * The top-level {@code column = literal-or-parameter} conjuncts of {@code where}, whatever
+     * else it says beside them ({@code id = ? AND version = ? AND n > 0}): every row it selects
+     * has those values. A column compared twice ({@code id = 1 AND id = 2}) is not listed.
+     */
+    public static Map<String, Operand> equalities(Expression where) {
+        Map<String, Operand> equalities = new LinkedHashMap<>();
+        if (where != null) {
+            conjuncts(where, equalities);
+            equalities.values().removeIf(java.util.Objects::isNull);
+        }
+        return equalities;
+    }
+
+    /**
      * Whether {@code columns} and {@code key} name the same columns: {@code Set.copyOf(key).equals(columns)}
      * without copying, since it is asked at every execution of a statement.
      */

@@ -1,0 +1,78 @@
+package dev.isocheck.internal.recording.jdbc;
+
+import dev.isocheck.internal.recording.RecordedTransaction;
+import dev.isocheck.internal.recording.sql.AnalysedStatement;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Operand;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Write;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.WriteKind;
+import dev.isocheck.internal.recording.sql.ColumnValues;
+import dev.isocheck.internal.recording.sql.SqlAnalyzer;
+import dev.isocheck.internal.recording.sql.TableColumns;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The keys of the rows a write sent as written changed, when its text and the count the driver
+ * answered say exactly which, without asking the database: an UPDATE or DELETE whose WHERE names
+ * one row by every column of an integer primary key ({@code WHERE id = ?}, other conditions
+ * beside it allowed), that does not assign a key column, and that changed one row or none.
+ *
+ * <p>Only integers: a key written in a WHERE is then the value the database holds. Only UPDATE and
+ * DELETE: they lock the row they change until their transaction ends, which is what lets
+ * {@code WriteAttribution} tell apart, by the order of their commits, two transactions that
+ * changed the same rows. Anything else answers {@code null}, and the transaction's id is asked.
+ */
+final class WrittenKeys {
+
+    private WrittenKeys() {
+    }
+
+    /**
+     * The keys ({@code table/pk}) of the rows {@code analysed} changed, {@code null} when not
+     * known from the statement alone.
+     *
+     * @param result     what the driver answered: the count of rows changed
+     * @param parameters the parameters it ran with by index (index 0 unused), for {@code ?} in its WHERE
+     * @param columns    its table's columns, as last looked up
+     */
+    static Set<String> of(AnalysedStatement analysed, Object result, List<Object> parameters,
+                          Optional<TableColumns> columns) {
+        if (!(analysed instanceof Write write) || !(write.kind() == WriteKind.UPDATE || write.kind() == WriteKind.DELETE)
+                || write.where() == null || write.limited() || !(result instanceof Number count)
+                || columns.isEmpty() || !columns.get().integerKey()) {
+            return null;
+        }
+        List<String> key = columns.get().key();
+        if (write.assigned().stream().anyMatch(key::contains)) {
+            return null;
+        }
+        if (count.longValue() == 0) {
+            return Set.of();
+        }
+        if (count.longValue() != 1) {
+            return null;
+        }
+        Map<String, Operand> equalities = SqlAnalyzer.equalities(write.where());
+        Map<String, Object> row = new HashMap<>();
+        for (String column : key) {
+            Operand operand = equalities.get(column);
+            Object value;
+            if (operand instanceof Operand.Literal literal) {
+                value = literal.value();
+            } else if (operand instanceof Operand.Parameter p && p.index() >= 1 && p.index() < parameters.size()) {
+                value = parameters.get(p.index());
+            } else {
+                return null;
+            }
+            Optional<Object> part = ColumnValues.keyPart(value).filter(v -> !(v instanceof String));
+            if (part.isEmpty()) {
+                return null;
+            }
+            row.put(column, part.get());
+        }
+        return RecordedTransaction.key(write.table(), key, row).map(Set::of).orElse(null);
+    }
+}
