@@ -12,8 +12,12 @@ import javax.sql.DataSource;
  */
 public final class PostgresDatabase implements TestDatabase {
 
-    private static final Server PLAIN = new Server(false);
-    private static final Server LOGICAL = new Server(true);
+    private static final Server PLAIN = new Server(false, false);
+    private static final Server LOGICAL = new Server(true, false);
+    private static final Server PLAIN_17 = new Server(false, true);
+    private static final Server LOGICAL_17 = new Server(true, true);
+    /** Where the build copies PostgreSQL 17's binaries (extension/pom.xml, on Linux x86-64). */
+    private static final java.nio.file.Path RELEASE_17 = java.nio.file.Path.of("target", "postgres-17", "postgres-17.jar");
 
     private final EmbeddedPostgres server;
 
@@ -29,6 +33,24 @@ public final class PostgresDatabase implements TestDatabase {
     /** The server with {@code wal_level = logical}, started once. */
     public static PostgresDatabase logical() throws Throwable {
         return LOGICAL.get();
+    }
+
+    /**
+     * PostgreSQL 17 (the previous major release; the tests run on 18), without or with logical
+     * decoding, started once; the test is skipped where the build has not copied its binaries
+     * (platforms other than Linux x86-64).
+     */
+    public static PostgresDatabase release17(boolean logical) throws Throwable {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isRegularFile(RELEASE_17),
+                "PostgreSQL 17's binaries are copied to " + RELEASE_17 + " on Linux x86-64 only");
+        return (logical ? LOGICAL_17 : PLAIN_17).get();
+    }
+
+    /** The server's major version, as it reports it. */
+    public int majorVersion() throws java.sql.SQLException {
+        try (java.sql.Connection c = dataSource().getConnection()) {
+            return c.getMetaData().getDatabaseMajorVersion();
+        }
     }
 
     /** Another database of the same server. */
@@ -55,11 +77,13 @@ public final class PostgresDatabase implements TestDatabase {
     private static final class Server {
 
         private final boolean logical;
+        private final boolean release17;
         private PostgresDatabase instance;
         private Throwable failure;
 
-        Server(boolean logical) {
+        Server(boolean logical, boolean release17) {
             this.logical = logical;
+            this.release17 = release17;
         }
 
         synchronized PostgresDatabase get() throws Throwable {
@@ -68,6 +92,24 @@ public final class PostgresDatabase implements TestDatabase {
                     EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder();
                     if (logical) {
                         builder.setServerConfig("wal_level", "logical").setServerConfig("max_replication_slots", "40");
+                    }
+                    if (release17) {
+                        // The same archive the default resolver reads from the classpath, from 17's jar.
+                        builder.setPgBinaryResolver((system, architecture) -> {
+                            java.util.zip.ZipFile jar = new java.util.zip.ZipFile(RELEASE_17.toFile());
+                            java.util.zip.ZipEntry archive = jar.getEntry("postgres-" + system.toLowerCase(java.util.Locale.ROOT) + "-" + architecture + ".txz");
+                            if (archive == null) {
+                                jar.close();
+                                throw new IOException("no PostgreSQL 17 binaries for " + system + "-" + architecture);
+                            }
+                            return new java.io.FilterInputStream(jar.getInputStream(archive)) {
+                                @Override
+                                public void close() throws IOException {
+                                    super.close();
+                                    jar.close();
+                                }
+                            };
+                        });
                     }
                     instance = new PostgresDatabase(builder.start());
                 } catch (IOException | RuntimeException e) {

@@ -29,7 +29,7 @@ import org.postgresql.largeobject.LargeObjectManager;
  * construct runs on a fresh schema unrecorded, then recorded, twice in a row each time (the second
  * run meets tables the recorder has looked up by then), and must observe exactly the same: rows,
  * update counts, generated keys, result metadata, warnings, and each failure's SQLState and message.
- * On PostgreSQL with writes from the statements and with writes from logical decoding.
+ * On PostgreSQL 18 and 17, with writes from the statements and with writes from logical decoding.
  */
 class PostgresInvisibilityConstructsTests {
 
@@ -50,6 +50,26 @@ class PostgresInvisibilityConstructsTests {
         @Override
         PostgresDatabase server() throws Throwable {
             return PostgresDatabase.logical();
+        }
+    }
+
+    /** Writes from the statements, on PostgreSQL 17. */
+    @Nested
+    class FromTheStatementsOn17 extends Constructs {
+
+        @Override
+        PostgresDatabase server() throws Throwable {
+            return PostgresDatabase.release17(false);
+        }
+    }
+
+    /** Writes from logical decoding, on PostgreSQL 17. */
+    @Nested
+    class FromTheLogOn17 extends Constructs {
+
+        @Override
+        PostgresDatabase server() throws Throwable {
+            return PostgresDatabase.release17(true);
         }
     }
 

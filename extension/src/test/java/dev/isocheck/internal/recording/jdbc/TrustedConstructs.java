@@ -36,9 +36,40 @@ abstract class TrustedConstructs {
 
     /**
      * Records a transaction reading {@code tables}, the construct, and a transaction reading them
-     * again; fails when the check does not pass at strict serializability.
+     * again; fails when the check does not pass at strict serializability. First, where the
+     * subclass {@linkplain #interleaved interleaves} constructs, the same construct inside a
+     * reading transaction: a real anomaly, which must not pass silently.
      */
     RecordedHistory serially(String name, List<String> tables, Work construct) throws Exception {
+        interleaved(name, tables, construct);
+        return seriallyAlone(name, tables, construct);
+    }
+
+    /**
+     * Runs {@code construct} between two reads of {@code tables} by one READ COMMITTED transaction,
+     * which sees the construct's writes in its second read but not its first: not serializable.
+     * Subclasses assert what the recorder made of it and put the data back as it was before; here,
+     * nothing is run.
+     */
+    void interleaved(String name, List<String> tables, Work construct) throws Exception {
+    }
+
+    /** Records the reading transaction around {@code construct} ({@link #interleaved}). */
+    RecordedHistory recordInterleaved(String name, List<String> tables, Work construct) throws Exception {
+        return RecordedRun.record(name + ", interleaved", database().dataSource(), ds -> {
+            try (Connection reader = ds.getConnection()) {
+                reader.setAutoCommit(false);
+                reader.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+                readEach(reader, tables);
+                construct.run(ds);
+                readEach(reader, tables);
+                reader.commit();
+            }
+        });
+    }
+
+    /** {@link #serially} without the interleaved run: for constructs that wait for every reader to end (TRUNCATE). */
+    RecordedHistory seriallyAlone(String name, List<String> tables, Work construct) throws Exception {
         RecordedHistory recorded = RecordedRun.record(name, database().dataSource(), ds -> {
             readAll(ds, tables);
             construct.run(ds);
@@ -56,16 +87,20 @@ abstract class TrustedConstructs {
     static void readAll(DataSource ds, List<String> tables) throws SQLException {
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
-            try (Statement s = c.createStatement()) {
-                for (String table : tables) {
-                    try (ResultSet rs = s.executeQuery("SELECT * FROM " + table)) {
-                        while (rs.next()) {
-                            rs.getObject(1);
-                        }
+            readEach(c, tables);
+            c.commit();
+        }
+    }
+
+    private static void readEach(Connection c, List<String> tables) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            for (String table : tables) {
+                try (ResultSet rs = s.executeQuery("SELECT * FROM " + table)) {
+                    while (rs.next()) {
+                        rs.getObject(1);
                     }
                 }
             }
-            c.commit();
         }
     }
 
