@@ -48,17 +48,19 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * transactions are recorded in each of their histories (they ran, so no history is made wrong by
  * them) and listed as such in the report entry.
  *
- * <p><strong>Defaults and configuration.</strong> The {@link #level() level} defaults to
- * {@link IsolationLevel#SERIALIZABLE}, or to the configuration parameter {@code isocheck.level}
- * when set; an annotation on a method overrides one on its class. Configuration parameters
+ * <p><strong>Defaults and configuration.</strong> A {@link #level() level} written on the
+ * annotation always applies; an annotation on a method overrides one on its class. Unwritten, the
+ * level is the configuration parameter {@code isocheck.level}, else
+ * {@link IsolationLevel#SERIALIZABLE}. Configuration parameters
  * (in {@code junit-platform.properties}, as system properties, or given to the launcher):
  * <ul>
  *   <li>{@code isocheck.level}: the default level, {@code serializable},
  *       {@code strict-serializable} or {@code snapshot-isolation};</li>
  *   <li>{@code isocheck.report.dir}: where report and history files go; defaults to
  *       {@code target/isocheck};</li>
- *   <li>{@code isocheck.timeout}: how long a test's check may take, such as {@code 30 s} or
- *       {@code 500 ms}; defaults to {@code 60 s};</li>
+ *   <li>{@code isocheck.timeout}: how long a test's check may take, such as {@code 30 s},
+ *       {@code 500ms} or {@code 1m30s} (the {@code check} command's {@code --timeout} reads the
+ *       same forms); defaults to {@code 60 s}; a check still running then is stopped;</li>
  *   <li>{@code isocheck.undecided}: {@code fail} (the default) fails a test whose check cannot
  *       decide, {@code abort} aborts it; it never passes;</li>
  *   <li>{@code isocheck.gpu}: {@code auto} (the default), {@code on} or {@code off};</li>
@@ -66,8 +68,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *       was left out of the check (its writes not seen exactly): {@code abort} (the default),
  *       {@code fail}, or {@code report} (pass, listing it in a report entry).</li>
  * </ul>
- * Any other {@code isocheck.*} key, or a value not listed, fails the test with an
- * {@link org.junit.jupiter.api.extension.ExtensionConfigurationException} naming it.
+ * A value not listed, or any other {@code isocheck.*} key in {@code junit-platform.properties},
+ * fails the test with an {@link org.junit.jupiter.api.extension.ExtensionConfigurationException}
+ * naming it (and the key it is nearest to). Another {@code isocheck.*} key among the system
+ * properties ({@code mvn test -Disocheck.version=0.1.0}, which a build passes on to the tests) is
+ * ignored, as JUnit ignores keys it does not know, with a warning logged once.
  *
  * <p><strong>Limits.</strong> Only connections of a {@code DataSource} wrapped by
  * {@code Isocheck.record} are recorded. A history records what the test's transactions read and
@@ -86,10 +91,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 public @interface SerializableCheck {
 
     /**
-     * The level the test's transactions must satisfy. Defaults to
-     * {@link IsolationLevel#SERIALIZABLE}, or to the configuration parameter
-     * {@code isocheck.level} when set (so left at its default, the annotation takes the run's
-     * level; written out as {@code SERIALIZABLE} it does the same).
+     * The level the test's transactions must satisfy: one level, written
+     * {@code level = IsolationLevel.SNAPSHOT_ISOLATION}. A level written out always wins; left
+     * unset, a method's annotation takes its class's level (or an enclosing class's), and
+     * failing that the configuration parameter {@code isocheck.level}, and failing that
+     * {@link IsolationLevel#SERIALIZABLE}.
+     *
+     * <p>An array only so that "unset" can be told from any level (an annotation's member has no
+     * {@code null}, and {@code SERIALIZABLE} written out must win over {@code isocheck.level}
+     * too): naming more than one level is a configuration error.
      */
-    IsolationLevel level() default IsolationLevel.SERIALIZABLE;
+    IsolationLevel[] level() default {};
 }

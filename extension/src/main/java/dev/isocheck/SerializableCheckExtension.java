@@ -17,6 +17,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
 import org.junit.jupiter.api.extension.MediaType;
@@ -128,15 +129,24 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
     }
 
     /**
-     * The level of the nearest annotation: the method's, else its class's (or an enclosing
-     * class's). One left at its default takes the configured level.
+     * The level written on the nearest annotation that names one: the method's, else its class's
+     * (or an enclosing class's); else the configured level.
      */
     private static IsolationLevel levelOf(ExtensionContext context, Configuration configuration) {
-        Optional<SerializableCheck> annotation = annotation(context.getTestMethod())
-                .or(() -> context.getTestClass().flatMap(c -> AnnotationSupport.findAnnotation(c, SerializableCheck.class,
-                        context.getEnclosingTestClasses())));
-        IsolationLevel level = annotation.map(SerializableCheck::level).orElse(IsolationLevel.SERIALIZABLE);
-        return level == IsolationLevel.SERIALIZABLE ? configuration.level() : level;
+        Optional<SerializableCheck> onMethod = annotation(context.getTestMethod());
+        Optional<SerializableCheck> onClass = context.getTestClass().flatMap(c -> AnnotationSupport.findAnnotation(c,
+                SerializableCheck.class, context.getEnclosingTestClasses()));
+        return written(onMethod, context).or(() -> written(onClass, context)).orElse(configuration.level());
+    }
+
+    /** The one level {@code annotation} names, when it names one. */
+    private static Optional<IsolationLevel> written(Optional<SerializableCheck> annotation, ExtensionContext context) {
+        IsolationLevel[] levels = annotation.map(SerializableCheck::level).orElse(new IsolationLevel[0]);
+        if (levels.length > 1) {
+            throw new ExtensionConfigurationException("@SerializableCheck on " + context.getDisplayName()
+                    + " names " + levels.length + " levels " + java.util.Arrays.toString(levels) + "; name one");
+        }
+        return levels.length == 0 ? Optional.empty() : Optional.of(levels[0]);
     }
 
     private static Optional<SerializableCheck> annotation(Optional<? extends AnnotatedElement> element) {

@@ -313,25 +313,79 @@ class SerializableCheckTests {
     @Test
     void aBadTimeoutOrUndecidedFailsTheTest() {
         assertThat(onlyFailure(run(NothingRecordedTestCase.class, Map.of("isocheck.timeout", "soon")))).hasMessage(
-                "Invalid value of configuration parameter isocheck.timeout: \"soon\"; expected a positive number with an optional"
-                        + " unit ns, μs, ms, s (the default), m, h or d, such as 30 s or 500 ms");
+                "Invalid value of configuration parameter isocheck.timeout: \"soon\"; expected a positive duration such as 30s,"
+                        + " 30 s, 500ms, 5m, 1h or 1m30s (units ns, μs, ms, s, m, h, d; a bare number is seconds)");
         assertThat(onlyFailure(run(NothingRecordedTestCase.class, Map.of("isocheck.undecided", "pass")))).hasMessage(
                 "Invalid value of configuration parameter isocheck.undecided: \"pass\"; expected one of fail, abort");
     }
 
     @Test
-    void anUnknownIsocheckKeyFailsTheTestNamingTheKeysThereAre() {
-        // System properties are the one source whose keys the extension can list besides the properties file.
+    void anUnknownIsocheckSystemPropertyFailsNothingAndIsWarnedAboutOnce() {
+        // As a build passes it: mvn test -Disocheck.version=0.1.0, and a typo beside it.
+        System.setProperty("isocheck.version", "0.1.0");
         System.setProperty("isocheck.levle", "serializable");
-        try {
-            Throwable failure = onlyFailure(run(NothingRecordedTestCase.class));
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger("dev.isocheck");
+        List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                warnings.add(record.getLevel() + " " + record.getMessage());
+            }
 
-            assertThat(failure).isInstanceOf(ExtensionConfigurationException.class).hasMessage("Unknown configuration"
-                    + " parameter isocheck.levle (set to \"serializable\"); isocheck reads isocheck.level, isocheck.report.dir, isocheck.timeout,"
-                    + " isocheck.undecided, isocheck.gpu, isocheck.left-out");
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(handler);
+        try {
+            run(NothingRecordedTestCase.class).testEvents().assertStatistics(stats -> stats.succeeded(1).failed(0));
+            run(WriteSkewTestCase.class).testEvents().assertStatistics(stats -> stats.failed(1));
+            run(NothingRecordedTestCase.class).testEvents().assertStatistics(stats -> stats.succeeded(1).failed(0));
+
+            assertThat(warnings).filteredOn(w -> w.contains("isocheck.version")).singleElement().asString()
+                    .startsWith("WARNING isocheck ignores the system property isocheck.version (set to \"0.1.0\"): not one of"
+                            + " its configuration parameters; it reads isocheck.level,");
+            assertThat(warnings).filteredOn(w -> w.contains("isocheck.levle")).singleElement().asString()
+                    .contains("did you mean isocheck.level?");
         } finally {
+            logger.removeHandler(handler);
+            System.clearProperty("isocheck.version");
             System.clearProperty("isocheck.levle");
         }
+    }
+
+    @Test
+    void aLevelWrittenOnTheAnnotationWinsOverTheConfiguredOneEvenWhenItIsSerializable() {
+        EngineExecutionResults results = run(ExplicitLevelsTestCase.class, Map.of("isocheck.level", "snapshot-isolation"));
+
+        // Serializable written out: the write skew fails, whatever isocheck.level says.
+        results.testEvents().failed().assertThatEvents().singleElement().satisfies(e -> assertThat(e.getTestDescriptor()
+                .getDisplayName()).isEqualTo("serializableWrittenOut()"));
+        // Unwritten on the method: its class's snapshot isolation, which a write skew satisfies.
+        results.testEvents().assertStatistics(stats -> stats.succeeded(1).failed(1));
+    }
+
+    @Test
+    void anAnnotationNamingTwoLevelsFailsTheTest() {
+        Throwable failure = onlyFailure(run(TwoLevelsTestCase.class));
+
+        assertThat(failure).isInstanceOf(ExtensionConfigurationException.class).hasMessageContaining("names 2 levels")
+                .hasMessageContaining("name one");
+    }
+
+    @Test
+    void aTimeoutIsTheChecksOwnTimeLimitToo() {
+        dev.isocheck.internal.junit.Configuration configuration = new dev.isocheck.internal.junit.Configuration(
+                IsolationLevel.SERIALIZABLE, reports, java.time.Duration.ofMillis(1500),
+                dev.isocheck.internal.junit.Undecided.FAIL, dev.isocheck.GpuMode.OFF);
+
+        assertThat(configuration.checkOptions().timeLimit()).isEqualTo(java.time.Duration.ofMillis(1500));
+        assertThat(run(NothingRecordedTestCase.class, Map.of("isocheck.timeout", "1m30s")).testEvents().succeeded().count())
+                .isOne();
     }
 
     @Test
@@ -343,7 +397,8 @@ class SerializableCheckTests {
             Throwable failure = onlyFailure(run(NothingRecordedTestCase.class));
 
             assertThat(failure).isInstanceOf(ExtensionConfigurationException.class).hasMessageStartingWith("Unknown configuration"
-                    + " parameter isocheck.report.directory (set to \"build/isocheck\"); isocheck reads isocheck.level,");
+                    + " parameter isocheck.report.directory (set to \"build/isocheck\" in junit-platform.properties), did you mean"
+                    + " isocheck.report.dir?; isocheck reads isocheck.level,");
         } finally {
             Thread.currentThread().setContextClassLoader(original);
         }
@@ -393,6 +448,32 @@ class SerializableCheckTests {
         @SerializableCheck(level = IsolationLevel.SNAPSHOT_ISOLATION)
         void writeSkew() throws Exception {
             doctors.writeSkewOnTwoThreads();
+        }
+    }
+
+    @SerializableCheck(level = IsolationLevel.SNAPSHOT_ISOLATION)
+    static class ExplicitLevelsTestCase {
+
+        final Doctors doctors = new Doctors();
+
+        @Test
+        @SerializableCheck(level = IsolationLevel.SERIALIZABLE)
+        void serializableWrittenOut() throws Exception {
+            doctors.writeSkewOnTwoThreads();
+        }
+
+        @Test
+        @SerializableCheck
+        void unwritten() throws Exception {
+            doctors.writeSkewOnTwoThreads();
+        }
+    }
+
+    static class TwoLevelsTestCase {
+
+        @Test
+        @SerializableCheck(level = {IsolationLevel.SERIALIZABLE, IsolationLevel.SNAPSHOT_ISOLATION})
+        void twoLevels() {
         }
     }
 

@@ -521,39 +521,10 @@ public final class CheckCommand {
             return new Options(level, format, json, report, timeout, inputs, classify);
         }
 
-        private static final java.util.regex.Pattern DURATION_PART = java.util.regex.Pattern.compile("(\\d{1,9})(ms|h|m|s)");
-
-        /**
-         * {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}, {@code 1m30s} (parts largest first),
-         * or a bare number of seconds; positive.
-         */
+        /** {@code --timeout}'s value: {@link dev.isocheck.internal.limit.DurationText}, as {@code isocheck.timeout} reads it. */
         static Duration duration(String text) {
-            String trimmed = text.strip().toLowerCase(java.util.Locale.ROOT);
-            Duration total = Duration.ZERO;
-            if (trimmed.matches("\\d{1,9}")) {
-                total = Duration.ofSeconds(Long.parseLong(trimmed));
-            } else {
-                java.util.regex.Matcher part = DURATION_PART.matcher(trimmed);
-                int at = 0;
-                while (at < trimmed.length() && part.find(at) && part.start() == at) {
-                    long n = Long.parseLong(part.group(1));
-                    total = total.plus(switch (part.group(2)) {
-                        case "ms" -> Duration.ofMillis(n);
-                        case "s" -> Duration.ofSeconds(n);
-                        case "m" -> Duration.ofMinutes(n);
-                        default -> Duration.ofHours(n);
-                    });
-                    at = part.end();
-                }
-                if (at != trimmed.length() || trimmed.isEmpty()) {
-                    throw new IllegalArgumentException("--timeout must be a duration such as 30s, 5m, 1h30m or 500ms;"
-                            + " got '" + text + "'");
-                }
-            }
-            if (total.isZero()) {
-                throw new IllegalArgumentException("--timeout must be positive; got '" + text + "'");
-            }
-            return total;
+            return dev.isocheck.internal.limit.DurationText.parse(text).orElseThrow(() -> new IllegalArgumentException(
+                    "--timeout must be " + dev.isocheck.internal.limit.DurationText.FORMS + "; got '" + text + "'"));
         }
 
         private static String value(String[] args, int i, String option) {

@@ -3,6 +3,7 @@ package dev.isocheck.internal.junit;
 import dev.isocheck.CheckOptions;
 import dev.isocheck.GpuMode;
 import dev.isocheck.IsolationLevel;
+import dev.isocheck.internal.limit.DurationText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -12,14 +13,14 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.logging.Logger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -71,11 +72,9 @@ public record Configuration(IsolationLevel level, Path reportDirectory, Duration
     /** The default of {@value #TIMEOUT}. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
-    /** JUnit's own duration syntax ({@code junit.jupiter.execution.timeout.default}): a number and an optional unit. */
-    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ns|μs|us|ms|s|m|h|d)?", Pattern.CASE_INSENSITIVE);
-
-    private static final String DURATION_FORMS = "a positive number with an optional unit ns, μs, ms, s (the default), m, h or d,"
-            + " such as 30 s or 500 ms";
+    /** Unknown keys of the system properties already warned about: each once per JVM. */
+    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+    private static final Logger LOGGER = Logger.getLogger("dev.isocheck");
 
     /** Validates. */
     public Configuration {
@@ -93,33 +92,37 @@ public record Configuration(IsolationLevel level, Path reportDirectory, Duration
     }
 
     /**
-     * Reads the configuration parameters through {@code context}, and checks that no other
-     * {@code isocheck.*} key is set in the system properties or in {@code junit-platform.properties}
-     * (the sources whose keys can be listed; JUnit offers no way to list a launcher's).
+     * Reads the configuration parameters through {@code context}. An unknown {@code isocheck.*}
+     * key in {@code junit-platform.properties} is a mistake worth a failure (a misspelt key would
+     * otherwise be ignored); one among the system properties is warned about once and ignored, as
+     * JUnit ignores keys it does not know: build tools pass their own properties as system
+     * properties ({@code mvn test -Disocheck.version=0.1.0}), and those must not fail a run.
      *
      * @throws ExtensionConfigurationException naming the key, the value and the allowed values, for
-     *                                         an unknown key or a bad value
+     *                                         an unknown key in {@code junit-platform.properties} or
+     *                                         a bad value of a known key
      */
     public static Configuration read(ExtensionContext context) {
-        rejectUnknownKeys(System.getProperties());
+        warnOfUnknownKeys(System.getProperties());
         rejectUnknownKeys(propertiesFiles());
         return new Configuration(
                 parameter(context, LEVEL, Configuration::level, LEVELS).orElse(IsolationLevel.SERIALIZABLE),
                 parameter(context, REPORT_DIR, Configuration::directory, "a directory path").orElse(DEFAULT_REPORT_DIRECTORY),
-                parameter(context, TIMEOUT, Configuration::duration, DURATION_FORMS).orElse(DEFAULT_TIMEOUT),
+                parameter(context, TIMEOUT, Configuration::duration, DurationText.FORMS).orElse(DEFAULT_TIMEOUT),
                 parameter(context, UNDECIDED, Undecided::fromConfigName, "one of " + Undecided.allowed()).orElse(Undecided.FAIL),
                 parameter(context, GPU, Configuration::gpu, "one of auto, on, off").orElse(GpuMode.AUTO),
                 parameter(context, LEFT_OUT, LeftOut::fromConfigName, "one of " + LeftOut.allowed()).orElse(LeftOut.ABORT));
     }
 
     /**
-     * The options of a check: the GPU mode, and an explanation that stops searching within the
-     * timeout.
+     * The options of a check: the GPU mode, and a check and an explanation that stop within the
+     * timeout (a check abandoned at the timeout stops too, rather than keep a core busy for the
+     * check's own default while later tests run).
      */
     public CheckOptions checkOptions() {
         CheckOptions defaults = CheckOptions.defaults();
         Duration explain = timeout.compareTo(defaults.explainTimeLimit()) < 0 ? timeout : defaults.explainTimeLimit();
-        return defaults.withGpuMode(gpuMode).withExplainTimeLimit(explain);
+        return defaults.withGpuMode(gpuMode).withTimeLimit(timeout).withExplainTimeLimit(explain);
     }
 
     /** The value a key sets, parsed; empty when unset. */
@@ -139,9 +142,64 @@ public record Configuration(IsolationLevel level, Path reportDirectory, Duration
         for (String key : new TreeSet<>(properties.stringPropertyNames())) {
             if (key.startsWith("isocheck.") && !KEYS.contains(key)) {
                 throw new ExtensionConfigurationException("Unknown configuration parameter " + key + " (set to \""
-                        + properties.getProperty(key) + "\"); isocheck reads " + String.join(", ", KEYS));
+                        + properties.getProperty(key) + "\" in junit-platform.properties)" + nearest(key)
+                        + "; isocheck reads " + String.join(", ", KEYS));
             }
         }
+    }
+
+    private static void warnOfUnknownKeys(Properties properties) {
+        for (String key : new TreeSet<>(properties.stringPropertyNames())) {
+            if (key.startsWith("isocheck.") && !KEYS.contains(key) && WARNED.add(key)) {
+                LOGGER.warning(() -> "isocheck ignores the system property " + key + " (set to \""
+                        + properties.getProperty(key) + "\"): not one of its configuration parameters" + nearest(key)
+                        + "; it reads " + String.join(", ", KEYS));
+            }
+        }
+    }
+
+    /**
+     * ", did you mean K?" for a known key {@code key} looks like a slip of: two edits away at most
+     * ({@code isocheck.levle}), or one of the two a longer spelling of the other
+     * ({@code isocheck.report.directory}); empty otherwise ({@code isocheck.version} is no level).
+     */
+    static String nearest(String key) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String known : KEYS) {
+            int d = editDistance(key, known);
+            if (d < bestDistance) {
+                best = known;
+                bestDistance = d;
+            }
+        }
+        for (String known : KEYS) {
+            String a = key.substring("isocheck.".length());
+            String b = known.substring("isocheck.".length());
+            if (Math.min(a.length(), b.length()) >= 3 && (a.startsWith(b) || b.startsWith(a)) && bestDistance > 2) {
+                return ", did you mean " + known + "?";
+            }
+        }
+        return bestDistance <= 2 ? ", did you mean " + best + "?" : "";
+    }
+
+    private static int editDistance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
     }
 
     /**
@@ -195,30 +253,8 @@ public record Configuration(IsolationLevel level, Path reportDirectory, Duration
         }
     }
 
-    /** A positive duration in JUnit's syntax. */
+    /** A positive duration: {@link DurationText}, the same forms as the {@code check} command's. */
     static Optional<Duration> duration(String value) {
-        Matcher m = DURATION.matcher(value.strip());
-        if (!m.matches()) {
-            return Optional.empty();
-        }
-        long amount;
-        try {
-            amount = Long.parseLong(m.group(1));
-        } catch (NumberFormatException e) {
-            return Optional.empty();
-        }
-        if (amount <= 0) {
-            return Optional.empty();
-        }
-        String unit = m.group(2) == null ? "s" : m.group(2).toLowerCase(Locale.ROOT);
-        return Optional.of(switch (unit) {
-            case "ns" -> Duration.ofNanos(amount);
-            case "μs", "us" -> Duration.ofNanos(amount).multipliedBy(1000);
-            case "ms" -> Duration.ofMillis(amount);
-            case "m" -> Duration.ofMinutes(amount);
-            case "h" -> Duration.ofHours(amount);
-            case "d" -> Duration.ofDays(amount);
-            default -> Duration.ofSeconds(amount);
-        });
+        return DurationText.parse(value);
     }
 }

@@ -536,11 +536,11 @@ class CheckCommandTests {
 
         @ParameterizedTest
         @CsvSource(delimiter = '|', textBlock = """
-                soon   | --timeout must be a duration such as 30s, 5m, 1h30m or 500ms; got 'soon'
-                0      | --timeout must be positive; got '0'
-                0s     | --timeout must be positive; got '0s'
-                10 s   | --timeout must be a duration such as 30s, 5m, 1h30m or 500ms; got '10 s'
-                5m30   | --timeout must be a duration such as 30s, 5m, 1h30m or 500ms; got '5m30'
+                soon   | --timeout must be a positive duration such as 30s, 30 s, 500ms, 5m, 1h or 1m30s (units ns, μs, ms, s, m, h, d; a bare number is seconds); got 'soon'
+                0      | --timeout must be a positive duration such as 30s, 30 s, 500ms, 5m, 1h or 1m30s (units ns, μs, ms, s, m, h, d; a bare number is seconds); got '0'
+                0s     | --timeout must be a positive duration such as 30s, 30 s, 500ms, 5m, 1h or 1m30s (units ns, μs, ms, s, m, h, d; a bare number is seconds); got '0s'
+                1.5s   | --timeout must be a positive duration such as 30s, 30 s, 500ms, 5m, 1h or 1m30s (units ns, μs, ms, s, m, h, d; a bare number is seconds); got '1.5s'
+                5m30   | --timeout must be a positive duration such as 30s, 30 s, 500ms, 5m, 1h or 1m30s (units ns, μs, ms, s, m, h, d; a bare number is seconds); got '5m30'
                 """)
         void aBadTimeoutIsNamedWithTheUsageAndExitTwo(String value, String message) throws IOException {
             Path serial = file("serial.jsonl", SERIAL);
@@ -552,7 +552,7 @@ class CheckCommandTests {
         }
 
         @ParameterizedTest
-        @CsvSource({"30s", "5m", "1h", "500ms", "1m30s", "90", "--timeout=2m"})
+        @CsvSource({"30s", "5m", "1h", "500ms", "1m30s", "90", "--timeout=2m", "10 s", "1h 30m", "500 ms"})
         void goodTimeoutsAreTaken(String value) throws IOException {
             Path serial = file("serial.jsonl", SERIAL);
             String[] args = value.startsWith("--") ? new String[] {value, serial.toString()}
