@@ -302,12 +302,12 @@ final class RecordedConnection implements InvocationHandler {
         }
         switch (method.getName()) {
             case "createStatement":
-                return RecordedStatement.wrap(this, (Statement) Proxies.call(real, method, args), Statement.class, null, false);
+                return RecordedStatement.wrap(new StatementLogic(this, (Statement) Proxies.call(real, method, args)), Statement.class);
             case "prepareStatement":
-                return RecordedStatement.prepare(this, real, method, args);
+                return StatementPreparation.prepare(this, real, method, args);
             case "prepareCall":
-                return RecordedStatement.wrap(this, (CallableStatement) Proxies.call(real, method, args),
-                        CallableStatement.class, (String) args[0], false);
+                return RecordedStatement.wrap(new PreparedStatementLogic(this, (CallableStatement) Proxies.call(real, method, args),
+                        (String) args[0], PreparedMode.AS_WRITTEN), CallableStatement.class);
             case "commit":
                 commit(method, args);
                 return null;

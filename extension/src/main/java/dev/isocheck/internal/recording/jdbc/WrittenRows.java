@@ -1,0 +1,259 @@
+package dev.isocheck.internal.recording.jdbc;
+
+import dev.isocheck.internal.recording.NotModelled;
+import dev.isocheck.internal.recording.Observation;
+import dev.isocheck.internal.recording.Observation.LeftOut;
+import dev.isocheck.internal.recording.TransactionLog;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.Write;
+import dev.isocheck.internal.recording.sql.AnalysedStatement.WriteKind;
+import dev.isocheck.internal.recording.sql.TableColumns;
+import java.lang.reflect.Method;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Sends a write of one statement, plain or prepared, so that the rows it writes come back to the
+ * recorder, and records them: rewritten to return them, answering the application with their
+ * count ({@link RewrittenAnswer}); asking for every column as generated keys where the database
+ * answers with the rows written (HSQLDB); or reading along the generated keys the application
+ * asked for, every column asked for as well ({@link GeneratedKeysTee}). What is left of the
+ * execution for the application to ask about goes to the statement's {@link StatementSupport}.
+ */
+final class WrittenRows {
+
+    /** A call to the driver that returns rows. */
+    @FunctionalInterface
+    interface SqlCall {
+        ResultSet call() throws SQLException;
+    }
+
+    private final StatementSupport statement;
+    private final RecordedConnection connection;
+
+    WrittenRows(StatementSupport statement) {
+        this.statement = statement;
+        this.connection = statement.connection;
+    }
+
+    /** Sends the rewritten write, keeps the rows it returns, answers with their count. */
+    Object sendRewritten(String name, Write write, SqlCall send, String sql) throws Throwable {
+        TransactionLog log = connection.beforeExecute();
+        statement.statement(log, sql);
+        List<Map<String, Object>> rows = new ArrayList<>();
+        boolean withOld = connection.returnsOldRows(write, sql);
+        List<Map<String, Object>> oldRows = withOld ? new ArrayList<>() : null;
+        boolean complete = true;
+        long count = 0;
+        int maxRows = uncapped();
+        try (ResultSet rs = send.call()) {
+            RowReader reader = null;
+            RowReader oldReader = null;
+            while (rs.next()) {
+                count++;
+                if (!complete) {
+                    continue;
+                }
+                try {
+                    if (reader == null) {
+                        if (withOld) {
+                            RowReader[] halves = RowReader.halves(rs);
+                            reader = halves[0];
+                            oldReader = halves[1];
+                        } else {
+                            reader = new RowReader(rs, null);
+                        }
+                    }
+                    rows.add(reader.row());
+                    complete = !reader.ambiguous();
+                    if (oldReader != null) {
+                        oldRows.add(oldReader.row());
+                        complete &= !oldReader.ambiguous();
+                    }
+                } catch (SQLException | RuntimeException e) {
+                    // The write happened; only the recorder failed to read it back.
+                    complete = false;
+                }
+            }
+        } catch (SQLException e) {
+            connection.afterExecute(e, false);
+            throw e;
+        } finally {
+            recap(maxRows);
+        }
+        connection.observe(log, complete
+                ? rowsWritten(write, sql, rows, oldRows, false, log)
+                : new LeftOut(Optional.of(write.table()), sql, "the recorder could not read back a row written, or its columns have ambiguous names"));
+        connection.afterExecute(null, false);
+        // Drivers keep the count for getUpdateCount after executeUpdate too.
+        statement.rewrittenAnswer = new RewrittenAnswer(count);
+        switch (name) {
+            case "execute":
+                return false;
+            case "executeLargeUpdate":
+                return count;
+            default:
+                return (int) count;
+        }
+    }
+
+    /**
+     * Sends a write unchanged but asking for every column of its table as generated keys, which
+     * the database (HSQLDB) answers with the rows written, and keeps those rows. The application
+     * gets the statement's own answers; its {@code getGeneratedKeys} then gets what a statement
+     * that asked for none gets.
+     */
+    Object sendAskingForRowsAsKeys(Write write, String sql, Method method, Object[] args) throws Throwable {
+        Statement real = statement.real;
+        TransactionLog log = connection.beforeExecute();
+        statement.statement(log, sql);
+        Object result;
+        int maxRows = uncapped();
+        try {
+            result = Proxies.call(real, method, args);
+        } catch (SQLException e) {
+            connection.afterExecute(e, false);
+            throw e;
+        } finally {
+            recap(maxRows);
+        }
+        statement.keys.takenByRecorder();
+        long count = result instanceof Number n ? n.longValue() : real.getUpdateCount();
+        connection.observe(log, fromKeys(write, sql, count, real, false, log));
+        connection.afterExecute(null, false);
+        return result;
+    }
+
+    /**
+     * Sends a write whose application asked for generated keys, asking for every column as well,
+     * and reads its rows along with the application ({@link GeneratedKeysTee}). In auto-commit
+     * mode the transaction stays open in the recording until the keys are read or given up.
+     */
+    Object sendReadingKeysAlong(Write write, String sql, Method method, Object[] args, int visible) throws Throwable {
+        Statement real = statement.real;
+        TransactionLog log = connection.beforeExecute();
+        statement.statement(log, sql);
+        Object result = statement.sent(real, method, args);
+        long count = result instanceof Number n ? n.longValue() : real.getUpdateCount();
+        List<Map<String, Object>> rows = new ArrayList<>();
+        connection.observe(log, rowsWritten(write, sql, rows, null, false, log));
+        GeneratedKeysTee tee = new GeneratedKeysTee(connection, log, write, sql, rows, count, visible, real, statement.proxy);
+        statement.keys.readAlong(tee);
+        boolean reading = log != null && count != 0;
+        if (reading) {
+            connection.keysPending(tee);
+        }
+        connection.afterExecute(null, reading);
+        return result;
+    }
+
+    /**
+     * The rows in the generated keys of the statement just executed, when there are as many as it
+     * wrote and every one could be read; else the table left out.
+     */
+    Observation fromKeys(Write write, String sql, long count, Statement from, boolean batch, TransactionLog log) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        if (count == 0) {
+            // Nothing written; HSQLDB's keys of no rows are a result without columns that may refuse to be read.
+            return rowsWritten(write, sql, rows, null, batch, log);
+        }
+        boolean complete = true;
+        try (ResultSet rs = from.getGeneratedKeys()) {
+            RowReader reader = null;
+            while (rs.next()) {
+                if (reader == null) {
+                    reader = new RowReader(rs, null);
+                }
+                rows.add(reader.row());
+                complete &= !reader.ambiguous();
+            }
+        } catch (SQLException | RuntimeException e) {
+            complete = false;
+        }
+        if (!complete || rows.size() != count) {
+            return new LeftOut(Optional.of(write.table()), sql,
+                    "the rows written did not all come back as generated keys (" + rows.size() + " of " + count + ")");
+        }
+        return rowsWritten(write, sql, rows, null, batch, log);
+    }
+
+    /**
+     * The rows a write returned as the observation of them. A DELETE, and an UPDATE whose old rows
+     * came back (not in a batch, whose parameters differ row by row), also ranged over its WHERE:
+     * when the checker evaluates it exactly, the old rows are the predicate read it was.
+     */
+    private Observation.RowsWritten rowsWritten(Write write, String sql, List<Map<String, Object>> rows,
+                                                List<Map<String, Object>> oldRows, boolean batch, TransactionLog log) {
+        boolean deleted = write.kind() == WriteKind.DELETE;
+        if (write.kind() == WriteKind.MERGE && log != null) {
+            log.recording().notModelled(new NotModelled("the MERGE into " + write.table(),
+                    "its reads of the source it merges and of rows it matched to nothing are not checked"));
+        }
+        Optional<TableColumns> table = connection.knownColumnsOf(write.table());
+        Optional<WriteFacts> facts = table.map(t -> WriteFacts.of(sql, write, t));
+        if (oldRows != null) {
+            oldRows = usedColumns(facts, oldRows);
+        }
+        String rangedOver = null;
+        if ((deleted || oldRows != null && write.kind() == WriteKind.UPDATE) && !batch) {
+            String reason;
+            if (write.limited()) {
+                reason = "LIMIT or ORDER BY may leave rows undeleted";
+            } else if (!rows.isEmpty() && facts.isPresent() && facts.get().fixesKey()) {
+                // WHERE id = ? found its row: the item read of it is all the predicate would say
+                // (when it found none, the predicate read says the row was absent).
+                return new Observation.RowsWritten(write.table(), rows, deleted, write.assigned(), batch, null, oldRows);
+            } else {
+                ExactWhere exact = ExactWhere.of(write.where(), statement.parameters.snapshot(),
+                        (column, ordered) -> table.isPresent() && table.get().comparedExactly(column, ordered));
+                rangedOver = exact.where();
+                reason = exact.reason();
+            }
+            if (rangedOver == null && log != null) {
+                log.recording().notModelled(new NotModelled(
+                        "the reads of " + write.table() + (write.where() == null ? "" : " WHERE " + write.where()),
+                        "checked as the rows " + (deleted ? "deleted" : "updated") + ", not as a predicate (a phantom goes unseen): " + reason));
+            }
+        }
+        return new Observation.RowsWritten(write.table(), rows, deleted, write.assigned(), batch, rangedOver, oldRows);
+    }
+
+    /**
+     * An UPDATE's old rows as far as it used them: the key, and the columns its SET expressions
+     * and WHERE mention ({@code n} of {@code SET n = n + 1}). The columns it only overwrote were
+     * never the application's reads: a lost update ({@code SELECT n}, then {@code SET n = ?}) is the
+     * application's stale read, not the statement's. {@code null} when the table's key is not known.
+     */
+    private static List<Map<String, Object>> usedColumns(Optional<WriteFacts> facts, List<Map<String, Object>> oldRows) {
+        if (facts.isEmpty()) {
+            return null;
+        }
+        List<Map<String, Object>> used = new ArrayList<>(oldRows.size());
+        for (Map<String, Object> row : oldRows) {
+            used.add(facts.get().usedPart(row));
+        }
+        return used;
+    }
+
+    /**
+     * Lifts the application's {@code setMaxRows} while a write's rows come back to the recorder,
+     * which must have them all (a rewritten write's are its update count); returns the cap to restore.
+     */
+    private int uncapped() throws SQLException {
+        int maxRows = statement.real.getMaxRows();
+        if (maxRows > 0) {
+            statement.real.setMaxRows(0);
+        }
+        return maxRows;
+    }
+
+    private void recap(int maxRows) throws SQLException {
+        if (maxRows > 0) {
+            statement.real.setMaxRows(maxRows);
+        }
+    }
+}
