@@ -146,6 +146,50 @@ public record CheckResult(Verdict verdict, Optional<Explanation> explanation, Du
         return Optional.of(violated.anomaly());
     }
 
+    /**
+     * The names of every anomaly this result shows, for assertions: the {@link #anomaly()}'s type,
+     * the type of each cycle its explanation shows, and each such cycle's familiar name (lost
+     * update, write skew, read skew, stale read, long fork) where it has one. Each type appears
+     * under its short name and its description ({@code G2-item}, {@code item anti-dependency cycle}).
+     *
+     * @return empty unless the verdict is a violation
+     */
+    @API(status = org.apiguardian.api.API.Status.EXPERIMENTAL, since = "0.2")
+    public java.util.Set<String> anomaliesShown() {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        anomaly().ifPresent(a -> {
+            names.add(a.type().shortName());
+            names.add(a.type().description());
+        });
+        List<Explanation.Case> cases = explanation.orElse(null) instanceof Explanation.Cycles cycles ? cycles.cases()
+                : explanation.orElse(null) instanceof Explanation.LikelyCase likely ? likely.cases() : List.of();
+        for (Explanation.Case c : cases) {
+            names.add(c.cycle().type().shortName());
+            names.add(c.cycle().type().description());
+            c.cycle().familiarName().ifPresent(names::add);
+        }
+        if (verdict instanceof Verdict.Violated violated) {
+            names.add(violated.anomaly().type().shortName());
+            names.add(violated.anomaly().type().description());
+        }
+        return java.util.Collections.unmodifiableSet(names);
+    }
+
+    /**
+     * Whether this result shows an anomaly named {@code name}, in any case: a type's short name or
+     * description, or a familiar name ({@link #anomaliesShown()}).
+     */
+    @API(status = org.apiguardian.api.API.Status.EXPERIMENTAL, since = "0.2")
+    public boolean showsAnomaly(String name) {
+        return anomaliesShown().stream().anyMatch(shown -> shown.equalsIgnoreCase(name.strip()));
+    }
+
+    /** Whether this result shows an anomaly of {@code type} ({@link #anomaliesShown()}). */
+    @API(status = org.apiguardian.api.API.Status.EXPERIMENTAL, since = "0.2")
+    public boolean showsAnomaly(AnomalyType type) {
+        return showsAnomaly(type.shortName());
+    }
+
     private static String firstLine(String text) {
         int end = text.indexOf('\n');
         return end < 0 ? text : text.substring(0, end);

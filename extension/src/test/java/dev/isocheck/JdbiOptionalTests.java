@@ -15,8 +15,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Jdbi is an optional dependency: only {@code dev.isocheck.jdbi} may refer to it, and without it
- * on the class path isocheck still loads, records and checks.
+ * Jdbi, AssertJ and Hamcrest are optional dependencies: only {@code dev.isocheck.jdbi},
+ * {@code dev.isocheck.assertj} and {@code dev.isocheck.hamcrest} may refer to them, and without
+ * them on the class path isocheck still loads, records and checks.
  */
 class JdbiOptionalTests {
 
@@ -41,10 +42,34 @@ class JdbiOptionalTests {
     }
 
     @Test
+    void nothingOutsideTheirPackagesRefersToAssertjOrHamcrest() throws Exception {
+        Path classes = Path.of(Isocheck.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        List<String> referring = new ArrayList<>();
+        List<String> theirs = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(classes)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".class")).sorted().toList()) {
+                String name = classes.relativize(file).toString().replace(file.getFileSystem().getSeparator(), "/");
+                String bytes = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
+                boolean assertj = bytes.contains("org/assertj/") || bytes.contains("org.assertj.");
+                boolean hamcrest = bytes.contains("org/hamcrest/") || bytes.contains("org.hamcrest.");
+                if (assertj && !name.startsWith("dev/isocheck/assertj/") || hamcrest && !name.startsWith("dev/isocheck/hamcrest/")) {
+                    referring.add(name);
+                } else if (assertj || hamcrest) {
+                    theirs.add(name);
+                }
+            }
+        }
+        assertThat(theirs).contains("dev/isocheck/assertj/HistoryAssert.class", "dev/isocheck/hamcrest/IsocheckMatchers.class");
+        assertThat(referring).as("classes referring to AssertJ or Hamcrest outside their packages").isEmpty();
+    }
+
+    @Test
     void withoutJdbiIsocheckStillRecordsAndChecks() throws Exception {
         ClassLoader withoutJdbi = new WithoutJdbi(JdbiOptionalTests.class.getClassLoader());
 
         assertThatThrownBy(() -> withoutJdbi.loadClass("org.jdbi.v3.core.Jdbi")).isInstanceOf(ClassNotFoundException.class);
+        assertThatThrownBy(() -> withoutJdbi.loadClass("org.assertj.core.api.Assertions")).isInstanceOf(ClassNotFoundException.class);
+        assertThatThrownBy(() -> withoutJdbi.loadClass("org.hamcrest.Matcher")).isInstanceOf(ClassNotFoundException.class);
         assertThatThrownBy(() -> Class.forName("dev.isocheck.jdbi.IsocheckPlugin", true, withoutJdbi))
                 .isInstanceOf(NoClassDefFoundError.class);
         Class<?> workload = withoutJdbi.loadClass(RecordingWithoutJdbi.class.getName());
@@ -73,8 +98,8 @@ class JdbiOptionalTests {
 
         @Override
         protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            if (name.startsWith("org.jdbi.")) {
-                throw new ClassNotFoundException(name + " (Jdbi is not on this class path)");
+            if (name.startsWith("org.jdbi.") || name.startsWith("org.assertj.") || name.startsWith("org.hamcrest.")) {
+                throw new ClassNotFoundException(name + " (Jdbi, AssertJ and Hamcrest are not on this class path)");
             }
             if (!name.startsWith("dev.isocheck.")) {
                 return super.loadClass(name, resolve);

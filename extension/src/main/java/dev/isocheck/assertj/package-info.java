@@ -1,0 +1,9 @@
+/**
+ * AssertJ assertions on recorded histories: {@code IsocheckAssertions.assertThat(history)}
+ * {@code .isSerializable()}, {@code .satisfies(level)}, {@code .violates(level)},
+ * {@code .hasAnomaly(...)}, whose failure messages are isocheck's explanations.
+ *
+ * <p>AssertJ is an optional dependency of isocheck, and this is the only package that refers to
+ * it: the rest of isocheck loads and records without AssertJ on the class path.
+ */
+package dev.isocheck.assertj;

@@ -1,0 +1,135 @@
+package dev.isocheck.hamcrest;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import dev.isocheck.AnomalyType;
+import dev.isocheck.CheckResult;
+import dev.isocheck.Isocheck;
+import dev.isocheck.IsolationLevel;
+import dev.isocheck.history.History;
+import org.apiguardian.api.API;
+import org.hamcrest.Description;
+import org.hamcrest.Matcher;
+import org.hamcrest.TypeSafeDiagnosingMatcher;
+
+/**
+ * Hamcrest matchers on a {@link History}, each checking it at a level:
+ *
+ * <pre>{@code
+ * import static dev.isocheck.hamcrest.IsocheckMatchers.*;
+ *
+ * assertThat(history, is(serializable()));
+ * assertThat(history, hasAnomaly(IsolationLevel.SNAPSHOT_ISOLATION, "write skew"));
+ * }</pre>
+ *
+ * <p>A mismatch is described by isocheck's explanation. A check that cannot decide matches
+ * nothing, saying why: it never passes.
+ */
+@API(status = EXPERIMENTAL, since = "0.2")
+public final class IsocheckMatchers {
+
+    private IsocheckMatchers() {
+    }
+
+    /** A history that is serializable. */
+    public static Matcher<History> serializable() {
+        return satisfies(IsolationLevel.SERIALIZABLE);
+    }
+
+    /** A history that satisfies {@code level}. */
+    public static Matcher<History> satisfies(IsolationLevel level) {
+        return new LevelMatcher(level, true);
+    }
+
+    /** A history that violates {@code level}. */
+    public static Matcher<History> violates(IsolationLevel level) {
+        return new LevelMatcher(level, false);
+    }
+
+    /** A history whose violation of serializability shows an anomaly of {@code type}. */
+    public static Matcher<History> hasAnomaly(AnomalyType type) {
+        return hasAnomaly(IsolationLevel.SERIALIZABLE, type.shortName());
+    }
+
+    /** A history whose violation of serializability shows an anomaly named {@code name} ({@link CheckResult#showsAnomaly(String)}). */
+    public static Matcher<History> hasAnomaly(String name) {
+        return hasAnomaly(IsolationLevel.SERIALIZABLE, name);
+    }
+
+    /**
+     * A history whose violation of {@code level} shows an anomaly named {@code name}: a type's
+     * short name or description, or a familiar name such as {@code write skew}
+     * ({@link CheckResult#showsAnomaly(String)}).
+     */
+    public static Matcher<History> hasAnomaly(IsolationLevel level, String name) {
+        return new AnomalyMatcher(level, name);
+    }
+
+    /** Matches by the verdict at one level. */
+    private static final class LevelMatcher extends TypeSafeDiagnosingMatcher<History> {
+
+        private final IsolationLevel level;
+        private final boolean satisfied;
+
+        LevelMatcher(IsolationLevel level, boolean satisfied) {
+            this.level = level;
+            this.satisfied = satisfied;
+        }
+
+        @Override
+        protected boolean matchesSafely(History history, Description mismatch) {
+            CheckResult result = Isocheck.check(history, level);
+            if (result.isUnknown()) {
+                mismatch.appendText("the check could not decide: " + result.unknownReason().orElse("unknown"));
+                return false;
+            }
+            if (result.isSatisfied() == satisfied) {
+                return true;
+            }
+            mismatch.appendText(satisfied ? "it does not:\n" + result.explanationText().orElse(String.valueOf(result.verdict()))
+                    : "it satisfies " + level.cliName() + " (" + history.size() + " transactions)");
+            return false;
+        }
+
+        @Override
+        public void describeTo(Description description) {
+            description.appendText("a history that " + (satisfied ? "satisfies " : "violates ") + level.cliName());
+        }
+    }
+
+    /** Matches by an anomaly a violation shows. */
+    private static final class AnomalyMatcher extends TypeSafeDiagnosingMatcher<History> {
+
+        private final IsolationLevel level;
+        private final String name;
+
+        AnomalyMatcher(IsolationLevel level, String name) {
+            this.level = level;
+            this.name = name;
+        }
+
+        @Override
+        protected boolean matchesSafely(History history, Description mismatch) {
+            CheckResult result = Isocheck.check(history, level);
+            if (result.isUnknown()) {
+                mismatch.appendText("the check could not decide: " + result.unknownReason().orElse("unknown"));
+                return false;
+            }
+            if (result.isSatisfied()) {
+                mismatch.appendText("it satisfies " + level.cliName() + " (" + history.size() + " transactions)");
+                return false;
+            }
+            if (result.showsAnomaly(name)) {
+                return true;
+            }
+            mismatch.appendText("its violation shows " + result.anomaliesShown() + ":\n"
+                    + result.explanationText().orElse(String.valueOf(result.verdict())));
+            return false;
+        }
+
+        @Override
+        public void describeTo(Description description) {
+            description.appendText("a history whose violation of " + level.cliName() + " shows a " + name);
+        }
+    }
+}
