@@ -112,12 +112,14 @@ final class PreparedStatementLogic extends StatementLogic {
         if (mode instanceof KeysReadAlong readAlong && !name.equals("executeQuery")) {
             return writes.sendReadingKeysAlong(readAlong.write(), preparedSql, method, args, readAlong.visible());
         }
-        if (mode instanceof Rewritten && !name.equals("executeQuery")) {
-            return writes.sendRewritten(name, (Write) analysed, () -> ((PreparedStatement) real).executeQuery(), preparedSql);
+        if (mode instanceof Rewritten && analysed instanceof Write write && !name.equals("executeQuery")) {
+            return writes.sendRewritten(name, write, () -> ((PreparedStatement) real).executeQuery(), preparedSql);
         }
         Statement target = real;
         if (mode instanceof Rewritten rewritten) {
-            // executeQuery on a write: the original statement answers it, with the same parameters.
+            // executeQuery on a write, or a write that may no longer be rewritten (a MERGE whose
+            // table was found since to have row-level security): the original statement answers
+            // it, with the same parameters, and what it wrote is left out.
             target = rewritten.original();
             parameters.replayOn(target);
         }
