@@ -89,6 +89,9 @@ abstract class StatementSupport {
     /** An {@code execute…} call begins: what the previous execution left to ask about is gone. */
     void newExecution() {
         rewrittenAnswer = null;
+        // A result the last execute() left and the application never fetched is closed by the
+        // driver now; what getResultSet() returns from here on is this execution's.
+        pending = null;
         keys.newExecution();
     }
 
