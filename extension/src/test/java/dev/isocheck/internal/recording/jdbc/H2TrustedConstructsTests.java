@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link TrustedConstructs} on H2, where the writes come from the statements: a trigger, cascades
  * two levels deep, TRUNCATE, a function that writes, several statements in one string, and keys
- * written as literals, each serially with no false alarm and what was left out listed.
+ * written as literals, each serially with no false alarm and what was left out listed, and (but
+ * TRUNCATE) interleaved in a reading transaction, caught or listed.
  */
 class H2TrustedConstructsTests extends TrustedConstructs {
 
@@ -57,6 +58,27 @@ class H2TrustedConstructsTests extends TrustedConstructs {
         }
     }
 
+    /**
+     * The construct interleaved in a reading transaction, a real anomaly: caught, or a table listed
+     * as left out, never a silent pass (H2 keeps no log of its writes). The database is put back as
+     * it was before from a script of it (its tables, rows, triggers and functions).
+     */
+    @Override
+    void interleaved(String name, List<String> tables, Work construct) throws Exception {
+        java.nio.file.Path script = java.nio.file.Files.createTempFile("isocheck-h2-constructs", ".sql");
+        try {
+            database().run("SCRIPT TO '" + script + "'");
+            RecordedHistory recorded = recordInterleaved(name, tables, construct);
+            boolean caught = !RecordedRun.check(recorded, dev.isocheck.IsolationLevel.SERIALIZABLE).isSatisfied();
+            boolean leftOut = recorded.notModelled().stream().anyMatch(n -> n.leavesTableOut());
+            assertThat(caught || leftOut).as("%s interleaved: caught or listed%n%s", name, recorded.history().transactions())
+                    .isTrue();
+            database().run("DROP ALL OBJECTS", "RUNSCRIPT FROM '" + script + "'");
+        } finally {
+            java.nio.file.Files.deleteIfExists(script);
+        }
+    }
+
     @BeforeEach
     void schema() throws SQLException {
         database().run("DROP ALL OBJECTS",
@@ -93,7 +115,7 @@ class H2TrustedConstructsTests extends TrustedConstructs {
 
     @Test
     void aTruncate() throws Exception {
-        RecordedHistory recorded = serially("truncate", List.of("acct"), autoCommitted("TRUNCATE TABLE acct"));
+        RecordedHistory recorded = seriallyAlone("truncate", List.of("acct"), autoCommitted("TRUNCATE TABLE acct"));
         assertThat(String.join("; ", subjects(recorded))).contains("table acct");
     }
 
