@@ -65,28 +65,49 @@ public final class IsocheckMatchers {
         return new AnomalyMatcher(level, name);
     }
 
-    /** Matches by the verdict at one level. */
-    private static final class LevelMatcher extends TypeSafeDiagnosingMatcher<History> {
+    /** Checks the history at one level; an undecided check matches nothing. */
+    private abstract static class CheckingMatcher extends TypeSafeDiagnosingMatcher<History> {
 
-        private final IsolationLevel level;
-        private final boolean satisfied;
+        final IsolationLevel level;
 
-        LevelMatcher(IsolationLevel level, boolean satisfied) {
+        CheckingMatcher(IsolationLevel level) {
             this.level = level;
-            this.satisfied = satisfied;
         }
 
         @Override
-        protected boolean matchesSafely(History history, Description mismatch) {
+        protected final boolean matchesSafely(History history, Description mismatch) {
             CheckResult result = Isocheck.check(history, level);
             if (result.isUnknown()) {
                 mismatch.appendText("the check could not decide: " + result.unknownReason().orElse("unknown"));
                 return false;
             }
+            return matches(result, history, mismatch);
+        }
+
+        /** Whether the decided {@code result} matches; when not, says why in {@code mismatch}. */
+        abstract boolean matches(CheckResult result, History history, Description mismatch);
+
+        static String explanation(CheckResult result) {
+            return result.explanationText().orElse(String.valueOf(result.verdict()));
+        }
+    }
+
+    /** Matches by the verdict at one level. */
+    private static final class LevelMatcher extends CheckingMatcher {
+
+        private final boolean satisfied;
+
+        LevelMatcher(IsolationLevel level, boolean satisfied) {
+            super(level);
+            this.satisfied = satisfied;
+        }
+
+        @Override
+        boolean matches(CheckResult result, History history, Description mismatch) {
             if (result.isSatisfied() == satisfied) {
                 return true;
             }
-            mismatch.appendText(satisfied ? "it does not:\n" + result.explanationText().orElse(String.valueOf(result.verdict()))
+            mismatch.appendText(satisfied ? "it does not:\n" + explanation(result)
                     : "it satisfies " + level.cliName() + " (" + history.size() + " transactions)");
             return false;
         }
@@ -98,23 +119,17 @@ public final class IsocheckMatchers {
     }
 
     /** Matches by an anomaly a violation shows. */
-    private static final class AnomalyMatcher extends TypeSafeDiagnosingMatcher<History> {
+    private static final class AnomalyMatcher extends CheckingMatcher {
 
-        private final IsolationLevel level;
         private final String name;
 
         AnomalyMatcher(IsolationLevel level, String name) {
-            this.level = level;
+            super(level);
             this.name = name;
         }
 
         @Override
-        protected boolean matchesSafely(History history, Description mismatch) {
-            CheckResult result = Isocheck.check(history, level);
-            if (result.isUnknown()) {
-                mismatch.appendText("the check could not decide: " + result.unknownReason().orElse("unknown"));
-                return false;
-            }
+        boolean matches(CheckResult result, History history, Description mismatch) {
             if (result.isSatisfied()) {
                 mismatch.appendText("it satisfies " + level.cliName() + " (" + history.size() + " transactions)");
                 return false;
@@ -122,8 +137,7 @@ public final class IsocheckMatchers {
             if (result.showsAnomaly(name)) {
                 return true;
             }
-            mismatch.appendText("its violation shows " + result.anomaliesShown() + ":\n"
-                    + result.explanationText().orElse(String.valueOf(result.verdict())));
+            mismatch.appendText("its violation shows " + result.anomaliesShown() + ":\n" + explanation(result));
             return false;
         }
 
