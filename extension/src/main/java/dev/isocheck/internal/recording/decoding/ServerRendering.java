@@ -95,6 +95,20 @@ final class ServerRendering {
         for (Map.Entry<String, List<Map<String, String>>> e : tuples.entrySet()) {
             rendered.put(e.getKey(), render(e.getKey(), e.getValue()));
         }
+        // Which tables are left out is settled before any transaction's writes are built: a table
+        // found wanting at its tenth change must be missing from the first nine's transactions too
+        // (a transaction's account with some of its rows dropped is another transaction's shape,
+        // and transactions are found in the log by the rows they changed).
+        for (List<Pending> writes : pending) {
+            for (Pending p : writes) {
+                Map<String, Object> before = p.before() < 0 ? null : rendered.get(p.raw()).get(p.before());
+                Map<String, Object> after = p.after() < 0 ? null : rendered.get(p.raw()).get(p.after());
+                if (after != null && key(p.facts(), after) == null || after == null && (before == null || key(p.facts(), before) == null)) {
+                    leftOut.putIfAbsent(p.facts().name(), p.facts().key().isEmpty()
+                            ? "the table has no primary key" : "a row written has no value for a primary key column");
+                }
+            }
+        }
         List<CommittedTransaction> committed = new ArrayList<>();
         for (int i = 0; i < decoded.size(); i++) {
             List<CommittedWrite> writes = new ArrayList<>();

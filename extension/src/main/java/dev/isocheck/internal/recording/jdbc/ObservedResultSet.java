@@ -88,7 +88,14 @@ final class ObservedResultSet implements InvocationHandler {
             case "getStatement":
                 return statement;
             case "next":
-                return moved((Boolean) Proxies.call(real, method, args), true);
+                try {
+                    return moved((Boolean) Proxies.call(real, method, args), true);
+                } catch (SQLException e) {
+                    // Fetching the next rows can fail at the server (a cursor read in batches): the
+                    // transaction is then as doomed as after a failed statement.
+                    connection.failedWhileFetching(e);
+                    throw e;
+                }
             case "previous", "first", "last", "absolute", "relative":
                 scrolled = true;
                 return moved((Boolean) Proxies.call(real, method, args), false);

@@ -36,6 +36,8 @@ final class PrimaryKeys implements PrimaryKeyLookup {
 
     private final Map<String, Optional<List<String>>> cache = new ConcurrentHashMap<>();
     private final Map<String, Map<String, String>> sideEffects = new ConcurrentHashMap<>();
+    /** The tables whose rows an UPDATE or DELETE names are logged as such ({@link #logsItsOwnRows}). */
+    private final Set<String> ownRowsLogged = ConcurrentHashMap.newKeySet();
     private final Map<String, Optional<TableColumns>> columns = new ConcurrentHashMap<>();
     /** The recording each table was last looked up for (weakly: a finished test's history is not kept). */
     private final Map<String, java.lang.ref.WeakReference<Object>> lookedUpForRefs = new ConcurrentHashMap<>();
@@ -102,6 +104,19 @@ final class PrimaryKeys implements PrimaryKeyLookup {
     boolean writesAnywhere(String table) {
         Map<String, String> effects = sideEffects.get(table);
         return effects != null && effects.containsKey("*");
+    }
+
+    /**
+     * Whether a row an UPDATE or DELETE of {@code table} names and changes is, in PostgreSQL's
+     * own log, that row of {@code table} under its primary key (or, when a trigger changed its key,
+     * that row leaving it): the table was looked up in this test, is a base or partitioned table
+     * (a partition's rows are logged under its root), has no rules, on it or its partitions (a
+     * rule may change other rows than the statement names, and the count is then the rule's), no
+     * inheritance children (whose rows the log names by the child), and logs the old key of a row
+     * it updates (replica identity default or full, its partitions' too).
+     */
+    boolean logsItsOwnRows(String table) {
+        return knows(table) && ownRowsLogged.contains(table);
     }
 
     /**
@@ -211,6 +226,12 @@ final class PrimaryKeys implements PrimaryKeyLookup {
         } else {
             columns.put(table, Optional.empty());
         }
+        boolean baseTable = type.equals("TABLE") || type.equals("BASE TABLE") || type.equals("PARTITIONED TABLE");
+        if (baseTable && logsOwnRows(connection, dialect, schema, name)) {
+            ownRowsLogged.add(table);
+        } else {
+            ownRowsLogged.remove(table);
+        }
         cache.put(table, key);
         sideEffects.put(table, Map.copyOf(effects));
         lookedUpForRefs.put(table, new java.lang.ref.WeakReference<>(recording));
@@ -277,6 +298,35 @@ final class PrimaryKeys implements PrimaryKeyLookup {
             }
         }
         return hasStandardTriggers(connection, schema, table);
+    }
+
+    /**
+     * On PostgreSQL, whether the table and every table under it (partitions, inheritance children)
+     * log a row an UPDATE or DELETE of it names as that row ({@link #logsItsOwnRows}): no
+     * inheritance children, no rules, the old key logged. Elsewhere {@code false} (no log).
+     */
+    private static boolean logsOwnRows(Connection connection, Dialect dialect, String schema, String table) throws SQLException {
+        if (dialect != Dialect.POSTGRESQL) {
+            return false;
+        }
+        try (var statement = connection.prepareStatement("WITH RECURSIVE tree(oid) AS ("
+                + " SELECT c.oid FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+                + " WHERE c.relname = ? AND n.nspname = ?"
+                + " UNION SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN tree ON i.inhparent = tree.oid)"
+                + " SELECT bool_and(c.relreplident IN ('d', 'f') AND (c.relispartition OR c.oid = (SELECT min(r.oid)"
+                + " FROM pg_catalog.pg_class r JOIN pg_catalog.pg_namespace rn ON rn.oid = r.relnamespace"
+                + " WHERE r.relname = ? AND rn.nspname = ?)))"
+                + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_rewrite w WHERE w.ev_class IN (SELECT oid FROM tree)"
+                + " AND w.rulename <> '_RETURN')"
+                + " FROM tree JOIN pg_catalog.pg_class c ON c.oid = tree.oid")) {
+            statement.setString(1, table);
+            statement.setString(2, schema);
+            statement.setString(3, table);
+            statement.setString(4, schema);
+            try (ResultSet rs = statement.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
     }
 
     /** Whether the table has triggers, from the standard information schema (H2, HSQLDB). */

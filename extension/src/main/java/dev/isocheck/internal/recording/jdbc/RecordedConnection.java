@@ -238,6 +238,11 @@ final class RecordedConnection implements InvocationHandler {
         return primaryKeys.columnsOf(table);
     }
 
+    /** Whether the log shows a row of {@code table} an UPDATE or DELETE named as that row ({@link PrimaryKeys#logsItsOwnRows}). */
+    boolean logsItsOwnRows(String table) {
+        return primaryKeys.logsItsOwnRows(table);
+    }
+
     /** The columns of {@code table} as already looked up, without looking up (empty when not yet known). */
     Optional<TableColumns> knownColumnsOf(String table) {
         return primaryKeys.columnsOf(table);
@@ -462,6 +467,17 @@ final class RecordedConnection implements InvocationHandler {
     synchronized void observe(TransactionLog to, Observation observation) {
         if (to != null && observation != null && to == log) {
             to.add(observation);
+        }
+    }
+
+    /**
+     * A failure while the application fetched rows (not inside an execute call): on a database
+     * where it aborts the transaction, the transaction can no longer commit, whatever its commit
+     * answers (a driver that does not raise on a silent rollback).
+     */
+    synchronized void failedWhileFetching(SQLException e) {
+        if (open && dooms(e) && doomedAt < 0) {
+            doomedAt = log == null ? 0 : log.mark();
         }
     }
 

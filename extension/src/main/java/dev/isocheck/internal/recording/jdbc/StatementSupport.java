@@ -167,6 +167,7 @@ abstract class StatementSupport {
             }
             if (mayWrite) {
                 connection.beforeWrite(log, analysed instanceof Write write
+                        && connection.logsItsOwnRows(write.table())
                         && WrittenKeys.of(write, 1L, parameters.snapshot(), connection.knownColumnsOf(write.table())) != null);
             }
             if (analysed instanceof AnalysedStatement.NoRowsKnown) {
@@ -199,6 +200,7 @@ abstract class StatementSupport {
         }
         if (mayWrite) {
             Set<String> written = analysed instanceof Write write
+                    && connection.logsItsOwnRows(write.table())
                     ? WrittenKeys.of(write, result, parameters.snapshot(), connection.knownColumnsOf(write.table())) : null;
             connection.observe(log, new Observation.MayHaveWritten(
                     analysed instanceof Write write ? Optional.of(write.table()) : Optional.empty(),

@@ -20,6 +20,10 @@ import java.util.Set;
  * one row by every column of an integer primary key ({@code WHERE id = ?}, other conditions
  * beside it allowed), that does not assign a key column, and that changed one row or none.
  *
+ * <p>Its callers ask it only for a table whose rows the log shows under the key an UPDATE or
+ * DELETE names ({@link PrimaryKeys#logsItsOwnRows}: no rules, no inheritance children, the old key
+ * logged).
+ *
  * <p>Only integers: a key written in a WHERE is then the value the database holds. Only UPDATE and
  * DELETE: they lock the row they change until their transaction ends, which is what lets
  * {@code WriteAttribution} tell apart, by the order of their commits, two transactions that
