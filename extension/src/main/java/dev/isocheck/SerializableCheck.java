@@ -102,4 +102,17 @@ public @interface SerializableCheck {
      * too): naming more than one level is a configuration error.
      */
     IsolationLevel[] level() default {};
+
+    /**
+     * The anomalies the test's run is expected to show at its {@link #level() level}, for a test
+     * that documents a known weakness (a level or a database that lets a write skew through):
+     * the test passes when the check finds a violation showing one of them, and fails, saying
+     * so, when the run satisfies the level (it did not overlap, or the database got better) or
+     * shows another. Each is a familiar name ({@code "write skew"}, {@code "lost update"},
+     * {@code "read skew"}, {@code "phantom write skew"}, {@code "stale read"},
+     * {@code "long fork"}) or an {@link AnomalyType}'s short name or description
+     * ({@code "G2-item"}), in any case. Empty (the default): the run must satisfy the level.
+     */
+    @API(status = EXPERIMENTAL, since = "0.2")
+    String[] expect() default {};
 }

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -66,9 +67,12 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
         if (!recorded.writesFrom().isEmpty()) {
             context.publishReportEntry("isocheck.writes", String.join("; ", recorded.writesFrom()));
         }
-        Outcome outcome = new TestCheck(configuration).check(recording.name(), TestFiles.baseName(context), recorded,
-                levelOf(context, configuration));
-        if (outcome instanceof Outcome.Satisfied satisfied) {
+        IsolationLevel level = levelOf(context, configuration);
+        Outcome outcome = new TestCheck(configuration).check(recording.name(), TestFiles.baseName(context), recorded, level);
+        List<String> expected = expectedOf(context);
+        if (!expected.isEmpty() && !(outcome instanceof Outcome.Undecided)) {
+            expectedAnomaly(context, recording.name(), outcome, expected, level);
+        } else if (outcome instanceof Outcome.Satisfied satisfied) {
             reportWhatWasNotModelled(context, satisfied);
             notAPlainPassWithTablesLeftOut(recording.name(), satisfied, configuration.leftOut(), levelOf(context, configuration));
         } else if (outcome instanceof Outcome.Violated violated) {
@@ -76,6 +80,64 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
         } else if (outcome instanceof Outcome.Undecided undecided) {
             failOrAbortAsConfigured(context, undecided, configuration.undecided());
         }
+    }
+
+    /** The names of familiar anomalies {@link SerializableCheck#expect()} takes besides the types' own. */
+    private static final List<String> FAMILIAR_NAMES = List.of("lost update", "write skew", "phantom write skew", "read skew",
+            "stale read", "long fork");
+
+    /**
+     * The anomalies the nearest annotation that names some expects (the method's, else its
+     * class's), each checked to be one isocheck can show.
+     */
+    private static List<String> expectedOf(ExtensionContext context) {
+        Optional<SerializableCheck> onMethod = annotation(context.getTestMethod());
+        Optional<SerializableCheck> onClass = context.getTestClass().flatMap(c -> AnnotationSupport.findAnnotation(c,
+                SerializableCheck.class, context.getEnclosingTestClasses()));
+        List<String> expected = onMethod.map(a -> List.of(a.expect())).filter(e -> !e.isEmpty())
+                .or(() -> onClass.map(a -> List.of(a.expect()))).orElse(List.of());
+        for (String name : expected) {
+            boolean known = FAMILIAR_NAMES.stream().anyMatch(name.strip()::equalsIgnoreCase)
+                    || java.util.Arrays.stream(dev.isocheck.AnomalyType.values()).anyMatch(t -> t.shortName().equalsIgnoreCase(name.strip())
+                    || t.description().equalsIgnoreCase(name.strip()));
+            if (!known) {
+                throw new ExtensionConfigurationException("@SerializableCheck(expect = \"" + name + "\") on "
+                        + context.getDisplayName() + " names no anomaly isocheck shows; expected one of " + FAMILIAR_NAMES
+                        + " or an AnomalyType's short name or description, such as G2-item");
+            }
+        }
+        return expected;
+    }
+
+    /**
+     * A test expected to show an anomaly: it passes when the violation shows one of those
+     * expected (the explanation published as a report entry, with the report and the history),
+     * and fails, saying what the run showed instead, otherwise.
+     */
+    private static void expectedAnomaly(ExtensionContext context, String testName, Outcome outcome, List<String> expected,
+            IsolationLevel level) {
+        if (outcome instanceof Outcome.Violated violated) {
+            if (expected.stream().anyMatch(violated.result()::showsAnomaly)) {
+                publish(context, violated.reportFile(), MediaType.create("text", "html", StandardCharsets.UTF_8));
+                publish(context, violated.historyFile(), MediaType.APPLICATION_JSON_UTF_8);
+                context.publishReportEntry("isocheck.expected", violated.result().anomaly().map(a -> a.explanation())
+                        .orElse(String.valueOf(violated.result().verdict())));
+                return;
+            }
+            throw new AssertionFailedError("isocheck: " + testName + " was expected to show " + String.join(" or ", expected)
+                    + " at " + level.cliName() + ", but its violation shows " + violated.result().anomaliesShown() + ":\n"
+                    + violated.message());
+        }
+        Outcome.Satisfied satisfied = (Outcome.Satisfied) outcome;
+        StringBuilder message = new StringBuilder("isocheck: ").append(testName).append(" was expected to show ")
+                .append(String.join(" or ", expected)).append(" at ").append(level.cliName())
+                .append(", but its transactions satisfy ").append(level.cliName())
+                .append(": the run did not overlap as it had to, or the database prevented the anomaly");
+        if (!satisfied.notModelled().isEmpty()) {
+            message.append("\nNot modelled, so not checked:\n");
+            satisfied.notModelled().forEach(n -> message.append("  ").append(n).append('\n'));
+        }
+        throw new AssertionFailedError(message.toString());
     }
 
     /** A pass covers only what was modelled: say what was not, where build reports show it. */

@@ -370,6 +370,37 @@ class SerializableCheckTests {
     }
 
     @Test
+    void anExpectedAnomalyThatShowsPassesTheTestWithItsExplanationReported() {
+        EngineExecutionResults results = run(ExpectedWriteSkewTestCase.class);
+
+        results.testEvents().assertStatistics(stats -> stats.succeeded(1).failed(0));
+        assertThat(results.allEvents().reportingEntryPublished().stream()
+                .map(e -> e.getRequiredPayload(org.junit.platform.engine.reporting.ReportEntry.class).getKeyValuePairs())
+                .filter(entry -> entry.containsKey("isocheck.expected")).map(entry -> entry.get("isocheck.expected")))
+                .singleElement().asString().contains("write skew");
+    }
+
+    @Test
+    void anExpectedAnomalyThatDoesNotShowFailsTheTestSayingWhat() {
+        Throwable serial = onlyFailure(run(ExpectedButSerialTestCase.class));
+        assertThat(serial).isInstanceOf(AssertionFailedError.class).hasMessageContaining("was expected to show Write Skew at"
+                + " serializable, but its transactions satisfy serializable: the run did not overlap");
+
+        Throwable other = onlyFailure(run(ExpectedOtherAnomalyTestCase.class));
+        assertThat(other).isInstanceOf(AssertionFailedError.class)
+                .hasMessageContaining("was expected to show lost update at serializable, but its violation shows [")
+                .hasMessageContaining("write skew");
+    }
+
+    @Test
+    void anExpectedAnomalyIsocheckCannotShowIsAConfigurationError() {
+        Throwable failure = onlyFailure(run(ExpectedNonsenseTestCase.class));
+
+        assertThat(failure).isInstanceOf(ExtensionConfigurationException.class)
+                .hasMessageContaining("@SerializableCheck(expect = \"dirty dancing\")").hasMessageContaining("write skew");
+    }
+
+    @Test
     void anAnnotationNamingTwoLevelsFailsTheTest() {
         Throwable failure = onlyFailure(run(TwoLevelsTestCase.class));
 
@@ -466,6 +497,47 @@ class SerializableCheckTests {
         @SerializableCheck
         void unwritten() throws Exception {
             doctors.writeSkewOnTwoThreads();
+        }
+    }
+
+    @SerializableCheck(expect = "write skew")
+    static class ExpectedWriteSkewTestCase {
+
+        final Doctors doctors = new Doctors();
+
+        @Test
+        void writeSkew() throws Exception {
+            doctors.writeSkewOnTwoThreads();
+        }
+    }
+
+    static class ExpectedButSerialTestCase {
+
+        final Doctors doctors = new Doctors();
+
+        @Test
+        @SerializableCheck(expect = "Write Skew")
+        void oneAfterTheOther() {
+            doctors.goOffCall("alice", "bob");
+        }
+    }
+
+    static class ExpectedOtherAnomalyTestCase {
+
+        final Doctors doctors = new Doctors();
+
+        @Test
+        @SerializableCheck(expect = "lost update")
+        void writeSkew() throws Exception {
+            doctors.writeSkewOnTwoThreads();
+        }
+    }
+
+    static class ExpectedNonsenseTestCase {
+
+        @Test
+        @SerializableCheck(expect = "dirty dancing")
+        void nothing() {
         }
     }
 
