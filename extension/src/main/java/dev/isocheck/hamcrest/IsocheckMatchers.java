@@ -87,6 +87,10 @@ public final class IsocheckMatchers {
         /** Whether the decided {@code result} matches; when not, says why in {@code mismatch}. */
         abstract boolean matches(CheckResult result, History history, Description mismatch);
 
+        String satisfied(History history) {
+            return "it satisfies " + level.cliName() + " (" + history.size() + " transactions)";
+        }
+
         static String explanation(CheckResult result) {
             return result.explanationText().orElse(String.valueOf(result.verdict()));
         }
@@ -108,7 +112,7 @@ public final class IsocheckMatchers {
                 return true;
             }
             mismatch.appendText(satisfied ? "it does not:\n" + explanation(result)
-                    : "it satisfies " + level.cliName() + " (" + history.size() + " transactions)");
+                    : satisfied(history));
             return false;
         }
 
@@ -131,7 +135,7 @@ public final class IsocheckMatchers {
         @Override
         boolean matches(CheckResult result, History history, Description mismatch) {
             if (result.isSatisfied()) {
-                mismatch.appendText("it satisfies " + level.cliName() + " (" + history.size() + " transactions)");
+                mismatch.appendText(satisfied(history));
                 return false;
             }
             if (result.showsAnomaly(name)) {

@@ -209,10 +209,12 @@ final class PrimaryKeys implements PrimaryKeyLookup {
         String name = named.get(0)[1];
         String type = named.get(0)[2];
         Map<String, String> effects = new TreeMap<>(cascades(metaData, schema, name));
-        if (!(type.equals("TABLE") || type.equals("BASE TABLE") || type.equals("PARTITIONED TABLE"))) {
+        boolean baseTable = type.equals("TABLE") || type.equals("BASE TABLE") || type.equals("PARTITIONED TABLE");
+        TableTree tree = baseTable ? TableTree.of(connection, dialect, schema, name) : null;
+        if (!baseTable) {
             effects.put("*", "a write through a view, or to something that is not a single base table,"
                     + " changes rows of tables it does not name");
-        } else if (hasTriggers(connection, dialect, schema, name)) {
+        } else if (tree.mayWriteAnywhere()) {
             effects.put("*", "the table has triggers or rules (its partitions' and children's too), which may write any table unseen");
         }
         Optional<List<String>> key = find(metaData, schema, name);
@@ -226,8 +228,7 @@ final class PrimaryKeys implements PrimaryKeyLookup {
         } else {
             columns.put(table, Optional.empty());
         }
-        boolean baseTable = type.equals("TABLE") || type.equals("BASE TABLE") || type.equals("PARTITIONED TABLE");
-        if (baseTable && logsOwnRows(connection, dialect, schema, name)) {
+        if (baseTable && tree.logsOwnRows()) {
             ownRowsLogged.add(table);
         } else {
             ownRowsLogged.remove(table);
@@ -277,54 +278,43 @@ final class PrimaryKeys implements PrimaryKeyLookup {
     }
 
     /**
-     * Whether a write to the table may run code that writes elsewhere: its triggers (on
-     * PostgreSQL, a trigger on any of its partitions or inheritance children too, since a write
-     * through it reaches them, and its rules).
+     * What the table and every table under it (partitions, inheritance children) do to a write of
+     * it, from one look at the catalog.
+     *
+     * @param mayWriteAnywhere whether a write to it may run code that writes elsewhere: its
+     *                         triggers (on PostgreSQL, a trigger on any of its partitions or
+     *                         inheritance children too, since a write through it reaches them,
+     *                         and its rules)
+     * @param logsOwnRows      on PostgreSQL, whether the log shows a row an UPDATE or DELETE of it
+     *                         names as that row ({@link #logsItsOwnRows}): no inheritance children,
+     *                         no rules, the old key logged; elsewhere {@code false} (no log)
      */
-    private static boolean hasTriggers(Connection connection, Dialect dialect, String schema, String table) throws SQLException {
-        if (dialect == Dialect.POSTGRESQL) {
-            try (var statement = connection.prepareStatement("WITH RECURSIVE tree(oid) AS ("
-                    + " SELECT c.oid FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+    private record TableTree(boolean mayWriteAnywhere, boolean logsOwnRows) {
+
+        static TableTree of(Connection connection, Dialect dialect, String schema, String table) throws SQLException {
+            if (dialect != Dialect.POSTGRESQL) {
+                return new TableTree(hasStandardTriggers(connection, schema, table), false);
+            }
+            try (var statement = connection.prepareStatement("WITH RECURSIVE tree(oid, root) AS ("
+                    + " SELECT c.oid, true FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
                     + " WHERE c.relname = ? AND n.nspname = ?"
-                    + " UNION SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN tree ON i.inhparent = tree.oid)"
+                    + " UNION SELECT i.inhrelid, false FROM pg_catalog.pg_inherits i JOIN tree ON i.inhparent = tree.oid)"
                     + " SELECT (SELECT count(*) FROM pg_catalog.pg_trigger t WHERE t.tgrelid IN (SELECT oid FROM tree)"
-                    + " AND NOT t.tgisinternal) + (SELECT count(*) FROM pg_catalog.pg_rewrite r"
-                    + " WHERE r.ev_class IN (SELECT oid FROM tree) AND r.rulename <> '_RETURN')")) {
+                    + " AND NOT t.tgisinternal),"
+                    + " (SELECT count(*) FROM pg_catalog.pg_rewrite r WHERE r.ev_class IN (SELECT oid FROM tree)"
+                    + " AND r.rulename <> '_RETURN'),"
+                    + " (SELECT bool_and(c.relreplident IN ('d', 'f') AND (tree.root OR c.relispartition))"
+                    + " FROM tree JOIN pg_catalog.pg_class c ON c.oid = tree.oid)")) {
                 statement.setString(1, table);
                 statement.setString(2, schema);
                 try (ResultSet rs = statement.executeQuery()) {
-                    return !rs.next() || rs.getLong(1) > 0;
+                    if (!rs.next()) {
+                        return new TableTree(true, false);
+                    }
+                    long triggers = rs.getLong(1);
+                    long rules = rs.getLong(2);
+                    return new TableTree(triggers + rules > 0, rules == 0 && rs.getBoolean(3));
                 }
-            }
-        }
-        return hasStandardTriggers(connection, schema, table);
-    }
-
-    /**
-     * On PostgreSQL, whether the table and every table under it (partitions, inheritance children)
-     * log a row an UPDATE or DELETE of it names as that row ({@link #logsItsOwnRows}): no
-     * inheritance children, no rules, the old key logged. Elsewhere {@code false} (no log).
-     */
-    private static boolean logsOwnRows(Connection connection, Dialect dialect, String schema, String table) throws SQLException {
-        if (dialect != Dialect.POSTGRESQL) {
-            return false;
-        }
-        try (var statement = connection.prepareStatement("WITH RECURSIVE tree(oid) AS ("
-                + " SELECT c.oid FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
-                + " WHERE c.relname = ? AND n.nspname = ?"
-                + " UNION SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN tree ON i.inhparent = tree.oid)"
-                + " SELECT bool_and(c.relreplident IN ('d', 'f') AND (c.relispartition OR c.oid = (SELECT min(r.oid)"
-                + " FROM pg_catalog.pg_class r JOIN pg_catalog.pg_namespace rn ON rn.oid = r.relnamespace"
-                + " WHERE r.relname = ? AND rn.nspname = ?)))"
-                + " AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_rewrite w WHERE w.ev_class IN (SELECT oid FROM tree)"
-                + " AND w.rulename <> '_RETURN')"
-                + " FROM tree JOIN pg_catalog.pg_class c ON c.oid = tree.oid")) {
-            statement.setString(1, table);
-            statement.setString(2, schema);
-            statement.setString(3, table);
-            statement.setString(4, schema);
-            try (ResultSet rs = statement.executeQuery()) {
-                return rs.next() && rs.getBoolean(1);
             }
         }
     }

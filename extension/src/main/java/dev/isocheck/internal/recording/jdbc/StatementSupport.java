@@ -161,14 +161,16 @@ abstract class StatementSupport {
         RowsRead read = rowsRead(analysed, hidden);
         boolean logged = log != null && log.writeLog() != null;
         boolean mayWrite = logged && (WriteSuspicion.mayWrite(analysed, sql) || real instanceof CallableStatement);
+        // The rows it will have changed if it changes one, worked out once: they decide whether
+        // its id range is asked before it, and are its rows when the driver answers 1.
+        Set<String> keysIfOne = mayWrite && analysed instanceof Write write && connection.logsItsOwnRows(write.table())
+                ? WrittenKeys.of(write, 1L, parameters.snapshot(), connection.knownColumnsOf(write.table())) : null;
         if (logged) {
             if (WriteSuspicion.controlsTransaction(sql)) {
                 connection.observe(log, new LeftOut(Optional.empty(), sql, RecordedTransaction.TRANSACTION_CONTROL));
             }
             if (mayWrite) {
-                connection.beforeWrite(log, analysed instanceof Write write
-                        && connection.logsItsOwnRows(write.table())
-                        && WrittenKeys.of(write, 1L, parameters.snapshot(), connection.knownColumnsOf(write.table())) != null);
+                connection.beforeWrite(log, keysIfOne != null);
             }
             if (analysed instanceof AnalysedStatement.NoRowsKnown) {
                 leaveOut(log, analysed, sql);
@@ -199,8 +201,8 @@ abstract class StatementSupport {
             }
         }
         if (mayWrite) {
-            Set<String> written = analysed instanceof Write write
-                    && connection.logsItsOwnRows(write.table())
+            Set<String> written = result instanceof Number count && count.longValue() == 1 ? keysIfOne
+                    : analysed instanceof Write write && connection.logsItsOwnRows(write.table())
                     ? WrittenKeys.of(write, result, parameters.snapshot(), connection.knownColumnsOf(write.table())) : null;
             connection.observe(log, new Observation.MayHaveWritten(
                     analysed instanceof Write write ? Optional.of(write.table()) : Optional.empty(),
