@@ -74,6 +74,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * properties ({@code mvn test -Disocheck.version=0.1.0}, which a build passes on to the tests) is
  * ignored, as JUnit ignores keys it does not know, with a warning logged once.
  *
+ * <p><strong>The recording in the test.</strong> A test method (or a {@code @BeforeEach} or
+ * {@code @AfterEach} method) may declare a {@link Recording} parameter: the history so far, slices
+ * of it from a mark, a check now at any level, and what was left out, for assertions of the test's
+ * own ({@code dev.isocheck.assertj}, {@code dev.isocheck.hamcrest}). The check after the body is
+ * unchanged by them.
+ *
  * <p><strong>Limits.</strong> Only connections of a {@code DataSource} wrapped by
  * {@code Isocheck.record} are recorded. A history records what the test's transactions read and
  * wrote, not the rows they found already there: initial values are unknown, so some anomalies

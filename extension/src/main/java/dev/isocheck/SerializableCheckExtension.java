@@ -2,6 +2,7 @@ package dev.isocheck;
 
 import dev.isocheck.internal.junit.Configuration;
 import dev.isocheck.internal.junit.LeftOut;
+import dev.isocheck.internal.junit.RecordingHandle;
 import dev.isocheck.internal.junit.TestCheck;
 import dev.isocheck.internal.junit.TestCheck.Outcome;
 import dev.isocheck.internal.junit.TestFiles;
@@ -22,15 +23,19 @@ import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
 import org.junit.jupiter.api.extension.MediaType;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
+import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.platform.commons.support.AnnotationSupport;
 import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
 
 /**
  * The extension behind {@link SerializableCheck}: records each test method's transactions and
- * checks them after its body. Consult the javadoc of {@link SerializableCheck} for the contract.
+ * checks them after its body, and hands the test its {@link Recording} as a parameter. Consult the
+ * javadoc of {@link SerializableCheck} for the contract.
  */
-class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecutionCallback {
+class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecutionCallback, ParameterResolver {
 
     private static final Namespace NAMESPACE = Namespace.create(SerializableCheckExtension.class);
 
@@ -48,6 +53,28 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
     @Override
     public void afterTestExecution(ExtensionContext context) {
         checkWhatTheTestRecorded(context);
+    }
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        return parameterContext.getParameter().getType() == Recording.class;
+    }
+
+    /**
+     * The test's recording, for a parameter of a test method or of a method run around it
+     * ({@code @BeforeEach}, {@code @AfterEach}); a constructor or a {@code @BeforeAll} method
+     * runs for no one test, and is told so.
+     */
+    @Override
+    public Recording resolveParameter(ParameterContext parameterContext, ExtensionContext context) {
+        TestRecording recording = context.getTestMethod().isPresent()
+                ? context.getStore(NAMESPACE).get(RECORDING_KEY, TestRecording.class) : null;
+        if (recording == null) {
+            throw new ParameterResolutionException("isocheck records each test method on its own: a " + Recording.class.getName()
+                    + " parameter belongs on a test method, or on a @BeforeEach or @AfterEach method, not on "
+                    + parameterContext.getDeclaringExecutable());
+        }
+        return new RecordingHandle(recording, levelOf(context, configuration(context)), configuration(context));
     }
 
     private static void startRecordingClosedWithTheTest(ExtensionContext context) {

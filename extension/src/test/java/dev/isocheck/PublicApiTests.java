@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 class PublicApiTests {
 
     private static final Set<String> PUBLIC_PACKAGES = Set.of("dev.isocheck", "dev.isocheck.history",
-            "dev.isocheck.format", "dev.isocheck.explain", "dev.isocheck.spi", "dev.isocheck.jdbi");
+            "dev.isocheck.format", "dev.isocheck.explain", "dev.isocheck.spi", "dev.isocheck.jdbi", "dev.isocheck.assertj",
+            "dev.isocheck.hamcrest");
 
     @Test
     void everyPublicTypeOfAPublicPackageSaysItsStatus() throws Exception {

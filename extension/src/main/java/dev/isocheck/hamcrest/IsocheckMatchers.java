@@ -6,20 +6,25 @@ import dev.isocheck.AnomalyType;
 import dev.isocheck.CheckResult;
 import dev.isocheck.Isocheck;
 import dev.isocheck.IsolationLevel;
+import dev.isocheck.Recording;
 import dev.isocheck.history.History;
+import java.util.List;
 import org.apiguardian.api.API;
 import org.hamcrest.Description;
 import org.hamcrest.Matcher;
 import org.hamcrest.TypeSafeDiagnosingMatcher;
 
 /**
- * Hamcrest matchers on a {@link History}, each checking it at a level:
+ * Hamcrest matchers on a {@link History}, each checking it at a level, and on the running test's
+ * {@link Recording}:
  *
  * <pre>{@code
  * import static dev.isocheck.hamcrest.IsocheckMatchers.*;
  *
  * assertThat(history, is(serializable()));
  * assertThat(history, hasAnomaly(IsolationLevel.SNAPSHOT_ISOLATION, "write skew"));
+ * assertThat(recording.history(), is(serializable()));
+ * assertThat(recording, hasNothingLeftOut());
  * }</pre>
  *
  * <p>A mismatch is described by isocheck's explanation. A check that cannot decide matches
@@ -63,6 +68,30 @@ public final class IsocheckMatchers {
      */
     public static Matcher<History> hasAnomaly(IsolationLevel level, String name) {
         return new AnomalyMatcher(level, name);
+    }
+
+    /**
+     * A test's recording that left nothing out of its history so far: every table the test
+     * touched and every statement it ran was modelled. The mismatch lists what was left out.
+     */
+    public static Matcher<Recording> hasNothingLeftOut() {
+        return new TypeSafeDiagnosingMatcher<>() {
+            @Override
+            protected boolean matchesSafely(Recording recording, Description mismatch) {
+                List<String> leftOut = recording.leftOut();
+                if (leftOut.isEmpty()) {
+                    return true;
+                }
+                mismatch.appendText("it left out:");
+                leftOut.forEach(entry -> mismatch.appendText("\n  " + entry));
+                return false;
+            }
+
+            @Override
+            public void describeTo(Description description) {
+                description.appendText("a recording that left nothing out of the check");
+            }
+        };
     }
 
     /** Checks the history at one level; an undecided check matches nothing. */

@@ -31,6 +31,11 @@ final class TwoOrdersAtOnce {
         inventory = new Inventory(transactions, (sku, quantity) -> bothRead.arrive());
     }
 
+    /** One order on its own, recorded as the others are: nobody to wait for. */
+    void orderAlone() throws SQLException {
+        new Inventory(transactions, Shipping.NONE).reserve(LAMP, 1);
+    }
+
     /** Both orders at once; for each, {@code null} when it went through, or what it threw. */
     List<Throwable> order() throws InterruptedException {
         return Concurrently.run(List.of(

@@ -3,7 +3,9 @@ package dev.isocheck.examples.rota;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isocheck.IsolationLevel;
+import dev.isocheck.Recording;
 import dev.isocheck.SerializableCheck;
+import dev.isocheck.assertj.IsocheckAssertions;
 import dev.isocheck.examples.IsolationSetting;
 import java.util.Objects;
 import org.junit.jupiter.api.Test;
@@ -23,14 +25,22 @@ class RotaTests {
         assertThat(requests.onCall()).hasSize(1);
     }
 
-    /** Snapshot isolation (PostgreSQL's REPEATABLE READ) allows this write skew; serializable does not ({@link RotaAnomalyTests}). */
+    /**
+     * Snapshot isolation (PostgreSQL's REPEATABLE READ) allows this write skew; serializable does
+     * not ({@link RotaAnomalyTests}). The check after the body checks snapshot isolation; the test
+     * asserts, on its own recording, that the run is the write skew serializable would have
+     * refused, and that the recording left nothing out of the check.
+     */
     @Test
     @SerializableCheck(level = IsolationLevel.SNAPSHOT_ISOLATION)
-    void repeatableReadIsSnapshotIsolationWhichAllowsWriteSkew() throws Exception {
+    void repeatableReadIsSnapshotIsolationWhichAllowsWriteSkew(Recording recording) throws Exception {
         AliceAndBobGoOffCall requests = new AliceAndBobGoOffCall(IsolationSetting.REPEATABLE_READ);
 
         assertThat(requests.goOffCall()).containsOnlyNulls();
         assertThat(requests.onCall()).isEmpty();
+
+        IsocheckAssertions.assertThat(recording).hasNothingLeftOut()
+                .violates(IsolationLevel.SERIALIZABLE).hasAnomaly("write skew");
     }
 
     /**

@@ -44,6 +44,14 @@ public final class TestRecording implements AutoCloseable {
         return recorded;
     }
 
+    /**
+     * The history of the test so far, leaving the recording as it is: see
+     * {@link Recording#soFar(long)}. Once finished, the finished history.
+     */
+    public RecordedHistory soFar(long readsFrom) {
+        return recording.soFar(readsFrom);
+    }
+
     /** Finishes the recording if the check never did; what it recorded is dropped. */
     @Override
     public void close() {

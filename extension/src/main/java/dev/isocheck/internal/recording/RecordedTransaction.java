@@ -353,7 +353,12 @@ public final class RecordedTransaction {
     }
 
     /** Adds this transaction to {@code builder}, without the operations on the tables in {@code leftOutTables}. */
-    void addTo(HistoryBuilder builder, String id, Set<String> leftOutTables, long origin) {
+    /**
+     * Adds this transaction to {@code builder} as {@code id}, without the operations on
+     * {@code leftOutTables}, and without its reads unless {@code readsKept}: a transaction before a
+     * slice of the test still wrote what the slice's reads may see.
+     */
+    void addTo(HistoryBuilder builder, String id, Set<String> leftOutTables, long origin, boolean readsKept) {
         TransactionBuilder t = builder.transaction(id);
         if (session != null) {
             t.session(session);
@@ -374,10 +379,12 @@ public final class RecordedTransaction {
             } else if (everything || leftOutTables.contains(op.table())) {
                 continue;
             } else if (op instanceof Op.Read r) {
-                t.read(r.key(), r.value());
+                if (readsKept) {
+                    t.read(r.key(), r.value());
+                }
             } else if (op instanceof Op.Write w) {
                 t.write(w.key(), w.value());
-            } else if (op instanceof Op.Predicate p) {
+            } else if (op instanceof Op.Predicate p && readsKept) {
                 t.predicate(p.table(), p.where(), p.rows());
             }
         }

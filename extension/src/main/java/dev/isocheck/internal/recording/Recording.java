@@ -49,6 +49,8 @@ public final class Recording {
     private final Map<Object, String> sessions = new IdentityHashMap<>();
     /** Read on every statement from every recorded thread: volatile, so that reading it takes no lock. */
     private volatile boolean finished;
+    /** What {@link #finish()} built, kept for later questions; {@code null} before. */
+    private Built built;
 
     /** A recording in progress, named after its test (for messages). */
     public Recording(String name) {
@@ -193,17 +195,65 @@ public final class Recording {
      * ({@link UnknownInitialValues#ANY}), since the recorder never saw the tables' rows before the test.
      * The tables some transaction wrote without the recorder seeing the rows are left out of every
      * transaction, each listed once in {@link RecordedHistory#notModelled()} with the first statement
-     * and reason.
+     * and reason. Called again, returns the same history.
      */
     public synchronized RecordedHistory finish() {
-        finished = true;
-        IN_PROGRESS.remove(this);
+        if (built == null) {
+            finished = true;
+            IN_PROGRESS.remove(this);
+            built = build(transactions, notModelled, notModelledSeen, false);
+        }
+        return built.history(Long.MIN_VALUE);
+    }
+
+    /**
+     * The history of the transactions finished so far, built as {@link #finish()} builds it but
+     * leaving the recording (and the database's write log) as it was; once finished, the
+     * finished history. Transactions that started before {@code readsFrom} ({@link System#nanoTime})
+     * keep their writes and lose their reads: a slice of the test whose earlier writes still explain
+     * the values its reads saw. Reads taken away only take constraints away, so a slice violates a
+     * level only where the whole history does.
+     *
+     * @param readsFrom the earliest start of a transaction whose reads are kept;
+     *                  {@link Long#MIN_VALUE} for every transaction's
+     */
+    public RecordedHistory soFar(long readsFrom) {
+        List<TransactionLog.Finished> copy;
+        List<NotModelled> notes;
+        Set<NotModelled> seen;
+        synchronized (this) {
+            if (built != null) {
+                return built.history(readsFrom);
+            }
+            copy = List.copyOf(transactions);
+            notes = new ArrayList<>(notModelled);
+            seen = new java.util.HashSet<>(notModelledSeen);
+        }
+        // Built outside the lock: reading a write log is a round trip, and the test's threads add
+        // their transactions meanwhile.
+        return build(copy, notes, seen, true).history(readsFrom);
+    }
+
+    /**
+     * The transactions of {@code finished} with their writes attributed, and what was left out.
+     *
+     * @param notes the recording's notes so far, to which notes made in building are added
+     * @param seen  the notes already in {@code notes}
+     * @param peek  whether the write logs are to be read and left open (a snapshot), not read and closed
+     */
+    private Built build(List<TransactionLog.Finished> finished, List<NotModelled> notes, Set<NotModelled> seen, boolean peek) {
         Map<String, NotModelled> leftOut = new LinkedHashMap<>();
         List<String> writesFrom = new ArrayList<>();
-        List<RecordedTransaction> built = new WriteAttribution(transactions, writeLogs.values(), leftOut, this::notModelled0,
-                writesFrom).transactions();
-        for (RecordedTransaction t : built) {
-            t.notes().forEach(this::notModelled0);
+        java.util.function.Consumer<NotModelled> note = n -> {
+            if (seen.add(n)) {
+                notes.add(n);
+            }
+        };
+        List<Object> logs = List.copyOf(writeLogs.values());
+        List<RecordedTransaction> transactions = new WriteAttribution(finished, logs, leftOut, note, writesFrom, peek)
+                .transactions();
+        for (RecordedTransaction t : transactions) {
+            t.notes().forEach(note);
             for (Observation.LeftOut l : t.leftOut()) {
                 String table = l.table().orElse(RecordedTransaction.EVERY_TABLE);
                 leftOut.computeIfAbsent(table, k -> new NotModelled(
@@ -211,25 +261,31 @@ public final class Recording {
                         l.reason()));
             }
         }
-        if (!failures.isEmpty()) {
-            leftOut.putIfAbsent(RecordedTransaction.EVERY_TABLE, failures.get(0));
-        }
-        HistoryBuilder builder = History.builder().unknownInitialValues(UnknownInitialValues.ANY);
-        // Times count from the first transaction's start, in nanoseconds, as Jepsen's histories do:
-        // System.nanoTime's own origin is arbitrary, and its values unreadable in a report.
-        long origin = built.stream().mapToLong(RecordedTransaction::start).min().orElse(0);
-        for (int i = 0; i < built.size(); i++) {
-            built.get(i).addTo(builder, "T" + (i + 1), leftOut.keySet(), origin);
+        synchronized (this) {
+            if (!failures.isEmpty()) {
+                leftOut.putIfAbsent(RecordedTransaction.EVERY_TABLE, failures.get(0));
+            }
         }
         List<NotModelled> all = new ArrayList<>(leftOut.values());
-        all.addAll(notModelled);
-        return new RecordedHistory(builder.build(), all, writesFrom);
+        all.addAll(notes);
+        return new Built(transactions, leftOut.keySet(), all, writesFrom);
     }
 
-    /** {@link #notModelled} for the recording's own use as it finishes. */
-    private void notModelled0(NotModelled what) {
-        if (notModelledSeen.add(what)) {
-            notModelled.add(what);
+    /** The transactions built from a recording, and what was left out of them. */
+    private record Built(List<RecordedTransaction> transactions, Set<String> leftOutTables, List<NotModelled> notModelled,
+                         List<String> writesFrom) {
+
+        /** The history, with the reads of the transactions started before {@code readsFrom} taken away. */
+        RecordedHistory history(long readsFrom) {
+            HistoryBuilder builder = History.builder().unknownInitialValues(UnknownInitialValues.ANY);
+            // Times count from the first transaction's start, in nanoseconds, as Jepsen's histories do:
+            // System.nanoTime's own origin is arbitrary, and its values unreadable in a report.
+            long origin = transactions.stream().mapToLong(RecordedTransaction::start).min().orElse(0);
+            for (int i = 0; i < transactions.size(); i++) {
+                RecordedTransaction t = transactions.get(i);
+                t.addTo(builder, "T" + (i + 1), leftOutTables, origin, t.start() >= readsFrom);
+            }
+            return new RecordedHistory(builder.build(), notModelled, writesFrom);
         }
     }
 

@@ -32,17 +32,20 @@ final class WriteAttribution {
     private final Map<String, NotModelled> leftOut;
     private final Consumer<NotModelled> notes;
     private final List<String> writesFrom;
+    /** Whether the logs are read and left open (a snapshot of the test so far), not read and closed. */
+    private final boolean peek;
     /** How many transactions were to be found in the log by the rows they changed, and how many were. */
     private int byKeysTried;
     private int byKeysMatched;
 
     WriteAttribution(List<Finished> finished, Collection<Object> logs, Map<String, NotModelled> leftOut,
-                     Consumer<NotModelled> notes, List<String> writesFrom) {
+                     Consumer<NotModelled> notes, List<String> writesFrom, boolean peek) {
         this.finished = finished;
         this.logs = logs;
         this.leftOut = leftOut;
         this.notes = notes;
         this.writesFrom = writesFrom;
+        this.peek = peek;
     }
 
     List<RecordedTransaction> transactions() {
@@ -83,7 +86,7 @@ final class WriteAttribution {
 
     private Optional<List<CommittedTransaction>> read(WriteLog log) {
         try {
-            WriteLog.Account account = log.read();
+            WriteLog.Account account = peek ? log.peek() : log.read();
             writesFrom.add("writes recorded " + log.describe());
             account.leftOut().forEach((table, why) -> leftOut.putIfAbsent(table,
                     new NotModelled("table " + table + " (the database's log of the writes)", why)));

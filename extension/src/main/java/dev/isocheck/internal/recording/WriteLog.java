@@ -23,6 +23,14 @@ public interface WriteLog {
      */
     Account read() throws Exception;
 
+    /**
+     * Reads every transaction committed since the log was opened, in commit order, as
+     * {@link #read()} does, and leaves the log open: what a test has written so far.
+     *
+     * @throws Exception when the account cannot be read
+     */
+    Account peek() throws Exception;
+
     /** Closes the log without reading it (the recording is dropped). Never throws. */
     void close();
 

@@ -42,6 +42,16 @@ public final class AnyInitialValues {
      * history (a forgotten initial value that a transaction writes is taken to be unwritten).
      */
     public static History forget(History history, SplittableRandom random, UnknownInitialValues unknown) {
+        return forget(history, random, unknown, t -> true);
+    }
+
+    /**
+     * As {@link #forget(History, SplittableRandom, UnknownInitialValues)}, keeping the reads
+     * (plain and predicate) only of the transactions whose index {@code readsKept} accepts: the
+     * others keep their writes, as the earlier transactions of a recording's slice do.
+     */
+    public static History forget(History history, SplittableRandom random, UnknownInitialValues unknown,
+                                 java.util.function.IntPredicate readsKept) {
         HistoryBuilder b = History.builder().unknownInitialValues(unknown);
         InitialState initial = history.initialState();
         for (int k = 0; k < history.keys().size(); k++) {
@@ -62,7 +72,11 @@ public final class AnyInitialValues {
             if (t.endTime() != Transaction.NO_TIME) {
                 tb.end(t.endTime());
             }
+            boolean reads = readsKept.test(t.index());
             for (int i = 0; i < t.size(); i++) {
+                if (!reads && t.kind(i) != dev.isocheck.history.OpKind.WRITE) {
+                    continue;
+                }
                 switch (t.kind(i)) {
                     case READ -> tb.read(history.keys().name(t.key(i)), history.values().get(t.value(i)));
                     case WRITE -> tb.write(history.keys().name(t.key(i)), history.values().get(t.value(i)));

@@ -149,23 +149,36 @@ public final class PostgresWriteLog implements WriteLog {
 
     @Override
     public Account read() throws Exception {
+        return account(true);
+    }
+
+    @Override
+    public Account peek() throws Exception {
+        return account(false);
+    }
+
+    /** The account of the slot; {@code consume}: read and dropped, else peeked at and left as it was. */
+    private Account account(boolean consume) throws Exception {
         try (Connection connection = side.open()) {
             boolean autoCommit = connection.getAutoCommit();
             try {
                 connection.setAutoCommit(true);
-                return account(connection);
+                return account(connection, consume);
             } finally {
                 connection.setAutoCommit(autoCommit);
             }
         }
     }
 
-    private Account account(Connection connection) throws Exception {
+    private Account account(Connection connection, boolean consume) throws Exception {
+        if (closed) {
+            throw new SQLException("the replication slot " + slot + " was already read and dropped");
+        }
         flush(connection);
         List<DecodedTransaction> decoded = new ArrayList<>();
-        try (PreparedStatement changes = connection.prepareStatement(
-                "SELECT data FROM pg_catalog.pg_logical_slot_get_changes(?, NULL, NULL,"
-                        + " 'include-xids', '1', 'skip-empty-xacts', '1')")) {
+        try (PreparedStatement changes = connection.prepareStatement("SELECT data FROM pg_catalog."
+                + (consume ? "pg_logical_slot_get_changes" : "pg_logical_slot_peek_changes")
+                + "(?, NULL, NULL, 'include-xids', '1', 'skip-empty-xacts', '1')")) {
             changes.setString(1, slot);
             try (ResultSet rs = changes.executeQuery()) {
                 DecodedTransaction current = null;
@@ -188,7 +201,9 @@ public final class PostgresWriteLog implements WriteLog {
                 }
             }
         } finally {
-            drop(connection);
+            if (consume) {
+                drop(connection);
+            }
         }
         return new ServerRendering(connection).account(decoded);
     }
