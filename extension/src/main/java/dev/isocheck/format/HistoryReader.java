@@ -19,6 +19,19 @@ public interface HistoryReader {
      */
     History read(Path path) throws HistoryFormatException, IOException;
 
+    /**
+     * Reads the history at {@code path} as {@link #read(Path)} does, telling {@code warnings} of
+     * what it read without understanding, where the format allows that (a field it does not know,
+     * which may be a misspelling): each warning a sentence naming the file and the line or byte.
+     * A reader that has nothing to warn of reads as {@link #read(Path)}.
+     *
+     * @throws HistoryFormatException when the content is malformed; never a partial history
+     * @throws IOException            when the file cannot be read at all
+     */
+    default History read(Path path, java.util.function.Consumer<String> warnings) throws HistoryFormatException, IOException {
+        return read(path);
+    }
+
     /** The reader for a format. */
     static HistoryReader of(HistoryFormat format) {
         return switch (format) {

@@ -211,7 +211,7 @@ public final class CheckCommand {
         long started = System.nanoTime();
         History history;
         try {
-            history = HistoryReader.of(format).read(path);
+            history = HistoryReader.of(format).read(path, warning -> err.println("isocheck: warning: " + warning));
         } catch (HistoryFormatException e) {
             return invalid(path, options, e.getMessage());
         } catch (IOException | UncheckedIOException e) {
