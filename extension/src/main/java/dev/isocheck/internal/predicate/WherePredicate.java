@@ -1,6 +1,7 @@
 package dev.isocheck.internal.predicate;
 
 import dev.isocheck.history.Value;
+import dev.isocheck.internal.limit.SqlParsing;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.Locale;
@@ -11,7 +12,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.Expression;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 
 /**
  * A supported {@code where} clause, compiled, to evaluate on rows.
@@ -121,7 +121,9 @@ public final class WherePredicate implements ParsedWhere {
         }
         Expression expression;
         try {
-            expression = CCJSqlParserUtil.parseCondExpression(where, false);
+            expression = SqlParsing.condition(where);
+        } catch (SqlParsing.TooLongToParse slow) {
+            return new UnsupportedWhere(where, "the where clause " + slow.getMessage());
         } catch (JSQLParserException | RuntimeException broken) {
             // JSqlParser reports lexical errors as unchecked exceptions; both mean "not SQL we can read".
             return new UnsupportedWhere(where, "not a valid SQL condition: " + oneLine(broken));

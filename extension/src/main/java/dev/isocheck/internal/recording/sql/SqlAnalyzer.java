@@ -1,5 +1,6 @@
 package dev.isocheck.internal.recording.sql;
 
+import dev.isocheck.internal.limit.SqlParsing;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.NoRowsKnown;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.Opaque;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.Operand;
@@ -21,7 +22,6 @@ import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
@@ -45,15 +45,6 @@ import net.sf.jsqlparser.statement.update.UpdateSet;
 public final class SqlAnalyzer {
 
     private static final SqlTextCache<AnalysedStatement> CACHE = new SqlTextCache<>();
-    /**
-     * JSqlParser parses on an executor, to time out; its own executor's threads are not daemons
-     * and, after a statement it cannot parse, keep the application's JVM from exiting.
-     */
-    private static final java.util.concurrent.ExecutorService PARSER_THREADS = java.util.concurrent.Executors.newCachedThreadPool(r -> {
-        Thread thread = new Thread(r, "isocheck-sql-parser");
-        thread.setDaemon(true);
-        return thread;
-    });
 
     private static final SqlTextCache<Optional<Set<String>>> FUNCTIONS = new SqlTextCache<>();
 
@@ -104,7 +95,7 @@ public final class SqlAnalyzer {
                     return super.visit(function, context);
                 }
             };
-            for (Statement statement : CCJSqlParserUtil.parseStatements(sql, PARSER_THREADS, parser -> { })) {
+            for (Statement statement : SqlParsing.statements(sql)) {
                 finder.getTables(statement);
             }
             found = Optional.of(Set.copyOf(names));
@@ -165,7 +156,7 @@ public final class SqlAnalyzer {
         try {
             // parse() stops after the first statement; a second one would slip past the analysis
             // and, rewritten, change meaning.
-            List<Statement> statements = CCJSqlParserUtil.parseStatements(sql, PARSER_THREADS, parser -> { });
+            List<Statement> statements = SqlParsing.statements(sql);
             if (statements.size() != 1) {
                 return statements.isEmpty() ? new NoRowsKnown("no statement")
                         : new Opaque(Optional.empty(), "several statements in one may change any table");
