@@ -146,6 +146,18 @@ class RecordingParameterTests {
         assertThat(kinds(soFar.transactions().get(0))).containsExactly(OpKind.READ, OpKind.WRITE);
     }
 
+    @Test
+    void withLogicalDecodingLookingWhileTheTestHoldsATableLockDoesNotHang() {
+        EngineExecutionResults results = run(LockHeldTestCase.class);
+
+        // The look waits a few seconds, then says why it has nothing: every table left out.
+        assertThat(LockHeldTestCase.LEFT_OUT.get()).singleElement().asString().startsWith("every table")
+                .contains("locked by a transaction still open");
+        // The check after the body, the lock released, reads the log whole.
+        Throwable failure = onlyFailure(results);
+        assertThat(failure).isInstanceOf(IsolationViolationError.class).hasMessageContaining("lost update");
+    }
+
     private EngineExecutionResults run(Class<?> testCase) {
         return EngineTestKit.engine("junit-jupiter").selectors(selectClass(testCase))
                 .configurationParameter("isocheck.report.dir", reports.toString())
@@ -513,6 +525,39 @@ class RecordingParameterTests {
         void repeated(org.junit.jupiter.api.RepetitionInfo repetition, Recording recording) throws SQLException {
             counters.set(2, repetition.getCurrentRepetition());
             SIZES.add(recording.history().size());
+        }
+    }
+
+    /** A look at the history while an open transaction of the test holds the table locked. */
+    @SerializableCheck
+    static class LockHeldTestCase {
+
+        static final AtomicReference<List<String>> LEFT_OUT = new AtomicReference<>();
+
+        final Counters counters;
+
+        LockHeldTestCase() throws Throwable {
+            counters = new Counters(PostgresDatabase.logical().dataSource(), "recording_parameter_locked");
+        }
+
+        @Test
+        void lookWhileLocked(Recording recording) throws Exception {
+            // Committed, so the look has a row of the locked table to read back.
+            counters.set(2, 5);
+            try (Connection locking = counters.begin(); Statement s = locking.createStatement()) {
+                s.execute("LOCK TABLE recording_parameter_locked IN ACCESS EXCLUSIVE MODE");
+                counters.write(locking, 2, 2);
+                LEFT_OUT.set(recording.leftOut());
+                locking.commit();
+            }
+            // A lost update after the look, for the check after the body to find.
+            counters.increment(1, () -> {
+                try {
+                    counters.increment(1, () -> { });
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
         }
     }
 

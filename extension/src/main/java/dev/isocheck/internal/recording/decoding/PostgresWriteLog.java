@@ -161,12 +161,41 @@ public final class PostgresWriteLog implements WriteLog {
     private Account account(boolean consume) throws Exception {
         try (Connection connection = side.open()) {
             boolean autoCommit = connection.getAutoCommit();
+            String lockTimeout = null;
             try {
                 connection.setAutoCommit(true);
+                lockTimeout = single(connection, "SELECT current_setting('lock_timeout')");
+                setLockTimeout(connection, consume ? READ_LOCK_TIMEOUT : PEEK_LOCK_TIMEOUT);
                 return account(connection, consume);
+            } catch (SQLException e) {
+                if ("55P03".equals(e.getSQLState())) {
+                    throw new SQLException("a table the test wrote is locked by a transaction still open (waited "
+                            + (consume ? READ_LOCK_TIMEOUT : PEEK_LOCK_TIMEOUT) + " for it): " + e.getMessage(), e.getSQLState(), e);
+                }
+                throw e;
             } finally {
+                if (lockTimeout != null) {
+                    setLockTimeout(connection, lockTimeout);
+                }
                 connection.setAutoCommit(autoCommit);
             }
+        }
+    }
+
+    /**
+     * How long reading the log waits for a table lock. Reading the rows back as their tables' row
+     * types takes a share lock on each table written; a transaction of the test still open with the
+     * table locked exclusively (LOCK TABLE, ALTER TABLE) would otherwise make the read wait for
+     * ever, and a look at the history from the test's own thread wait for itself. Given up on,
+     * the read fails and every table is left out, saying why.
+     */
+    private static final String PEEK_LOCK_TIMEOUT = "5s";
+    private static final String READ_LOCK_TIMEOUT = "30s";
+
+    private static void setLockTimeout(Connection connection, String timeout) throws SQLException {
+        try (PreparedStatement set = connection.prepareStatement("SELECT pg_catalog.set_config('lock_timeout', ?, false)")) {
+            set.setString(1, timeout);
+            set.executeQuery().close();
         }
     }
 
