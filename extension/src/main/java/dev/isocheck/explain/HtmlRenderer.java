@@ -2,9 +2,7 @@ package dev.isocheck.explain;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import org.apiguardian.api.API;
 
 /**
@@ -14,13 +12,16 @@ import org.apiguardian.api.API;
  * and operations (for a recorded history also their threads, and the SQL statements behind the
  * operations and the edges). The page loads nothing: no scripts, no style sheets, no fonts, no images from
  * anywhere, so it opens offline and from a CI artifact alike.
+ *
+ * <p>The history's names and values are shown as {@code PageText} makes them: bounded (a value of
+ * any size costs the page a few hundred characters, so that its size follows the explanation's,
+ * not the data's), with invisible and direction-changing characters escaped visibly, and
+ * HTML-escaped, in the text, the titles and the attributes alike. Long words wrap rather than
+ * widen the page (in the table of transactions, at places to break them); the drawing cuts its labels (whole on hover) and grows to fit its boxes
+ * ({@code CycleDrawing}).
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class HtmlRenderer {
-
-    private static final int WIDTH = 760;
-    private static final int CHAR_WIDTH = 8;
-    private static final int LINE = 16;
 
     /** Renders {@code explanation} as a complete HTML document. */
     public String render(Explanation explanation) {
@@ -36,24 +37,24 @@ public final class HtmlRenderer {
     public String render(Explanation explanation, String history) {
         StringBuilder out = new StringBuilder();
         out.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-        out.append("<title>isocheck: ").append(history == null ? "" : escape(history) + ": ")
-                .append(escape(Wording.headline(explanation))).append("</title>\n");
+        out.append("<title>isocheck: ").append(history == null ? "" : PageText.of(history, PageText.PROSE) + ": ")
+                .append(PageText.of(Wording.headline(explanation), PageText.PROSE)).append("</title>\n");
         out.append("<style>\n").append(STYLE).append("</style>\n</head>\n<body>\n");
-        out.append("<h1>").append(escape(Wording.headline(explanation))).append("</h1>\n");
+        out.append("<h1>").append(PageText.of(Wording.headline(explanation), PageText.PROSE)).append("</h1>\n");
         if (history != null) {
-            out.append("<p class=\"history\">History: <code>").append(escape(history)).append("</code></p>\n");
+            out.append("<p class=\"history\">History: <code>").append(PageText.of(history, PageText.PROSE)).append("</code></p>\n");
         }
         if (explanation instanceof Explanation.Cycles cycles) {
             cycles(cycles, out);
         } else if (explanation instanceof Explanation.LikelyCase likely) {
-            out.append("<p class=\"intro\">").append(escape(Wording.likelyIntro(likely))).append("</p>\n");
+            out.append("<p class=\"intro\">").append(PageText.of(Wording.likelyIntro(likely), PageText.PROSE)).append("</p>\n");
             caseSections(Wording.withinLikely(likely), out);
-            out.append("<p class=\"intro\">").append(escape(Wording.likelyUnshown(likely))).append("</p>\n");
-            out.append("<p class=\"conclusion\">").append(escape(Wording.conclusion(likely.level()))).append("</p>\n");
+            out.append("<p class=\"intro\">").append(PageText.of(Wording.likelyUnshown(likely), PageText.PROSE)).append("</p>\n");
+            out.append("<p class=\"conclusion\">").append(PageText.of(Wording.conclusion(likely.level()), PageText.PROSE)).append("</p>\n");
         } else if (explanation instanceof Explanation.Screened screened) {
             screened(screened, out);
         } else if (explanation instanceof Explanation.Unexplained unexplained) {
-            out.append("<p class=\"reason\">").append(escape(unexplained.reason())).append("</p>\n");
+            out.append("<p class=\"reason\">").append(PageText.of(unexplained.reason(), PageText.PROSE)).append("</p>\n");
         }
         premises(explanation, out);
         transactions(explanation.transactions(), out);
@@ -66,10 +67,10 @@ public final class HtmlRenderer {
 
     private static void cycles(Explanation.Cycles cycles, StringBuilder out) {
         if (!cycles.isCertain()) {
-            out.append("<p class=\"intro\">").append(escape(Wording.casesIntro(cycles))).append("</p>\n");
+            out.append("<p class=\"intro\">").append(PageText.of(Wording.casesIntro(cycles), PageText.PROSE)).append("</p>\n");
         }
         caseSections(cycles, out);
-        out.append("<p class=\"conclusion\">").append(escape(Wording.conclusion(cycles.level()))).append("</p>\n");
+        out.append("<p class=\"conclusion\">").append(PageText.of(Wording.conclusion(cycles.level()), PageText.PROSE)).append("</p>\n");
     }
 
     /** A section per case (one, untitled, for a certain cycle): its cycle drawn and its edges. */
@@ -78,17 +79,17 @@ public final class HtmlRenderer {
             AnomalyCycle cycle = cycles.cases().get(i).cycle();
             out.append("<section class=\"case\">\n");
             if (!cycles.isCertain()) {
-                out.append("<h2>").append(escape(Wording.caseTitle(cycles, i))).append("</h2>\n");
+                out.append("<h2>").append(PageText.of(Wording.caseTitle(cycles, i), PageText.PROSE)).append("</h2>\n");
             }
-            out.append("<p class=\"name\"><strong>").append(escape(Wording.name(cycle))).append("</strong>: <code>")
-                    .append(escape(cycle.arrows())).append("</code></p>\n");
-            diagram(cycle, cycles.transactions(), "c" + (i + 1), out);
+            out.append("<p class=\"name\"><strong>").append(PageText.of(Wording.name(cycle), PageText.PROSE)).append("</strong>: <code>")
+                    .append(PageText.shown(PageText.arrows(cycle))).append("</code></p>\n");
+            CycleDrawing.draw(cycle, cycles.transactions(), "c" + (i + 1), out);
             out.append("<ol class=\"edges\">\n");
             for (Dependency edge : cycle.edges()) {
                 out.append("<li><code style=\"color:").append(DotRenderer.color(edge.type())).append("\">")
-                        .append(escape(edge.arrow())).append("</code> ").append(escape(edge.reason()));
+                        .append(PageText.shown(PageText.arrow(edge))).append("</code> ").append(PageText.of(edge.reason(), PageText.PROSE));
                 for (String statement : Wording.edgeStatements(edge, cycles.transactions())) {
-                    out.append("<div class=\"sql\"><code>").append(escape(statement)).append("</code></div>");
+                    out.append("<div class=\"sql\"><code>").append(PageText.sql(statement)).append("</code></div>");
                 }
                 out.append("</li>\n");
             }
@@ -98,10 +99,10 @@ public final class HtmlRenderer {
 
     private static void screened(Explanation.Screened screened, StringBuilder out) {
         ReadAnomaly anomaly = screened.anomaly();
-        out.append("<p class=\"reason\">").append(escape(anomaly.explanation())).append("</p>\n<ul class=\"edges\">\n");
-        out.append("<li>the read: <code>").append(escape(operation(anomaly.read()))).append("</code></li>\n");
+        out.append("<p class=\"reason\">").append(PageText.of(anomaly.explanation(), PageText.PROSE)).append("</p>\n<ul class=\"edges\">\n");
+        out.append("<li>the read: <code>").append(PageText.shown(operation(anomaly.read()))).append("</code></li>\n");
         for (ReadAnomaly.Related related : anomaly.related()) {
-            out.append("<li>").append(escape(related.role())).append(": <code>").append(escape(operation(related.operation())))
+            out.append("<li>").append(PageText.of(related.role(), PageText.ITEM)).append(": <code>").append(PageText.shown(operation(related.operation())))
                     .append("</code></li>\n");
         }
         out.append("</ul>\n");
@@ -111,115 +112,17 @@ public final class HtmlRenderer {
         if (explanation.premises().isEmpty()) {
             return;
         }
-        out.append("<section class=\"premises\">\n<p>").append(escape(Wording.premisesIntro(explanation))).append("</p>\n<ul>\n");
+        out.append("<section class=\"premises\">\n<p>").append(PageText.of(Wording.premisesIntro(explanation), PageText.PROSE)).append("</p>\n<ul>\n");
         for (Assumption.UnwrittenInitialValue premise : explanation.premises()) {
-            out.append("<li>").append(escape(premise.text())).append("</li>\n");
+            out.append("<li>").append(PageText.of(premise.text(), PageText.PROSE)).append("</li>\n");
         }
-        out.append("</ul>\n<p>").append(escape(Wording.premisesAdvice(explanation))).append("</p>\n</section>\n");
+        out.append("</ul>\n<p>").append(PageText.of(Wording.premisesAdvice(explanation), PageText.PROSE)).append("</p>\n</section>\n");
     }
 
+    /** An operation named in words, its transaction's id and its text each bounded. */
     private static String operation(OperationRef op) {
-        return op.transaction() + " operation " + op.index() + ", " + op.text();
-    }
-
-    /** The cycle as an SVG drawing: nodes on a circle (side by side for two), curved arrows between them. */
-    private static void diagram(AnomalyCycle cycle, List<TransactionSummary> transactions, String idPrefix, StringBuilder out) {
-        int n = cycle.length();
-        double radius = n == 2 ? 170 : Math.min(260, 70 + 38.0 * n);
-        int height = (int) (n == 2 ? 180 : 2 * radius + 130);
-        double cx = WIDTH / 2.0;
-        double cy = height / 2.0;
-        double[] x = new double[n];
-        double[] y = new double[n];
-        double[] halfWidth = new double[n];
-        double[] halfHeight = new double[n];
-        String[][] labels = new String[n][];
-        for (int i = 0; i < n; i++) {
-            double angle = n == 2 ? Math.PI * (1 - i) : -Math.PI / 2 + 2 * Math.PI * i / n;
-            x[i] = cx + radius * Math.cos(angle);
-            y[i] = cy + radius * Math.sin(angle);
-            labels[i] = nodeLines(cycle.transactions().get(i), transactions);
-            int longest = 0;
-            for (String line : labels[i]) {
-                longest = Math.max(longest, line.length());
-            }
-            halfWidth[i] = (Math.max(6, longest) * CHAR_WIDTH + 20) / 2.0;
-            halfHeight[i] = (labels[i].length * LINE + 14) / 2.0;
-        }
-        out.append("<svg class=\"cycle\" width=\"").append(WIDTH).append("\" height=\"").append(height)
-                .append("\" viewBox=\"0 0 ").append(WIDTH).append(' ').append(height).append("\" role=\"img\" aria-label=\"")
-                .append(escape(cycle.arrows())).append("\">\n<defs>\n");
-        for (DependencyType type : DependencyType.values()) {
-            out.append("<marker id=\"").append(idPrefix).append('-').append(type.shortName())
-                    .append("\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"9\" markerHeight=\"9\""
-                            + " orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"")
-                    .append(DotRenderer.color(type)).append("\"/></marker>\n");
-        }
-        out.append("</defs>\n");
-        double bend = n == 2 ? 60 : 26;
-        for (int i = 0; i < n; i++) {
-            int j = (i + 1) % n;
-            Dependency edge = cycle.edges().get(i);
-            double dx = x[j] - x[i];
-            double dy = y[j] - y[i];
-            double length = Math.hypot(dx, dy);
-            // The outward normal of an edge going clockwise (screen coordinates, y downwards).
-            double nx = dy / length;
-            double ny = -dx / length;
-            double controlX = (x[i] + x[j]) / 2 + nx * bend;
-            double controlY = (y[i] + y[j]) / 2 + ny * bend;
-            double[] start = boxExit(x[i], y[i], controlX, controlY, halfWidth[i] + 3, halfHeight[i] + 3);
-            double[] end = boxExit(x[j], y[j], controlX, controlY, halfWidth[j] + 5, halfHeight[j] + 5);
-            String color = DotRenderer.color(edge.type());
-            out.append("<path d=\"M").append(number(start[0])).append(',').append(number(start[1])).append(" Q")
-                    .append(number(controlX)).append(',').append(number(controlY)).append(' ').append(number(end[0])).append(',')
-                    .append(number(end[1])).append("\" fill=\"none\" stroke=\"").append(color).append("\" stroke-width=\"2\"")
-                    .append(edge.assumed() || edge.type().isOrder() ? " stroke-dasharray=\"7,4\"" : "")
-                    .append(" marker-end=\"url(#").append(idPrefix).append('-').append(edge.type().shortName()).append(")\">")
-                    .append("<title>").append(escape(edge.arrow() + ": " + edge.reason())).append("</title></path>\n");
-            double labelX = 0.25 * start[0] + 0.5 * controlX + 0.25 * end[0] + nx * 12;
-            double labelY = 0.25 * start[1] + 0.5 * controlY + 0.25 * end[1] + ny * 12 + 5;
-            out.append("<text class=\"edge\" x=\"").append(number(labelX)).append("\" y=\"").append(number(labelY))
-                    .append("\" text-anchor=\"middle\" fill=\"").append(color).append("\">")
-                    .append(escape(edge.type().shortName() + edge.key().map(k -> " " + k).orElse(""))).append("</text>\n");
-        }
-        for (int i = 0; i < n; i++) {
-            out.append("<g class=\"node\"><rect x=\"").append(number(x[i] - halfWidth[i])).append("\" y=\"")
-                    .append(number(y[i] - halfHeight[i])).append("\" width=\"").append(number(2 * halfWidth[i]))
-                    .append("\" height=\"").append(number(2 * halfHeight[i])).append("\" rx=\"7\"/>");
-            for (int line = 0; line < labels[i].length; line++) {
-                double baseline = y[i] - halfHeight[i] + 7 + LINE * (line + 1) - 3;
-                out.append("<text x=\"").append(number(x[i])).append("\" y=\"").append(number(baseline))
-                        .append("\" text-anchor=\"middle\"").append(line == 0 ? " class=\"id\"" : "").append('>')
-                        .append(escape(labels[i][line])).append("</text>");
-            }
-            out.append("</g>\n");
-        }
-        out.append("</svg>\n");
-    }
-
-    /** Where the segment from a box's centre towards a point leaves the box. */
-    private static double[] boxExit(double x, double y, double towardsX, double towardsY, double halfWidth, double halfHeight) {
-        double dx = towardsX - x;
-        double dy = towardsY - y;
-        double t = Math.min(dx == 0 ? Double.MAX_VALUE : halfWidth / Math.abs(dx), dy == 0 ? Double.MAX_VALUE : halfHeight / Math.abs(dy));
-        t = Math.min(t, 1);
-        return new double[] {x + dx * t, y + dy * t};
-    }
-
-    private static String[] nodeLines(String id, List<TransactionSummary> transactions) {
-        for (TransactionSummary t : transactions) {
-            if (t.id().equals(id)) {
-                List<String> lines = new ArrayList<>(List.of(id));
-                t.session().ifPresent(session -> lines.add("session " + session));
-                Wording.thread(t).ifPresent(lines::add);
-                if (!t.times().isEmpty()) {
-                    lines.add("time " + t.times());
-                }
-                return lines.toArray(new String[0]);
-            }
-        }
-        return new String[] {id};
+        return PageText.bounded(op.transaction(), PageText.ITEM) + " operation " + op.index() + ", "
+                + PageText.bounded(op.text(), PageText.ITEM);
     }
 
     private static void transactions(List<TransactionSummary> transactions, StringBuilder out) {
@@ -231,19 +134,19 @@ public final class HtmlRenderer {
         out.append("<h2>Transactions</h2>\n<table>\n<tr><th>transaction</th><th>session</th>")
                 .append(threads ? "<th>thread</th>" : "").append("<th>time</th><th>operations</th></tr>\n");
         for (TransactionSummary t : transactions) {
-            out.append("<tr><td><strong>").append(escape(t.id())).append("</strong>").append(t.committed() ? "" : " (aborted)")
-                    .append("</td><td>").append(escape(t.session().orElse(""))).append("</td><td>");
+            out.append("<tr><td><strong>").append(PageText.cell(t.id(), PageText.ITEM)).append("</strong>")
+                    .append(t.committed() ? "" : " (aborted)").append("</td><td>").append(PageText.cell(t.session().orElse(""), PageText.ITEM)).append("</td><td>");
             if (threads) {
-                out.append(escape(t.thread().orElse(""))).append("</td><td>");
+                out.append(PageText.cell(t.thread().orElse(""), PageText.ITEM)).append("</td><td>");
             }
-            out.append(escape(t.times())).append("</td><td>");
+            out.append(PageText.cell(t.times(), PageText.ITEM)).append("</td><td>");
             for (Wording.StatementGroup group : Wording.groups(t)) {
                 group.statement().ifPresent(statement -> out.append("<div class=\"sql\"><code>")
-                        .append(escape(Wording.statement(statement))).append("</code></div>"));
+                        .append(PageText.sqlCell(Wording.statement(statement))).append("</code></div>"));
                 if (!group.operations().isEmpty()) {
                     out.append("<ol start=\"").append(group.operations().get(0).index()).append("\">");
                     for (OperationRef op : group.operations()) {
-                        out.append("<li><code>").append(escape(op.text())).append("</code></li>");
+                        out.append("<li><code>").append(PageText.cell(op.text(), PageText.ITEM)).append("</code></li>");
                     }
                     out.append("</ol>");
                 }
@@ -253,29 +156,9 @@ public final class HtmlRenderer {
         out.append("</table>\n");
     }
 
-    private static String number(double value) {
-        return String.format(Locale.ROOT, "%.1f", value);
-    }
-
-    /** Text as HTML character data or attribute value. */
-    static String escape(String text) {
-        StringBuilder out = new StringBuilder(text.length());
-        for (char c : text.toCharArray()) {
-            switch (c) {
-                case '&' -> out.append("&amp;");
-                case '<' -> out.append("&lt;");
-                case '>' -> out.append("&gt;");
-                case '"' -> out.append("&quot;");
-                case '\'' -> out.append("&#39;");
-                default -> out.append(c);
-            }
-        }
-        return out.toString();
-    }
-
     private static final String STYLE = """
             body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 60em;
-                   color: #222; line-height: 1.45; padding: 0 1em; }
+                   color: #222; line-height: 1.45; padding: 0 1em; overflow-wrap: break-word; }
             h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; }
             code, td ol { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.92em; }
             .case { border-top: 1px solid #ddd; margin-top: 1em; }
@@ -288,10 +171,10 @@ public final class HtmlRenderer {
             svg.cycle text.edge { font-size: 13px; font-weight: bold; paint-order: stroke; stroke: #fff; stroke-width: 4px; }
             ol.edges li { margin-bottom: 0.4em; }
             .premises { background: #fdf8e6; padding: 0.3em 0.9em; border-left: 4px solid #b58900; margin-top: 1em; }
-            table { border-collapse: collapse; margin-top: 0.5em; }
+            table { border-collapse: collapse; margin-top: 0.5em; max-width: 100%; }
             th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; vertical-align: top; text-align: left; }
             td ol { margin: 0; padding-left: 2.2em; }
-            .sql code { color: #1a4d80; }
+            .sql code { color: #1a4d80; white-space: pre-wrap; }
             .footer { color: #666; font-size: 0.85em; margin-top: 2em; }
             """;
 }

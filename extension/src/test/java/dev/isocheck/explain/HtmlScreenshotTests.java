@@ -2,6 +2,8 @@ package dev.isocheck.explain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.isocheck.internal.explain.ExhaustiveExplainer;
 import dev.isocheck.internal.explain.ClassicHistories;
 import dev.isocheck.CheckOptions;
@@ -18,9 +20,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Assumptions;
@@ -31,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The HTML page as a browser draws it: headless Chromium takes a screenshot of the page, and of the
  * same page without its drawing, and the drawing must add the edges' colours (the arrows and their
- * labels). Skipped where no Chromium is installed ({@code chromium}, {@code chromium-browser} or
+ * labels); and measures a copy of the page with a script added, for the drawing's boxes and the
+ * page's width over long names and text. Skipped where no Chromium is installed ({@code chromium}, {@code chromium-browser} or
  * {@code google-chrome} on the {@code PATH}, or the path in {@code CHROME}).
  */
 @DisplayName("HTML explanations, drawn by headless Chromium")
@@ -104,6 +110,78 @@ class HtmlScreenshotTests {
     }
 
     /**
+     * Issue 30: names of 60 to 80 characters (and of wide characters) in a recorded write skew and
+     * in a ring of four, as Chromium lays them out with its own fonts: no two boxes overlap, each
+     * box holds its texts, no edge label lies on a box or another label, and all of it, arrows
+     * included, lies inside the drawing's view; nor is the page wider than the window.
+     */
+    @Test
+    void longNamesLeaveTheBoxesApartAndInsideTheDrawing() throws Exception {
+        Optional<String> chromium = chromium();
+        Assumptions.assumeTrue(chromium.isPresent(), "no Chromium installed");
+        String id = "T-" + "a".repeat(56) + "-1";
+        String name = "connection-" + "c".repeat(70);
+        String key = "accounts/" + "k".repeat(60);
+        StringBuilder page = new StringBuilder(new HtmlRenderer().render(StrangeHistories.writeSkew(id, id + "2", name, key + "x",
+                key + "y", "1")));
+        for (Explanation explanation : List.of(StrangeHistories.ring(4, id, name, key), StrangeHistories.ring(3, "会话", "会话".repeat(25),
+                "キー".repeat(25)), StrangeHistories.writeSkew("T1", "T2", "s", "x", "y", "1"))) {
+            page.insert(page.indexOf("</body>"), svgOf(new HtmlRenderer().render(explanation)));
+        }
+        JsonNode geometry = measure(chromium.get(), page.toString(), "long-names");
+        assertThat(geometry.get("drawings")).hasSize(4);
+        assertThat(geometry.get("pageWidth").asDouble()).as("the page's width in a window %s wide", geometry.get("windowWidth"))
+                .isLessThanOrEqualTo(geometry.get("windowWidth").asDouble());
+        for (JsonNode drawing : geometry.get("drawings")) {
+            double[] view = box(drawing.get("view"));
+            List<double[]> rects = new ArrayList<>();
+            for (JsonNode node : drawing.get("nodes")) {
+                double[] rect = box(node.get("rect"));
+                rects.add(rect);
+                for (JsonNode text : node.get("texts")) {
+                    assertThat(inside(box(text), rect)).as("text %s in its box %s", text, node.get("rect")).isTrue();
+                }
+            }
+            for (int i = 0; i < rects.size(); i++) {
+                for (int j = i + 1; j < rects.size(); j++) {
+                    assertThat(apart(rects.get(i), rects.get(j))).as("boxes %s and %s apart", drawing.get("nodes").get(i).get("rect"),
+                            drawing.get("nodes").get(j).get("rect")).isTrue();
+                }
+                assertThat(inside(rects.get(i), view)).as("box %s in the view", drawing.get("nodes").get(i).get("rect")).isTrue();
+            }
+            for (JsonNode label : drawing.get("labels")) {
+                assertThat(inside(box(label), view)).as("edge label %s in the view", label).isTrue();
+                for (double[] rect : rects) {
+                    assertThat(apart(box(label), rect)).as("edge label %s off the boxes", label).isTrue();
+                }
+                for (JsonNode other : drawing.get("labels")) {
+                    assertThat(other == label || apart(box(label), box(other))).as("edge labels %s and %s apart", label, other)
+                            .isTrue();
+                }
+            }
+            for (JsonNode arrow : drawing.get("arrows")) {
+                assertThat(inside(box(arrow), view)).as("arrow %s in the view", arrow).isTrue();
+            }
+        }
+    }
+
+    /**
+     * Issue 30: a key of 3,000 characters, a value of 20,000 and a session of 500, none with a
+     * space to break at, in the text, the table and the SQL: the page wraps them, and is no wider
+     * than the window.
+     */
+    @Test
+    void longTextWrapsSoThePageNeverScrollsAcross() throws Exception {
+        Optional<String> chromium = chromium();
+        Assumptions.assumeTrue(chromium.isPresent(), "no Chromium installed");
+        String page = new HtmlRenderer().render(StrangeHistories.writeSkew("T1", "T2", "s".repeat(500), "x".repeat(3000), "y",
+                "v".repeat(20_000)), "histories/" + "h".repeat(400) + ".jsonl");
+        JsonNode geometry = measure(chromium.get(), page, "long-text");
+        assertThat(geometry.get("pageWidth").asDouble()).as("the page's width in a window %s wide", geometry.get("windowWidth"))
+                .isLessThanOrEqualTo(geometry.get("windowWidth").asDouble());
+    }
+
+    /**
      * Screenshots {@code page} with and without its drawings: the drawings must add more than
      * {@code minimum} pixels of the read-write red and of the write-read green.
      */
@@ -135,6 +213,69 @@ class HtmlScreenshotTests {
         assertThat(process.waitFor(90, TimeUnit.SECONDS)).as("Chromium finished").isTrue();
         assertThat(png).as("the screenshot; Chromium said: %s", Files.readString(dir.resolve(name + ".log"))).exists();
         return ImageIO.read(png.toFile());
+    }
+
+    /**
+     * What Chromium makes of {@code page}: a script added to a copy of it (the page itself has
+     * none) writes the page's width and, for every drawing, the boxes of its view, its boxes, their
+     * texts, its edge labels and its arrows ({@code getBBox()}, in the view's coordinates) into the
+     * document, and {@code --dump-dom} prints it.
+     */
+    private JsonNode measure(String chromium, String page, String name) throws IOException, InterruptedException {
+        String script = """
+                <script>
+                (() => {
+                  const box = e => { const b = e.getBBox(); return [b.x, b.y, b.width, b.height]; };
+                  const drawings = [...document.querySelectorAll('svg.cycle')].map(svg => ({
+                    view: [svg.viewBox.baseVal.x, svg.viewBox.baseVal.y, svg.viewBox.baseVal.width, svg.viewBox.baseVal.height],
+                    nodes: [...svg.querySelectorAll('g.node')].map(g => ({
+                      rect: box(g.querySelector('rect')), texts: [...g.querySelectorAll('text')].map(box) })),
+                    labels: [...svg.querySelectorAll('text.edge')].map(box),
+                    arrows: [...svg.children].filter(e => e.tagName === 'path').map(box) }));
+                  const result = { pageWidth: document.documentElement.scrollWidth, windowWidth: window.innerWidth, drawings };
+                  const out = document.createElement('pre');
+                  out.id = 'isocheck-geometry';
+                  out.textContent = JSON.stringify(result);
+                  document.body.appendChild(out);
+                })();
+                </script>
+                """;
+        assertThat(page).contains("</body>").doesNotContain("<script");
+        Path file = dir.resolve(name + ".html");
+        Files.writeString(file, page.replace("</body>", script + "</body>"), StandardCharsets.UTF_8);
+        Path dom = dir.resolve(name + ".dom");
+        Process process = new ProcessBuilder(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                "--dump-dom", "--window-size=1000,1600", file.toUri().toString())
+                .redirectOutput(dom.toFile()).redirectError(dir.resolve(name + ".log").toFile()).start();
+        assertThat(process.waitFor(90, TimeUnit.SECONDS)).as("Chromium finished").isTrue();
+        Matcher result = Pattern.compile("<pre id=\"isocheck-geometry\">([^<]*)</pre>").matcher(Files.readString(dom));
+        assertThat(result.find()).as("the script's result; Chromium said: %s", Files.readString(dir.resolve(name + ".log")))
+                .isTrue();
+        JsonNode geometry = new ObjectMapper().readTree(result.group(1).replace("&quot;", "\"").replace("&amp;", "&"));
+        System.out.printf("measured (%s): page %s wide in a window %s wide, %d drawings%n", name, geometry.get("pageWidth"),
+                geometry.get("windowWidth"), geometry.get("drawings").size());
+        return geometry;
+    }
+
+    /** The drawing in {@code page}. */
+    private static String svgOf(String page) {
+        Matcher svg = Pattern.compile("(?s)<svg class=\"cycle\".*?</svg>\n").matcher(page);
+        assertThat(svg.find()).isTrue();
+        return svg.group();
+    }
+
+    /** {@code [x, y, width, height]}. */
+    private static double[] box(JsonNode node) {
+        return new double[] {node.get(0).asDouble(), node.get(1).asDouble(), node.get(2).asDouble(), node.get(3).asDouble()};
+    }
+
+    /** Whether box {@code a} lies inside {@code b}, give or take half a pixel of rounding. */
+    private static boolean inside(double[] a, double[] b) {
+        return a[0] >= b[0] - 0.5 && a[1] >= b[1] - 0.5 && a[0] + a[2] <= b[0] + b[2] + 0.5 && a[1] + a[3] <= b[1] + b[3] + 0.5;
+    }
+
+    private static boolean apart(double[] a, double[] b) {
+        return a[0] + a[2] <= b[0] || b[0] + b[2] <= a[0] || a[1] + a[3] <= b[1] || b[1] + b[3] <= a[1];
     }
 
     private static int rgb(DependencyType type) {
