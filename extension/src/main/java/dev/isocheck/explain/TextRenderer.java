@@ -2,6 +2,7 @@ package dev.isocheck.explain;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import dev.isocheck.internal.text.Printable;
 import java.util.ArrayList;
 import java.util.List;
 import org.apiguardian.api.API;
@@ -12,7 +13,9 @@ import org.apiguardian.api.API;
  * edges and transactions in their stored order). Each transaction is listed with its session, its
  * times and its numbered operations, so the report stands on its own; a recorded transaction also
  * with its thread, and its operations under the SQL statements (with their parameters) that did
- * them, each edge followed by the statements behind it.
+ * them, each edge followed by the statements behind it. Control characters and bidirectional
+ * controls in what the history names are shown as escapes ({@code \n}, {@code \}{@code u001b} for
+ * ESC), so that every line is one the renderer wrote.
  *
  * <pre>
  * G2-item (write skew) at serializable: a cycle of 2 transactions
@@ -193,9 +196,13 @@ public final class TextRenderer {
         }
     }
 
-    /** {@link #wrap} after this renderer's indent. */
+    /**
+     * {@link #wrap} after this renderer's indent. Every text the report shows passes here, so this
+     * is where what a history named (ids, keys, sessions, threads, SQL, values) is made
+     * {@linkplain Printable#escape printable}: a newline in a key must not start a line of its own.
+     */
     private void put(String text, String first, String rest, List<String> lines) {
-        wrap(text, indent + first, indent + rest, lines);
+        wrap(Printable.escape(text), indent + first, indent + rest, lines);
     }
 
     /**

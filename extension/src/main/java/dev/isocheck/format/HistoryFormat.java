@@ -60,18 +60,54 @@ public enum HistoryFormat {
 
     /**
      * The format a path is in, judged by its name: {@code *.jsonl} files, {@code *.bincode} files,
-     * and directories holding {@code *.log} files (Cobra, read as the logs declare); empty when none fits.
+     * either also gzip-compressed ({@code x.jsonl.gz}, {@code history.bincode.gz}: the format of what
+     * the file holds once decompressed, which {@link #isCompressed} tells; the readers read
+     * uncompressed files, the {@code check} command decompresses), and directories holding
+     * {@code *.log} files and no history of another format (Cobra, read as the logs declare);
+     * empty when none fits.
+     *
+     * <p>A directory holding {@code *.log} files beside {@code *.jsonl} or {@code *.bincode} files is
+     * no Cobra history: reading it as one would leave the others unread, and a stray log (an empty
+     * one) would stand for the whole directory.
      */
     public static java.util.Optional<HistoryFormat> detect(Path path) {
-        String name = path.getFileName() == null ? "" : path.getFileName().toString();
         if (Files.isDirectory(path)) {
+            boolean logs = false;
             try (var files = Files.list(path)) {
-                return files.anyMatch(p -> p.getFileName().toString().endsWith(".log"))
-                        ? java.util.Optional.of(COBRA) : java.util.Optional.empty();
-            } catch (java.io.IOException e) {
+                for (Path file : (Iterable<Path>) files::iterator) {
+                    if (Files.isDirectory(file)) {
+                        continue;
+                    }
+                    if (isFileOfFormat(file)) {
+                        return java.util.Optional.empty();
+                    }
+                    logs |= file.getFileName().toString().endsWith(".log");
+                }
+            } catch (java.io.IOException | java.io.UncheckedIOException e) {
                 return java.util.Optional.empty();
             }
+            return logs ? java.util.Optional.of(COBRA) : java.util.Optional.empty();
         }
+        return byName(uncompressedName(path));
+    }
+
+    /** Whether {@code path} is named as a gzip file is ({@code *.gz}). */
+    public static boolean isCompressed(Path path) {
+        return path.getFileName() != null && path.getFileName().toString().endsWith(".gz");
+    }
+
+    /** Whether {@code file}, not a directory, has the name of a history file (compressed or not). */
+    private static boolean isFileOfFormat(Path file) {
+        return byName(uncompressedName(file)).isPresent();
+    }
+
+    /** The file name without a {@code .gz} ending. */
+    private static String uncompressedName(Path path) {
+        String name = path.getFileName() == null ? "" : path.getFileName().toString();
+        return isCompressed(path) ? name.substring(0, name.length() - ".gz".length()) : name;
+    }
+
+    private static java.util.Optional<HistoryFormat> byName(String name) {
         if (name.endsWith(".jsonl")) {
             return java.util.Optional.of(JSONL);
         }

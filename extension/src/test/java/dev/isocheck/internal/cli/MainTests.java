@@ -47,7 +47,7 @@ class MainTests {
     @Test
     void helpAfterCheckPrintsTheUsageAndSucceeds() {
         assertThat(run(Map.of(), "check", "--help")).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("usage: isocheck check");
+        assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("Usage: isocheck check");
         assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
     }
 
