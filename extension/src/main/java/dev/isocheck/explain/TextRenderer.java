@@ -128,11 +128,12 @@ public final class TextRenderer {
      * behind its operations when they were recorded.
      */
     private void edges(AnomalyCycle cycle, List<TransactionSummary> transactions, String margin, List<String> lines) {
-        int width = cycle.edges().stream().mapToInt(e -> e.arrow().length()).max().orElse(0);
+        // Escaped here too: an aligned arrow is the margin of its reason, which put does not escape.
+        int width = cycle.edges().stream().mapToInt(e -> Printable.escape(e.arrow()).length()).max().orElse(0);
         // Arrows with long keys would leave no room for the reason: fall back to a line of their own.
         boolean aligned = width <= 40;
         for (Dependency edge : cycle.edges()) {
-            String arrow = edge.arrow();
+            String arrow = Printable.escape(edge.arrow());
             String under;
             if (aligned) {
                 String first = margin + arrow + " ".repeat(width - arrow.length() + 2);

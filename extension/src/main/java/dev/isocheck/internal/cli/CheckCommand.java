@@ -72,7 +72,7 @@ public final class CheckCommand implements Callable<Integer> {
     /** An input, or the command line, is invalid, or a history could not be decided or had nothing to check. */
     public static final int EXIT_INVALID = 2;
 
-    @Option(names = "--level", paramLabel = "LEVEL", converter = LevelConverter.class,
+    @Option(names = "--level", paramLabel = "LEVEL", converter = LevelConverter.class, completionCandidates = LevelNames.class,
             description = "The level to check: serializable (default), strict-serializable, snapshot-isolation, prefix, "
                     + "causal, read-atomic, read-committed.")
     private IsolationLevel level;
@@ -82,7 +82,7 @@ public final class CheckCommand implements Callable<Integer> {
                     + "snapshot-isolation, serializable), explained at that level. Takes no --level.")
     private boolean classify;
 
-    @Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class,
+    @Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class, completionCandidates = FormatNames.class,
             description = "The histories' format: jsonl, dbcop, cobra (a directory of *.log, read as the logs declare), "
                     + "cobra-unique or cobra-duplicates (force a reading). By default *.jsonl is jsonl and *.bincode dbcop, "
                     + "gzipped (*.gz) or not, and - is told by its content.")
@@ -295,7 +295,7 @@ public final class CheckCommand implements Callable<Integer> {
             try {
                 return IsolationLevel.fromName(value);
             } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(echoed(e.getMessage(), value));
+                throw new UsageErrors.BadValue(echoed(e.getMessage(), value));
             }
         }
     }
@@ -307,8 +307,24 @@ public final class CheckCommand implements Callable<Integer> {
             try {
                 return HistoryFormat.fromName(value);
             } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(echoed(e.getMessage(), value));
+                throw new UsageErrors.BadValue(echoed(e.getMessage(), value));
             }
+        }
+    }
+
+    /** The levels' names, for completion scripts. */
+    static final class LevelNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.Arrays.stream(IsolationLevel.values()).map(IsolationLevel::cliName).iterator();
+        }
+    }
+
+    /** The formats' names, for completion scripts. */
+    static final class FormatNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.Arrays.stream(HistoryFormat.values()).map(HistoryFormat::cliName).iterator();
         }
     }
 
@@ -316,7 +332,7 @@ public final class CheckCommand implements Callable<Integer> {
     static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
-            return DurationText.parse(value).orElseThrow(() -> new CommandLine.TypeConversionException(
+            return DurationText.parse(value).orElseThrow(() -> new UsageErrors.BadValue(
                     "--timeout must be " + DurationText.FORMS + "; got '" + Printable.echo(value) + "'"));
         }
     }
@@ -328,7 +344,7 @@ public final class CheckCommand implements Callable<Integer> {
             try {
                 return Path.of(value);
             } catch (InvalidPathException e) {
-                throw new CommandLine.TypeConversionException("--report " + Printable.echo(value) + " is not a valid path ("
+                throw new UsageErrors.BadValue("--report " + Printable.echo(value) + " is not a valid path ("
                         + e.getReason() + ")");
             }
         }

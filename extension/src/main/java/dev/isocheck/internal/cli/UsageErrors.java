@@ -15,6 +15,17 @@ import picocli.CommandLine.ParameterException;
  */
 final class UsageErrors implements CommandLine.IParameterExceptionHandler {
 
+    /**
+     * An option's value the command's converters refuse, in a sentence of their own that names the
+     * option and bounds what it quotes: printed as it is, not after picocli's "Invalid value for".
+     */
+    static final class BadValue extends CommandLine.TypeConversionException {
+
+        BadValue(String message) {
+            super(message);
+        }
+    }
+
     @Override
     public int handleParseException(ParameterException e, String[] args) {
         CommandLine line = e.getCommandLine();
@@ -27,9 +38,8 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
     }
 
     private static String message(ParameterException e) {
-        if (e.getCause() instanceof CommandLine.TypeConversionException conversion) {
-            // The converters word their messages whole, and bound what they quote.
-            return conversion.getMessage();
+        if (e.getCause() instanceof BadValue bad) {
+            return bad.getMessage();
         }
         if (e instanceof CommandLine.UnmatchedArgumentException unmatched && e.getCommandLine().getParent() == null
                 && !unmatched.getUnmatched().isEmpty()) {
