@@ -23,7 +23,6 @@ class NothingToCheckTests {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             only-comments.jsonl | the history has no transactions
-            cr-line-ends.jsonl  | the history has no transactions
             all-aborted.jsonl   | the history's 2 transactions all aborted
             """)
     void aHistoryWithNothingCommittedExitsTwoSayingSoInTextAndJson(String name, String why) throws IOException {
