@@ -24,22 +24,29 @@ final class ReportPages {
 
     /**
      * Writes the page explaining {@code history}'s violation as {@code DIR/}{@link #name name(history)}.
-     * A name in the history holding half a surrogate pair, which UTF-8 cannot encode, is written
-     * as U+FFFD: the page must not be lost for one character.
      *
      * @return the page
      */
     static Path write(Path directory, HistorySource history, Explanation explanation) throws IOException {
         Files.createDirectories(directory);
         Path page = directory.resolve(name(history.reportKey(), directory.getFileSystem().getSeparator()));
+        writeUtf8(page, new HtmlRenderer().render(explanation, history.name()));
+        return page;
+    }
+
+    /**
+     * Writes {@code text} in UTF-8, half a surrogate pair (which UTF-8 cannot encode) as U+FFFD:
+     * the page must not be lost for one character of a name. The renderer shows such halves
+     * escaped already; this holds should one slip through.
+     */
+    static void writeUtf8(Path file, String text) throws IOException {
         CharsetEncoder utf8 = StandardCharsets.UTF_8.newEncoder()
                 .onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE)
                 .replaceWith("\uFFFD".getBytes(StandardCharsets.UTF_8));
-        try (Writer out = new OutputStreamWriter(Files.newOutputStream(page), utf8)) {
-            out.write(new HtmlRenderer().render(explanation, history.name()));
+        try (Writer out = new OutputStreamWriter(Files.newOutputStream(file), utf8)) {
+            out.write(text);
         }
-        return page;
     }
 
     /**

@@ -39,7 +39,7 @@ class VerdictKeptTests {
     }
 
     @Test
-    void aReportOnAKeyHoldingHalfASurrogatePairIsWrittenWithAReplacementCharacter() throws IOException {
+    void aReportOnAKeyHoldingHalfASurrogatePairIsWritten() throws IOException {
         Path history = CommandRun.resource("lone-surrogate-key.jsonl");
         Path reports = dir.resolve("reports");
 
@@ -50,7 +50,17 @@ class VerdictKeptTests {
         Path page = reports.resolve(ReportPages.name(history));
         assertThat(run.out()).startsWith(history + ": VIOLATION G2-item (lost update)\n")
                 .contains("T1 -rw x\\ud800-> T2").endsWith("\n  report: " + page + "\n");
-        assertThat(Files.readString(page, StandardCharsets.UTF_8)).startsWith("<!DOCTYPE html>").contains("x\uFFFD");
+        // The page shows the half escaped, as the text does.
+        assertThat(Files.readString(page, StandardCharsets.UTF_8)).startsWith("<!DOCTYPE html>").contains("x\\ud800");
+    }
+
+    @Test
+    void halfASurrogatePairThatReachesThePageIsWrittenAsAReplacementCharacter() throws IOException {
+        Path page = dir.resolve("page.html");
+
+        ReportPages.writeUtf8(page, "<p>x\uD800 and \uDE00y and \uD83D\uDE00</p>");
+
+        assertThat(Files.readString(page, StandardCharsets.UTF_8)).isEqualTo("<p>x\uFFFD and \uFFFDy and \uD83D\uDE00</p>");
     }
 
     @Test
