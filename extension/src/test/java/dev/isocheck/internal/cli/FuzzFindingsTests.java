@@ -1,0 +1,68 @@
+package dev.isocheck.internal.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What {@link ReaderFuzzTests} found, kept as regular tests: each input is rebuilt here from a
+ * seed history in the repository ({@code src/test/resources/fuzz/seeds/}) by the mutation that
+ * broke it, and held to the fuzz test's rules ({@link ReaderFuzzTests.OutputRules}) and to what
+ * the fix promises.
+ */
+@DisplayName("fuzz findings: inputs the fuzz test found, replayed")
+class FuzzFindingsTests {
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int check(Path history) {
+        return Main.run(new String[] {"check", "--timeout", "5s", history.toString()}, name -> null,
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    /** A seed history's text, by its file name. */
+    private static String seed(String name) {
+        return FuzzInput.seeds().stream().filter(s -> s.name().equals(name)).findFirst()
+                .map(s -> new String(s.bytes(), StandardCharsets.UTF_8))
+                .orElseThrow(() -> new IllegalStateException("no seed history " + name));
+    }
+
+    /**
+     * Seed 12345, input 4238: lost-update.jsonl with its first transaction id replaced by two
+     * million a's (and LF CR line ends). The violation's text cut the id into lines by copying what
+     * was left of it once per line, quadratic time: over a minute on a loaded machine, a hang to
+     * the user. Cut by offsets, it takes a few seconds, most of it printing the id.
+     */
+    @Test
+    @Timeout(120)
+    void aTransactionIdOfTwoMillionCharactersIsExplainedInSeconds() throws IOException {
+        String history = seed("lost-update.jsonl").replace("\"T1\"", "\"" + "a".repeat(2_000_000) + "\"")
+                .replace("\n", "\n\r");
+        Path file = Files.writeString(dir.resolve("lost-update.jsonl"), history);
+
+        long started = System.nanoTime();
+        int status = check(file);
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+        String stdout = out.toString(StandardCharsets.UTF_8);
+        assertThat(ReaderFuzzTests.OutputRules.violation(status, stdout, err.toString(StandardCharsets.UTF_8), file)).isEmpty();
+        assertThat(status).isEqualTo(1);
+        assertThat(stdout).startsWith(file + ": VIOLATION G2-item (lost update)");
+        // Quadratic, this took 30 s unloaded; linear, about 2 s. The bound leaves room for a slow machine.
+        assertThat(took).isLessThan(Duration.ofSeconds(20));
+    }
+}
