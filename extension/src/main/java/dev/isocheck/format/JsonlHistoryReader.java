@@ -94,12 +94,12 @@ public final class JsonlHistoryReader implements HistoryReader {
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .build();
 
+    /** Where {@link #read(Path)} tells of fields it does not read, having no one else to tell. */
+    private static final Logger LOGGER = Logger.getLogger("dev.isocheck");
+
     /** Creates a reader; readers keep no state between files. */
     public JsonlHistoryReader() {
     }
-
-    /** Where {@link #read(Path)} tells of fields it does not read, having no one else to tell. */
-    private static final Logger LOGGER = Logger.getLogger("dev.isocheck");
 
     /**
      * Reads the history at {@code path}, logging a warning (java.util.logging, logger
