@@ -49,7 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
 @DisplayName("fuzz: malformed histories in the three formats end, located, without stack traces")
 class ReaderFuzzTests {
 
-    static final int DEFAULT_INPUTS = 1_500;
+    static final int DEFAULT_INPUTS = 3_000;
     private static final long SEED = Long.getLong("fuzz.seed", 30L);
     private static final int INPUTS = Integer.getInteger("fuzz.inputs", DEFAULT_INPUTS);
     private static final int FIRST = Integer.getInteger("fuzz.first", 0);
