@@ -222,16 +222,18 @@ public final class TextRenderer {
             if (line.length() > start) {
                 line.append(' ');
             }
-            String left = word;
-            while (line.length() + left.length() > WIDTH && WIDTH - line.length() > 0) {
+            // Cut by offsets, not by taking what is left as a new string each time: a word of
+            // megabytes (a transaction id, a key) would be copied once per line, quadratic time.
+            int from = 0;
+            while (line.length() + word.length() - from > WIDTH && WIDTH - line.length() > 0) {
                 int room = WIDTH - line.length();
-                line.append(left, 0, room);
+                line.append(word, from, from + room);
                 lines.add(line.toString());
-                left = left.substring(room);
+                from += room;
                 line = new StringBuilder(rest);
                 start = rest.length();
             }
-            line.append(left);
+            line.append(word, from, word.length());
         }
         lines.add(line.toString());
     }

@@ -9,9 +9,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.apiguardian.api.API;
 
@@ -39,9 +41,17 @@ import org.apiguardian.api.API;
  *       make two different writes look alike.</li>
  *   <li>A read whose writer transaction is Cobra's init ({@code 0xbebeebee}) or null
  *       ({@code 0xdeadbeef}) id read the initial state. Its value is {@code "init:value"}, which
- *       no write's value can equal (a write's fields are hex digits only), and the initial state is
- *       left unknown, so such reads are explained by the unknown initial value alone. Its write
- *       id must be init or null too.</li>
+ *       no write's value can equal (a write's fields are hex digits only). Its write id must be
+ *       init or null too.</li>
+ *   <li>The initial state is complete: each key's initial value is the one its first read of the
+ *       initial state saw, and a key no read saw initially starts absent (no Cobra read observes
+ *       absence). Why not leave it unknown: an unknown initial value may be any value no
+ *       transaction writes, so a read of a value nobody wrote (a writer no log holds, {@code 0x999},
+ *       or a value its writer never wrote) would be explained by it and pass. Cobra's logs tell
+ *       the initial state's values apart, so such a read is what {@code docs/semantics.md} calls
+ *       {@code thin-air}, as it is in dbcop's histories, which start complete too. A second read
+ *       of a key's initial state that saw another value is then thin air as well (an unknown
+ *       initial state would call it an initial-value conflict): a violation either way.</li>
  *   <li>A transaction started and not committed before the next {@code S} or the end of its log
  *       is kept as aborted. VeriStrong rejects such logs; a client that crashed or gave up leaves
  *       them, and an aborted transaction installs nothing but still tells when a read saw its
@@ -101,11 +111,12 @@ public final class CobraHistoryReader implements HistoryReader {
             throw new HistoryFormatException(path, "", "no *.log files");
         }
         Values reading = values == Values.AS_LOGGED ? declaredReading(logs) : values;
-        HistoryBuilder builder = History.builder();
+        HistoryBuilder builder = History.builder().initialStateComplete(true);
+        InitialValues initial = new InitialValues(builder);
         Map<Long, String> started = new HashMap<>();
         for (Path log : logs) {
             try (BinaryInput in = BinaryInput.open(log)) {
-                readLog(in, builder, started, reading);
+                readLog(in, builder, started, initial, reading);
             }
         }
         return builder.build();
@@ -145,8 +156,8 @@ public final class CobraHistoryReader implements HistoryReader {
         return Values.UNIQUE;
     }
 
-    private void readLog(BinaryInput in, HistoryBuilder builder, Map<Long, String> started, Values reading)
-            throws IOException, HistoryFormatException {
+    private void readLog(BinaryInput in, HistoryBuilder builder, Map<Long, String> started, InitialValues initial,
+            Values reading) throws IOException, HistoryFormatException {
         String name = in.file().getFileName().toString();
         String session = name.substring(0, name.length() - ".log".length());
         TransactionBuilder open = null;
@@ -205,7 +216,12 @@ public final class CobraHistoryReader implements HistoryReader {
                     if (open == null) {
                         throw error(in, at, "read outside a transaction (no S record before it)");
                     }
-                    open.read(Long.toHexString(key), read(reading, in, at, writer, writeId, value));
+                    String keyName = Long.toHexString(key);
+                    String observed = read(reading, in, at, writer, writeId, value);
+                    if (writer == INIT || writer == NULL) {
+                        initial.saw(keyName, observed);
+                    }
+                    open.read(keyName, observed);
                 }
                 default -> throw error(in, at, "unknown record type 0x" + BinaryInput.hex2(op) + " (expected S, C, W or R)");
             }
@@ -238,6 +254,23 @@ public final class CobraHistoryReader implements HistoryReader {
                     + " (format " + HistoryFormat.COBRA_DUPLICATES.cliName() + ")");
         }
         return written(reading, writeId, writer, value);
+    }
+
+    /** The initial state, as the reads of it show it: each key's first observed initial value. */
+    private static final class InitialValues {
+        private final HistoryBuilder builder;
+        private final Set<String> listed = new HashSet<>();
+
+        InitialValues(HistoryBuilder builder) {
+            this.builder = builder;
+        }
+
+        /** A read of {@code key}'s initial state observed {@code value}: listed, unless the key is already. */
+        void saw(String key, String value) {
+            if (listed.add(key)) {
+                builder.initialValue(key, value);
+            }
+        }
     }
 
     private static void checkNotReserved(BinaryInput in, long at, long id) throws HistoryFormatException {

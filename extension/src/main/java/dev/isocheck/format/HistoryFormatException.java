@@ -2,8 +2,10 @@ package dev.isocheck.format;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import dev.isocheck.internal.text.Excerpt;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 import org.apiguardian.api.API;
 
 /**
@@ -14,6 +16,12 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class HistoryFormatException extends Exception {
 
+    /**
+     * The longest problem kept whole. Readers quote at most a few hundred characters of their input
+     * ({@link Excerpt}); this is the last bound, so that no message echoes megabytes of a history.
+     */
+    static final int MAX_PROBLEM = 2_000;
+
     private final Path file;
     private final String place;
     private final String problem;
@@ -21,13 +29,17 @@ public final class HistoryFormatException extends Exception {
     /**
      * @param file    the file (or directory) being read
      * @param place   where in it, e.g. {@code "12"} for line 12 or {@code "byte 4096"}; empty for the whole file
-     * @param problem what is wrong, in words
+     * @param problem what is wrong, in words; cut after {@value #MAX_PROBLEM} characters, the rest counted
      */
     public HistoryFormatException(Path file, String place, String problem) {
-        super(file + (place.isEmpty() ? "" : ":" + place) + ": " + problem);
+        super(file + (place.isEmpty() ? "" : ":" + place) + ": " + bounded(problem));
         this.file = Objects.requireNonNull(file, "file is null");
         this.place = Objects.requireNonNull(place, "place is null");
-        this.problem = Objects.requireNonNull(problem, "problem is null");
+        this.problem = bounded(problem);
+    }
+
+    private static String bounded(String problem) {
+        return Excerpt.of(Objects.requireNonNull(problem, "problem is null"), MAX_PROBLEM, UnaryOperator.identity());
     }
 
     /** The file being read. */

@@ -2,7 +2,9 @@ package dev.isocheck.format;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,12 +16,15 @@ import dev.isocheck.history.HistoryBuilder.TransactionBuilder;
 import dev.isocheck.history.SqlStatement;
 import dev.isocheck.history.UnknownInitialValues;
 import dev.isocheck.history.Value;
+import dev.isocheck.internal.text.Excerpt;
+import dev.isocheck.internal.text.NearestName;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,7 +35,10 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.logging.Logger;
 import org.apiguardian.api.API;
 
 /**
@@ -49,34 +57,74 @@ import org.apiguardian.api.API;
  *       that is not the index of one of its transaction's statements,
  *       fields of the wrong type, {@code end} before
  *       {@code start};</li>
- *   <li>accepted: unknown fields (the format may grow), {@code null} for an optional field
+ *   <li>accepted: unknown fields (the format may grow; each is warned of, with the known field
+ *       it may be a misspelling of: {@link #read(Path, Consumer)}), {@code null} for an optional field
  *       ({@code session}, {@code status}, {@code start}, {@code end}, {@code complete},
  *       {@code unknown}, {@code thread}, {@code statements}, {@code parameters}, {@code name},
  *       {@code statement}), as
  *       serialisers of optional values write it, an integer {@code session} (taken as its
- *       decimal text), a UTF-8 byte order mark, CRLF line ends, and comment lines
+ *       decimal text), a UTF-8 byte order mark, LF, CRLF and CR-only line ends, and comment lines
  *       ({@code //}) and blank lines, with leading white space.</li>
  * </ul>
  *
- * <p>Errors name the line: {@code file:12: ops[2]: unknown op "raed" (expected read, write or predicate)}.
+ * <p>Errors name the line: {@code file:12: ops[2]: unknown op "raed" (expected read, write or predicate)},
+ * in the format's terms (not Jackson's, whose advice names settings a user cannot change:
+ * {@link JsonProblem}), quoting at most {@value Excerpt#LIMIT} characters of any string of the
+ * input. Jackson's limits are the format's: arrays and objects nested at most 1,000 deep, numbers
+ * of at most 1,000 characters, strings of at most 20,000,000 and field names of at most 50,000.
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class JsonlHistoryReader implements HistoryReader {
 
-    private static final JsonMapper JSON = JsonMapper.builder()
+    /**
+     * The format's limits ({@code docs/history-format.md}), set here rather than left to Jackson's
+     * defaults so that an upgrade of Jackson does not change what a history may hold. Beyond them a
+     * line is refused before it costs time or memory.
+     */
+    private static final StreamReadConstraints LIMITS = StreamReadConstraints.builder()
+            .maxNestingDepth(1_000)
+            .maxNumberLength(1_000)
+            .maxStringLength(20_000_000)
+            .maxNameLength(50_000)
+            .build();
+
+    private static final JsonMapper JSON = JsonMapper.builder(JsonFactory.builder().streamReadConstraints(LIMITS).build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .build();
 
+    /** Where {@link #read(Path)} tells of fields it does not read, having no one else to tell. */
+    private static final Logger LOGGER = Logger.getLogger("dev.isocheck");
+
     /** Creates a reader; readers keep no state between files. */
     public JsonlHistoryReader() {
     }
 
+    /**
+     * Reads the history at {@code path}, logging a warning (java.util.logging, logger
+     * {@code dev.isocheck}) for each field it does not read, as {@link #read(Path, Consumer)} tells.
+     */
     @Override
     public History read(Path path) throws HistoryFormatException, IOException {
+        return read(path, LOGGER::warning);
+    }
+
+    /**
+     * Reads the history at {@code path}, telling {@code warnings} of the fields isocheck does not
+     * read ({@code file:3: unknown field "stauts" in a transaction, ignored; did you mean "status"?}):
+     * one warning per field and kind of object, at the first line it is on, told when the file has
+     * been read, or before its error when it is malformed.
+     */
+    @Override
+    public History read(Path path, Consumer<String> warnings) throws HistoryFormatException, IOException {
+        Objects.requireNonNull(warnings, "warnings is null");
+        Parse parse = new Parse(path);
         try (InputStream in = Files.newInputStream(path)) {
-            return new Parse(path).run(in);
+            return parse.run(in);
+        } finally {
+            // Before the error too: a misspelt "ops" explains the missing "ops" the error names.
+            parse.unknownFields.report(warnings);
         }
     }
 
@@ -84,6 +132,7 @@ public final class JsonlHistoryReader implements HistoryReader {
     private static final class Parse {
 
         private final Path file;
+        private final UnknownFields unknownFields;
         private final HistoryBuilder builder = History.builder();
         private final Map<String, Long> idLines = new HashMap<>();
         private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
@@ -95,21 +144,34 @@ public final class JsonlHistoryReader implements HistoryReader {
 
         Parse(Path file) {
             this.file = file;
+            this.unknownFields = new UnknownFields(file);
         }
 
+        /**
+         * Reads the lines: each ends at a line feed, a carriage return followed by one, or a
+         * carriage return alone (as Java's {@code BufferedReader} and Python's universal newlines
+         * read them). A file written with CR-only line ends would otherwise be one line, and one
+         * comment line at that when it starts with a comment: a history that passes unread.
+         */
         History run(InputStream in) throws IOException, HistoryFormatException {
             ByteArrayOutputStream pending = new ByteArrayOutputStream(256);
             byte[] chunk = new byte[1 << 16];
+            boolean afterCr = false;
             int n;
             while ((n = in.read(chunk)) >= 0) {
                 int from = 0;
                 for (int i = 0; i < n; i++) {
-                    if (chunk[i] == '\n') {
+                    byte b = chunk[i];
+                    if (b == '\n' && afterCr) {
+                        // The line feed of a CRLF: the carriage return ended the line already.
+                        from = i + 1;
+                    } else if (b == '\n' || b == '\r') {
                         pending.write(chunk, from, i - from);
                         line(pending);
                         pending.reset();
                         from = i + 1;
                     }
+                    afterCr = b == '\r';
                 }
                 pending.write(chunk, from, n - from);
             }
@@ -121,12 +183,7 @@ public final class JsonlHistoryReader implements HistoryReader {
 
         private void line(ByteArrayOutputStream bytes) throws HistoryFormatException {
             line++;
-            String text;
-            try {
-                text = utf8.decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
-            } catch (CharacterCodingException e) {
-                throw error("not valid UTF-8");
-            }
+            String text = decode(bytes.toByteArray());
             if (line == 1 && text.startsWith("\uFEFF")) {
                 text = text.substring(1);
             }
@@ -139,11 +196,10 @@ public final class JsonlHistoryReader implements HistoryReader {
                 // The untrimmed text, so that Jackson's columns are the line's.
                 node = JSON.readTree(text);
             } catch (JsonProcessingException e) {
-                String where = e.getLocation() == null ? "" : " at column " + e.getLocation().getColumnNr();
-                throw error("bad JSON" + where + ": " + oneLine(e.getOriginalMessage()));
+                throw error(JsonProblem.of(e));
             } catch (RuntimeException e) {
                 // Jackson throws some number errors unchecked (1e2147483648: NumberFormatException).
-                throw error("bad JSON: " + describe(e));
+                throw error(JsonProblem.of(e));
             }
             if (!node.isObject()) {
                 throw error("expected a JSON object (an initial state or a transaction), found " + kind(node));
@@ -159,7 +215,7 @@ public final class JsonlHistoryReader implements HistoryReader {
                 } else if (transaction) {
                     transaction(node);
                 } else {
-                    throw error("neither an initial state (no \"init\") nor a transaction (no \"id\")");
+                    throw error("neither an initial state (no \"init\") nor a transaction (no \"id\")" + slipOf(node));
                 }
             } catch (RuntimeException e) {
                 // A last resort: whatever the model refuses is this line's problem, not a crash.
@@ -175,6 +231,7 @@ public final class JsonlHistoryReader implements HistoryReader {
                 throw error("the initial state must come before the first transaction (line " + firstTransactionLine + ")");
             }
             initLine = line;
+            unknownFields.check(node, JsonlObject.INIT, line);
             JsonNode init = node.get("init");
             if (!init.isObject()) {
                 throw error("\"init\" must be an object mapping keys to values, not " + kind(init));
@@ -196,6 +253,7 @@ public final class JsonlHistoryReader implements HistoryReader {
             if (firstTransactionLine < 0) {
                 firstTransactionLine = line;
             }
+            unknownFields.check(node, JsonlObject.TRANSACTION, line);
             Object id = id(node.get("id"));
             String idText = id.toString();
             Long first = idLines.putIfAbsent(idText, line);
@@ -260,6 +318,7 @@ public final class JsonlHistoryReader implements HistoryReader {
                 if (!statement.isObject()) {
                     throw error(at + "expected a {\"sql\", \"parameters\", \"name\"} object, found " + kind(statement));
                 }
+                unknownFields.check(statement, JsonlObject.STATEMENT, line);
                 String sql = string(statement, "sql", at + "statement");
                 List<String> parameters = new ArrayList<>();
                 JsonNode given = statement.get("parameters");
@@ -313,9 +372,18 @@ public final class JsonlHistoryReader implements HistoryReader {
                 throw error(at + "\"op\" must be a string (read, write or predicate), not " + kind(kind));
             }
             switch (kind.textValue()) {
-                case "read" -> t.read(string(op, "key", at + "read"), value(op, at + "read"));
-                case "write" -> t.write(string(op, "key", at + "write"), value(op, at + "write"));
-                case "predicate" -> predicate(t, op, at);
+                case "read" -> {
+                    unknownFields.check(op, JsonlObject.READ, line);
+                    t.read(string(op, "key", at + "read"), value(op, at + "read"));
+                }
+                case "write" -> {
+                    unknownFields.check(op, JsonlObject.WRITE, line);
+                    t.write(string(op, "key", at + "write"), value(op, at + "write"));
+                }
+                case "predicate" -> {
+                    unknownFields.check(op, JsonlObject.PREDICATE, line);
+                    predicate(t, op, at);
+                }
                 default -> throw error(at + "unknown op " + quote(kind.textValue()) + " (expected read, write or predicate)");
             }
         }
@@ -337,6 +405,7 @@ public final class JsonlHistoryReader implements HistoryReader {
                 if (!row.isObject()) {
                     throw error(rowAt + "expected a {\"key\", \"value\"} object, found " + kind(row));
                 }
+                unknownFields.check(row, JsonlObject.ROW, line);
                 String key = string(row, "key", rowAt + "row");
                 if (!key.startsWith(table + "/")) {
                     throw error(rowAt + "key " + quote(key) + " is not in table " + quote(table)
@@ -444,9 +513,47 @@ public final class JsonlHistoryReader implements HistoryReader {
             return v.longValue();
         }
 
+        /**
+         * A line's bytes as text, or this line's error naming the first byte that is not UTF-8
+         * (counted from 1, as Jackson counts columns).
+         */
+        private String decode(byte[] bytes) throws HistoryFormatException {
+            ByteBuffer in = ByteBuffer.wrap(bytes);
+            CharBuffer out = CharBuffer.allocate(bytes.length);
+            utf8.reset();
+            CoderResult result = utf8.decode(in, out, true);
+            if (!result.isError()) {
+                result = utf8.flush(out);
+            }
+            if (result.isError()) {
+                int at = in.position();
+                StringBuilder shown = new StringBuilder();
+                for (int i = at; i < Math.min(bytes.length, at + Math.max(1, result.length())); i++) {
+                    shown.append(shown.length() == 0 ? "" : " ").append("0x").append(BinaryInput.hex2(bytes[i] & 0xFF));
+                }
+                throw error("not valid UTF-8 at byte " + (at + 1) + " of the line (" + shown + ")");
+            }
+            return out.flip().toString();
+        }
+
         private HistoryFormatException error(String problem) {
             return new HistoryFormatException(file, String.valueOf(line), problem);
         }
+    }
+
+    /**
+     * For a line with neither {@code "init"} nor {@code "id"}: {@code "; did you mean "id" for "Id"?"}
+     * when one of its fields looks like a slip of one of them, else nothing.
+     */
+    private static String slipOf(JsonNode node) {
+        for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+            String field = names.next();
+            Optional<String> near = NearestName.of(field, List.of("id", "init"));
+            if (near.isPresent()) {
+                return "; did you mean " + quote(near.get()) + " for " + quote(field) + "?";
+            }
+        }
+        return "";
     }
 
     /** A JSON tree as the plain Java that {@link dev.isocheck.history.Value#of(Object)} takes. */
@@ -494,20 +601,21 @@ public final class JsonlHistoryReader implements HistoryReader {
         return text.length() <= 40 ? type + " (" + text + ")" : type;
     }
 
-    /** An unchecked exception as one line: its message, else its class. */
+    /**
+     * An unchecked exception as one line: its message, else its class; bounded, since the model's
+     * messages may quote the value it refused.
+     */
     private static String describe(RuntimeException e) {
         String message = e.getMessage();
-        return message == null || message.isBlank() ? e.getClass().getSimpleName() : oneLine(message);
+        return message == null || message.isBlank() ? e.getClass().getSimpleName()
+                : Excerpt.of(message.replaceAll("\\s*[\\r\\n]+\\s*", " ").strip());
     }
 
-    /** A string as a JSON literal, so that quotes and line breaks in it keep the message on one line. */
+    /**
+     * A string of the input as a JSON literal, so that quotes and line breaks in it keep the message
+     * on one line; a long one cut to its first {@value Excerpt#LIMIT} characters ({@link Excerpt}).
+     */
     static String quote(String s) {
-        return new TextNode(s).toString();
-    }
-
-    /** Jackson's message on one line, its source excerpts reduced to the column they name. */
-    private static String oneLine(String s) {
-        return s == null ? "" : s.replaceAll("\\[Source: .*?; line: \\d+, column: (\\d+)\\]", "column $1")
-                .replaceAll("\\s*[\\r\\n]+\\s*", " ").strip();
+        return Excerpt.of(s, Excerpt.LIMIT, text -> new TextNode(text).toString());
     }
 }

@@ -3,6 +3,10 @@ package dev.isocheck.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.isocheck.AnomalyType;
+import dev.isocheck.CheckResult;
+import dev.isocheck.IsolationLevel;
+import dev.isocheck.Isocheck;
 import dev.isocheck.format.CobraHistoryReader.Values;
 import dev.isocheck.history.History;
 import dev.isocheck.history.OpKind;
@@ -23,6 +27,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 class CobraHistoryReaderTests {
@@ -122,10 +127,11 @@ class CobraHistoryReaderTests {
         assertThat(unique.transaction(2).toString()).isEqualTo("12: r(b, \"init:99\") r(c, \"init:0\")");
         assertThat(unique.transaction(3).toString())
                 .isEqualTo("20 (aborted): r(ffffffffffffffff, \"78:10:6\") w(a, \"79:20:5\")");
-        assertThat(unique.initialState().isComplete()).isFalse();
-        assertThat(unique.initialState().listedCount()).isZero();
+        // The initial state is what the reads of it saw; every other key starts absent.
+        assertThat(unique.initialState().isComplete()).isTrue();
+        assertThat(unique.initialState().listedCount()).isEqualTo(2);
         for (int k = 0; k < unique.keys().size(); k++) {
-            assertThat(unique.initialState().isKnown(k)).isFalse();
+            assertThat(unique.initialState().isKnown(k)).isTrue();
         }
 
         History duplicate = new CobraHistoryReader(Values.DUPLICATE).read(h);
@@ -297,7 +303,7 @@ class CobraHistoryReaderTests {
         // finds a write of its key with its (writeId, txn, value) and its (writeId, value).
         assertThat(Counts.of(h)).isEqualTo(new Counts(961, 24, 3848, 3840, 3126, 722));
         assertThat(h.committedCount()).isEqualTo(961);
-        assertThat(h.initialState().isComplete()).isFalse();
+        assertThat(h.initialState().isComplete()).isTrue();
     }
 
     @Test
@@ -341,6 +347,85 @@ class CobraHistoryReaderTests {
             History h = new CobraHistoryReader(Values.DUPLICATE).read(d);
             assertThat(h.sessions()).extracting(s -> s.name()).containsExactlyElementsOf(names);
         }
+    }
+
+    /**
+     * A read of a value nobody wrote is {@code thin-air}, as in dbcop's histories and in any
+     * history with a complete initial state ({@code docs/semantics.md}): it names a writer no log
+     * holds, or a value its writer never wrote. Left to an unknown initial state, such a read was
+     * taken for the initial value, and the history passed.
+     */
+    @ParameterizedTest
+    @EnumSource(Values.class)
+    void aReadOfAWriterNoLogHoldsIsThinAir(Values values) throws Exception {
+        Path h = history(new Log().s(0x10).w(0x77, 0xa, 5).c(0x10).s(0x11).r(0x999, 0x77, 0xa, 5).c(0x11));
+        CheckResult result = Isocheck.check(new CobraHistoryReader(values).read(h), IsolationLevel.SERIALIZABLE);
+        if (values == Values.DUPLICATE) {
+            // Only (write id, value) counts: 0x77 wrote 5, whoever the read says wrote it.
+            assertThat(result.isSatisfied()).isTrue();
+        } else {
+            assertThat(result.anomaly()).map(a -> a.type()).contains(AnomalyType.THIN_AIR);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Values.class)
+    void aReadOfAValueItsWriterNeverWroteIsThinAir(Values values) throws Exception {
+        Path h = history(new Log().s(0x10).w(0x77, 0xa, 5).c(0x10).s(0x11).r(0x10, 0x77, 0xa, 6).c(0x11));
+        CheckResult result = Isocheck.check(new CobraHistoryReader(values).read(h), IsolationLevel.SERIALIZABLE);
+        assertThat(result.anomaly()).map(a -> a.type()).contains(AnomalyType.THIN_AIR);
+    }
+
+    @Test
+    void twoReadsOfAKeysInitialStateThatDisagreeAreAViolation() throws Exception {
+        Path h = history(new Log().s(1).r(INIT, INIT, 0xa, 1).c(1), new Log().s(2).r(INIT, INIT, 0xa, 2).c(2));
+        CheckResult result = Isocheck.check(new CobraHistoryReader(Values.UNIQUE).read(h), IsolationLevel.SERIALIZABLE);
+        assertThat(result.anomaly()).map(a -> a.type()).contains(AnomalyType.THIN_AIR);
+        assertThat(result.explanationText()).hasValueSatisfying(text -> assertThat(text).contains("init:2"));
+    }
+
+    /** The real sample passes; with one read's writer, or its value, changed, it must not. */
+    @ParameterizedTest
+    @CsvSource({"writer, 1", "value, 4"})
+    void theRealSampleWithOneReadForgedIsThinAir(String forged, int field) throws Exception {
+        Path sample = SampleHistories.veristrong("fig11/ser/cobra/chengRW-1000");
+        assertThat(Isocheck.check(new CobraHistoryReader(Values.AS_LOGGED).read(sample), IsolationLevel.SERIALIZABLE)
+                .isSatisfied()).isTrue();
+        Path copy = Files.createDirectories(dir.resolve("forged"));
+        try (Stream<Path> logs = Files.list(sample)) {
+            for (Path log : logs.filter(p -> p.toString().endsWith(".log")).toList()) {
+                Files.copy(log, copy.resolve(log.getFileName()));
+            }
+        }
+        byte[] log = Files.readAllBytes(copy.resolve("T10.log"));
+        int at = firstReadOfAWrite(log) + 1 + 8 * (field - 1);
+        long was = ByteBuffer.wrap(log).getLong(at);
+        ByteBuffer.wrap(log).putLong(at, forged.equals("writer") ? 0x999 : was + 1);
+        Files.write(copy.resolve("T10.log"), log);
+        for (Values values : List.of(Values.AS_LOGGED, Values.UNIQUE)) {
+            CheckResult result = Isocheck.check(new CobraHistoryReader(values).read(copy), IsolationLevel.SERIALIZABLE);
+            assertThat(result.anomaly()).as("%s forged, %s", forged, values).map(a -> a.type()).contains(AnomalyType.THIN_AIR);
+        }
+    }
+
+    /** The offset of the first R record that names a writer other than the initial state. */
+    private static int firstReadOfAWrite(byte[] log) {
+        int at = 0;
+        while (at < log.length) {
+            if (log[at] == 'R') {
+                long writer = ByteBuffer.wrap(log).getLong(at + 1);
+                if (writer != INIT && writer != NULL) {
+                    return at;
+                }
+            }
+            at += switch (log[at]) {
+                case 'S', 'C' -> 9;
+                case 'W' -> 25;
+                case 'R' -> 33;
+                default -> throw new AssertionError("unexpected byte " + log[at] + " at " + at);
+            };
+        }
+        throw new AssertionError("no read of a write in the log");
     }
 
     @Test

@@ -55,6 +55,15 @@ class JsonlHistoryReaderTests {
         return f;
     }
 
+    /** A file under {@code src/test/resources/format/}. */
+    private static Path resource(String name) {
+        try {
+            return Path.of(JsonlHistoryReaderTests.class.getResource("/format/").toURI()).resolve(name).normalize();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private History read(String content) throws Exception {
         return new JsonlHistoryReader().read(file(content));
     }
@@ -195,6 +204,248 @@ class JsonlHistoryReaderTests {
     void crlfLineEndsAndAByteOrderMarkAreAccepted() throws Exception {
         History h = read("\uFEFF{\"id\": 1, \"ops\": []}\r\n{\"id\": 2, \"ops\": []}\r\n");
         assertThat(h.transactions()).extracting(Transaction::id).containsExactly("1", "2");
+    }
+
+    @Test
+    void aCarriageReturnAloneEndsALineAsACrlfDoes() throws Exception {
+        // Read as one line, this file was a single comment, and its write skew passed unchecked.
+        Path file = resource("cr-only-write-skew.jsonl");
+        assertThat(Files.readString(file)).doesNotContain("\n").contains("\r");
+        History h = new JsonlHistoryReader().read(file);
+        assertThat(h.transactions()).extracting(Transaction::id).containsExactly("T1", "T2");
+        assertThat(h.initialState().isComplete()).isTrue();
+        assertThat(dev.isocheck.Isocheck.check(h, dev.isocheck.IsolationLevel.SERIALIZABLE).isViolated()).isTrue();
+    }
+
+    /**
+     * Lines are counted as Java's {@code BufferedReader} counts them (and Python's universal
+     * newlines): LF, CRLF and CR each end one line, so LF CR is two line ends and CR CR LF two.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        // line ends, \r and \n written as r and n | the line the error is on | the line the id was first on
+        "r | 4 | 2",
+        "rn | 4 | 2",
+        "n | 4 | 2",
+        "nr | 6 | 3",
+        "rrn | 7 | 3",
+    })
+    void lineNumbersCountCrLfAndCrlfAlike(String ends, String line, String first) throws IOException {
+        String end = ends.replace("r", "\r").replace("n", "\n");
+        String content = String.join(end, "// one", "{\"id\": 1, \"ops\": []}", "", "{\"id\": 1, \"ops\": []}") + end;
+        HistoryFormatException e = error(content);
+        assertThat(e.place()).isEqualTo(line);
+        assertThat(e.problem()).isEqualTo("duplicate transaction id \"1\" (first on line " + first + ")");
+        List<String> lines = new java.io.BufferedReader(new java.io.StringReader(content)).lines().toList();
+        assertThat(lines.get(Integer.parseInt(line) - 1)).as("as BufferedReader counts").isEqualTo("{\"id\": 1, \"ops\": []}");
+        assertThat(lines.get(Integer.parseInt(first) - 1)).as("as BufferedReader counts").isEqualTo("{\"id\": 1, \"ops\": []}");
+        assertThat(lines.subList(0, Integer.parseInt(line) - 1)).filteredOn(l -> l.startsWith("{")).hasSize(1);
+    }
+
+    @Test
+    void mixedLineEndsAndAFinalLineWithoutEnd() throws Exception {
+        History h = read("{\"id\": 1, \"ops\": []}\r{\"id\": 2, \"ops\": []}\r\n{\"id\": 3, \"ops\": []}\n\r\n"
+                + "{\"id\": 4, \"ops\": []}");
+        assertThat(h.transactions()).extracting(Transaction::id).containsExactly("1", "2", "3", "4");
+        assertThat(error("\r\r\r{\"id\": 1}").place()).isEqualTo("4");
+    }
+
+    @Test
+    void aCrlfSplitAcrossTheReadersChunksIsOneLineEnd() throws Exception {
+        // The reader takes 64 KiB at a time: a CR ending one chunk and its LF starting the next.
+        String comment = "//" + "c".repeat((1 << 16) - 3) + "\r";
+        assertThat(comment).hasSize(1 << 16);
+        assertThat(error(comment + "\n{\"id\": 1, \"ops\": []}\n{\"id\": 1, \"ops\": []}\n").place()).isEqualTo("3");
+    }
+
+    /**
+     * Each misspelling issue 30 found, which without a word turned a violation into a pass: the
+     * history with every field spelt right violates serializability, the misspelt one passes, and
+     * the reader names each misspelt field, its line and the field it is nearest to.
+     */
+    @Test
+    void misspeltFieldsAreWarnedOfWithTheFieldTheyAreNearest() throws Exception {
+        Path misspelt = resource("misspelt-fields.jsonl");
+        List<String> warnings = new java.util.ArrayList<>();
+        History h = new JsonlHistoryReader().read(misspelt, warnings::add);
+        assertThat(warnings).containsExactly(
+                misspelt + ":2: unknown field \"compelte\" in the initial state, ignored; did you mean \"complete\"?",
+                misspelt + ":3: unknown field \"sesion\" in a transaction, ignored; did you mean \"session\"? (and 1 more time)",
+                misspelt + ":3: unknown field \"stauts\" in a transaction, ignored; did you mean \"status\"? (and 1 more time)",
+                misspelt + ":4: unknown field \"opps\" in a transaction, ignored; did you mean \"ops\"?");
+        assertThat(dev.isocheck.Isocheck.check(h, dev.isocheck.IsolationLevel.SERIALIZABLE).isSatisfied()).isTrue();
+
+        String spelt = Files.readString(misspelt).replace("compelte", "complete").replace("sesion", "session")
+                .replace("stauts", "status").replace("\"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": 1}], \"opps\"", "\"ops\"");
+        warnings.clear();
+        History right = new JsonlHistoryReader().read(file(spelt), warnings::add);
+        assertThat(warnings).isEmpty();
+        assertThat(dev.isocheck.Isocheck.check(right, dev.isocheck.IsolationLevel.SERIALIZABLE).isViolated()).isTrue();
+    }
+
+    /** Each misspelling alone turns a violation into a pass, and is warned of. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+        // the field | its slip | a history that violates serializability with the field spelt right
+        "status | stauts | {\"id\": \"T1\", \"status\": \"aborted\", \"ops\": [{\"op\": \"write\", \"key\": \"x\", \"value\": 1}]}\\n"
+                + "{\"id\": \"T2\", \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": 1}]}",
+        "complete | compelte | {\"init\": {}, \"complete\": true}\\n{\"id\": \"T1\", \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": 5}]}",
+        "session | sesion | {\"init\": {\"x\": 0}, \"complete\": true}\\n"
+                + "{\"id\": \"T1\", \"session\": \"a\", \"ops\": [{\"op\": \"write\", \"key\": \"x\", \"value\": 1}]}\\n"
+                + "{\"id\": \"T2\", \"session\": \"a\", \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": 0}]}",
+        "ops | opps | {\"init\": {}, \"complete\": true}\\n{\"id\": \"T1\", \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": 5}]}",
+    })
+    void eachMisspellingAloneFlipsTheVerdictAndIsWarnedOf(String field, String slip, String history) throws Exception {
+        String right = history.replace("\\n", "\n");
+        assertThat(dev.isocheck.Isocheck.check(read(right), dev.isocheck.IsolationLevel.SERIALIZABLE).isViolated()).isTrue();
+        // A misspelt "ops" leaves the transaction without one, an error; beside an empty "ops" it is lost without one.
+        String wrong = field.equals("ops") ? right.replace("\"ops\"", "\"ops\": [], \"opps\"")
+                : right.replace("\"" + field + "\"", "\"" + slip + "\"");
+        List<String> warnings = new java.util.ArrayList<>();
+        History misspelt = new JsonlHistoryReader().read(file(wrong), warnings::add);
+        assertThat(dev.isocheck.Isocheck.check(misspelt, dev.isocheck.IsolationLevel.SERIALIZABLE).isSatisfied()).isTrue();
+        assertThat(warnings).isNotEmpty().allSatisfy(w -> assertThat(w)
+                .contains("unknown field \"" + slip + "\"", "did you mean \"" + field + "\"?"));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+        // a line | the warning after the line number
+        "{\"init\": {}, \"Complete\": true} | unknown field \"Complete\" in the initial state, ignored; did you mean \"complete\"?",
+        "{\"id\": 1, \"statement\": [], \"ops\": []} | unknown field \"statement\" in a transaction, ignored; did you mean \"statements\"?",
+        "{\"id\": 1, \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": 1, \"statments\": 0}]} | unknown field \"statments\" in a read, ignored; did you mean \"statement\"?",
+        "{\"id\": 1, \"ops\": [{\"op\": \"write\", \"key\": \"x\", \"value\": 1, \"where\": \"a = 1\"}]} | unknown field \"where\" in a write, ignored (\"where\" is a field of a predicate read)",
+        "{\"id\": 1, \"ops\": [{\"op\": \"predicate\", \"table\": \"t\", \"where\": \"a = 1\", \"row\": [], \"rows\": []}]} | unknown field \"row\" in a predicate read, ignored; did you mean \"rows\"?",
+        "{\"id\": 1, \"ops\": [{\"op\": \"predicate\", \"table\": \"t\", \"where\": \"a = 1\", \"rows\": [{\"key\": \"t/1\", \"value\": 1, \"vaule\": 2}]}]} | unknown field \"vaule\" in a row of a predicate read, ignored; did you mean \"value\"?",
+        "{\"id\": 1, \"statements\": [{\"sql\": \"SELECT 1\", \"params\": []}], \"ops\": []} | unknown field \"params\" in a statement, ignored",
+        "{\"id\": 1, \"comment\": \"a newer writer's field\", \"ops\": []} | unknown field \"comment\" in a transaction, ignored",
+    })
+    void everyKindOfObjectHasItsFieldsChecked(String line, String warning) throws Exception {
+        List<String> warnings = new java.util.ArrayList<>();
+        Path f = file("// first\n" + line + "\n");
+        new JsonlHistoryReader().read(f, warnings::add);
+        assertThat(warnings).containsExactly(f + ":2: " + warning);
+    }
+
+    @Test
+    void unknownFieldsAreWarnedOfBeforeTheErrorTheyMayExplain() throws Exception {
+        List<String> warnings = new java.util.ArrayList<>();
+        Path f = file("{\"id\": 1, \"opps\": []}\n");
+        assertThatThrownBy(() -> new JsonlHistoryReader().read(f, warnings::add)).isInstanceOf(HistoryFormatException.class)
+                .hasMessage(f + ":1: transaction \"1\" has no \"ops\" (write [] for none)");
+        assertThat(warnings).containsExactly(f + ":1: unknown field \"opps\" in a transaction, ignored; did you mean \"ops\"?");
+        assertThat(error("{\"Id\": 1, \"ops\": []}").problem())
+                .isEqualTo("neither an initial state (no \"init\") nor a transaction (no \"id\"); did you mean \"id\" for \"Id\"?");
+    }
+
+    @Test
+    void manyDistinctUnknownFieldsAreNamedUpToALimitThenCounted() throws Exception {
+        StringBuilder content = new StringBuilder();
+        for (int i = 0; i < UnknownFields.MAX_WARNINGS + 5; i++) {
+            content.append("{\"id\": ").append(i).append(", \"extra").append(i).append("\": 1, \"ops\": []}\n");
+        }
+        List<String> warnings = new java.util.ArrayList<>();
+        Path f = file(content.toString());
+        new JsonlHistoryReader().read(f, warnings::add);
+        assertThat(warnings).hasSize(UnknownFields.MAX_WARNINGS + 1);
+        assertThat(warnings.get(UnknownFields.MAX_WARNINGS)).isEqualTo(f + ":" + (UnknownFields.MAX_WARNINGS + 1)
+                + ": 5 more unknown fields from this line on, ignored (only the first 20 distinct ones are named)");
+        // A field of 40,000 characters (Jackson's limit is 50,000) is named by its beginning.
+        warnings.clear();
+        new JsonlHistoryReader().read(file("{\"id\": 1, \"" + "f".repeat(40_000) + "\": 1, \"ops\": []}"), warnings::add);
+        assertThat(warnings).singleElement().asString().hasSizeLessThan(400)
+                .contains("\"… (39,800 more characters) in a transaction, ignored");
+    }
+
+    @Test
+    void readWithoutAListenerLogsItsWarnings() throws Exception {
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger("dev.isocheck");
+        List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                logged.add(record.getLevel() + " " + record.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(handler);
+        try {
+            Path f = file("{\"id\": 1, \"stauts\": \"aborted\", \"ops\": []}\n");
+            new JsonlHistoryReader().read(f);
+            assertThat(logged).containsExactly("WARNING " + f
+                    + ":1: unknown field \"stauts\" in a transaction, ignored; did you mean \"status\"?");
+        } finally {
+            logger.removeHandler(handler);
+        }
+    }
+
+    /** The known fields are complete: the spec's examples, the fuzz seeds (the examples' histories) and a recorded history warn of nothing. */
+    @Test
+    void historiesThatUseOnlyTheFormatsFieldsWarnOfNothing() throws Exception {
+        List<String> warnings = new java.util.ArrayList<>();
+        new JsonlHistoryReader().read(file(SPEC_EXAMPLE.replace("\n ", " ")), warnings::add);
+        Path seeds = resource("../fuzz/seeds/jsonl");
+        try (var files = Files.list(seeds)) {
+            for (Path f : files.toList()) {
+                new JsonlHistoryReader().read(f, warnings::add);
+            }
+        }
+        new JsonlHistoryReader().read(resource("../samples/recorded/postgres-read-committed-hot-rows.jsonl"), warnings::add);
+        assertThat(warnings).isEmpty();
+    }
+
+    /**
+     * Nothing of the input is echoed whole, and no message passes on Jackson's advice (its
+     * settings, in backquotes) that a user of the check command cannot act on.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+        // a line, with L for 10,000,000 a's | the problem, exactly or (ending in …) its start
+        "{\"id\": 1, \"status\": \"L\", \"ops\": []} | \"status\" is \"aaaa…",
+        "{\"id\": \"L\", \"ops\": [{\"op\": \"L\"}]} | ops[0]: unknown op \"aaaa…",
+        "{\"id\": \"L\"} | transaction \"aaaa…",
+        "{\"id\": 1, \"ops\": [{\"op\": \"predicate\", \"table\": \"t\", \"where\": \"a\", \"rows\": [{\"key\": \"L\", \"value\": 1}]}]} | ops[0]: rows[0]: key \"aaaa…",
+        "{\"id\": 1, \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": NaN}]} | bad JSON at column 58: NaN is not a JSON number (JSON has no NaN or infinity; write such a value as a string)",
+        "{\"id\": 1, \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": -Infinity}]} | bad JSON at column 64: -Infinity is not a JSON number (JSON has no NaN or infinity; write such a value as a string)",
+        "{\"id\": 1, \"ops\": []} {\"id\": 2} | bad JSON at column 22: more than one JSON value on the line (a line holds one object)",
+        "{\"id\": +1, \"ops\": []} | bad JSON at column 9: Unexpected character ('+' (code 43)) in numeric value: JSON does not allow numbers to have plus signs",
+        "{\"id\": 1, \"ops\": []} // note | bad JSON at column 22: unexpected '/': JSON has no comments (a comment is a line of its own, starting with //)",
+        "{\"id\": 1, \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]}]} | bad JSON at column",
+        "{\"id\": 1, \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": 1e2147483648}]} | bad JSON: the number 1e2147483648 is out of range",
+        "{\"id\": 1, \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": \"L | bad JSON at column 10000056: Unexpected end-of-input: was expecting closing quote for a string value",
+    })
+    void messagesEchoBoundedExcerptsInTheFormatsTerms(String line, String problem) throws IOException {
+        HistoryFormatException e = error(line.replace("L", "a".repeat(10_000_000)));
+        assertThat(e.getMessage()).hasSizeLessThan(1_000).doesNotContain("`", "enable", "Feature", "Constraints");
+        if (problem.endsWith("…")) {
+            assertThat(e.problem()).startsWith(problem.substring(0, problem.indexOf("aaaa")))
+                    .contains("a".repeat(100) + "\"… (9,999,800 more characters)");
+        } else {
+            assertThat(e.problem()).startsWith(problem);
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+        // what | the line, with N for the nesting or number | the problem
+        "deep arrays | {\"id\": 1, \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": N}]} | bad JSON: arrays and objects nested more than 1,000 deep",
+        "a huge number | {\"id\": 1, \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": D}]} | bad JSON: a number of 5,000,000 characters, more than the 1,000 a number may have",
+        "a huge string | {\"id\": 1, \"ops\": [{\"op\": \"read\", \"key\": \"x\", \"value\": \"S\"}]} | bad JSON: a string of",
+        "a huge field name | {\"id\": 1, \"S\": 1, \"ops\": []} | bad JSON: a field name of",
+    })
+    void jacksonsLimitsAreSaidAsTheFormats(String what, String line, String problem) throws IOException {
+        String content = line.replace("N", "[".repeat(5_000) + "]".repeat(5_000)).replace("D", "9".repeat(5_000_000))
+                .replace("S", "s".repeat(what.contains("name") ? 60_000 : 25_000_000));
+        HistoryFormatException e = error(content);
+        assertThat(e.place()).isEqualTo("1");
+        assertThat(e.problem()).as(what).startsWith(problem).doesNotContain("`");
     }
 
     @Test
@@ -347,7 +598,34 @@ class JsonlHistoryReaderTests {
         Files.write(f, all);
         assertThatThrownBy(() -> new JsonlHistoryReader().read(f))
                 .isInstanceOf(HistoryFormatException.class)
-                .hasMessage(f + ":2: not valid UTF-8");
+                .hasMessage(f + ":2: not valid UTF-8 at byte 23 of the line (0xe9)");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        // bytes after {"id": 1, "session": " (22 bytes) | the problem
+        "ff | not valid UTF-8 at byte 23 of the line (0xff)",
+        "c0 80 | not valid UTF-8 at byte 23 of the line (0xc0)",
+        "ed a0 80 | not valid UTF-8 at byte 23 of the line (0xed 0xa0 0x80)",
+        "61 e2 82 | not valid UTF-8 at byte 24 of the line (0xe2 0x82)",
+        "61 62 80 | not valid UTF-8 at byte 25 of the line (0x80)",
+    })
+    void badUtf8IsLocatedToTheByteOfItsLine(String hex, String problem) throws IOException {
+        byte[] head = "{\"id\": 0, \"ops\": []}\n{\"id\": 1, \"session\": \"".getBytes(StandardCharsets.UTF_8);
+        byte[] bad = java.util.HexFormat.ofDelimiter(" ").parseHex(hex);
+        byte[] tail = "\", \"ops\": []}\n".getBytes(StandardCharsets.UTF_8);
+        Path f = dir.resolve("bad.jsonl");
+        Files.write(f, concat(head, bad, tail));
+        assertThatThrownBy(() -> new JsonlHistoryReader().read(f)).isInstanceOf(HistoryFormatException.class)
+                .hasMessage(f + ":2: " + problem);
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            out.writeBytes(part);
+        }
+        return out.toByteArray();
     }
 
     @Test

@@ -4,6 +4,7 @@ import dev.isocheck.CheckOptions;
 import dev.isocheck.GpuMode;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.internal.limit.DurationText;
+import dev.isocheck.internal.text.NearestName;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -159,47 +160,17 @@ public record Configuration(IsolationLevel level, Path reportDirectory, Duration
     }
 
     /**
-     * ", did you mean K?" for a known key {@code key} looks like a slip of: two edits away at most
-     * ({@code isocheck.levle}), or one of the two a longer spelling of the other
-     * ({@code isocheck.report.directory}); empty otherwise ({@code isocheck.version} is no level).
+     * ", did you mean K?" for a known key {@code key} looks like a slip of ({@link NearestName}):
+     * two edits away at most ({@code isocheck.levle}), or one of the two a longer spelling of the
+     * other ({@code isocheck.report.directory}); empty otherwise ({@code isocheck.version} is no
+     * level). The common {@code isocheck.} is left out of the comparison, so that it does not make
+     * every short key look like a longer spelling of another.
      */
     static String nearest(String key) {
-        String best = null;
-        int bestDistance = Integer.MAX_VALUE;
-        for (String known : KEYS) {
-            int d = editDistance(key, known);
-            if (d < bestDistance) {
-                best = known;
-                bestDistance = d;
-            }
-        }
-        for (String known : KEYS) {
-            String a = key.substring("isocheck.".length());
-            String b = known.substring("isocheck.".length());
-            if (Math.min(a.length(), b.length()) >= 3 && (a.startsWith(b) || b.startsWith(a)) && bestDistance > 2) {
-                return ", did you mean " + known + "?";
-            }
-        }
-        return bestDistance <= 2 ? ", did you mean " + best + "?" : "";
-    }
-
-    private static int editDistance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
+        String prefix = "isocheck.";
+        return NearestName.of(key.substring(prefix.length()), KEYS.stream().map(k -> k.substring(prefix.length())).toList())
+                .map(k -> ", did you mean " + prefix + k + "?")
+                .orElse("");
     }
 
     /**

@@ -62,12 +62,7 @@ public final class Printable {
         if (limit <= 0) {
             throw new IllegalArgumentException("limit must be positive: " + limit);
         }
-        if (text.length() <= limit) {
-            return text;
-        }
-        int cut = Character.isHighSurrogate(text.charAt(limit - 1)) ? limit - 1 : limit;
-        return text.substring(0, cut) + "… (" + String.format(java.util.Locale.ROOT, "%,d", text.length() - cut)
-                + " more characters)";
+        return Excerpt.of(text, limit, java.util.function.UnaryOperator.identity());
     }
 
     /** An input quoted in a message: {@linkplain #bounded bounded} to {@value #ECHO_LIMIT} characters, then {@linkplain #escape escaped}. */
