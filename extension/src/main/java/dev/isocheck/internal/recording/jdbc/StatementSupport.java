@@ -9,6 +9,7 @@ import dev.isocheck.internal.recording.StatementNames;
 import dev.isocheck.internal.recording.TransactionLog;
 import dev.isocheck.internal.recording.sql.AnalysedStatement;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.Opaque;
+import dev.isocheck.internal.recording.sql.UnseenReads;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.Operand;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.Query;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.Write;
@@ -273,6 +274,8 @@ abstract class StatementSupport {
             connection.observe(log, new LeftOut(Optional.empty(), sql,
                     "a function or procedure the recorder does not know may write any table"));
         }
+        // What a statement read inside itself decided what it did: listed, never passed over in silence.
+        UnseenReads.of(sql).ifPresent(reason -> log.recording().notModelled(new NotModelled("the statement " + sql, reason)));
     }
 
     /** The reads a query's result will show, or {@code null} when it cannot be keyed. */

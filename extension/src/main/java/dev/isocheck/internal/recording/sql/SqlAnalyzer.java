@@ -1,6 +1,5 @@
 package dev.isocheck.internal.recording.sql;
 
-import dev.isocheck.internal.limit.SqlParsing;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.NoRowsKnown;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.Opaque;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.Operand;
@@ -95,7 +94,7 @@ public final class SqlAnalyzer {
                     return super.visit(function, context);
                 }
             };
-            for (Statement statement : SqlParsing.statements(sql)) {
+            for (Statement statement : RecentParses.statements(sql)) {
                 finder.getTables(statement);
             }
             found = Optional.of(Set.copyOf(names));
@@ -156,7 +155,7 @@ public final class SqlAnalyzer {
         try {
             // parse() stops after the first statement; a second one would slip past the analysis
             // and, rewritten, change meaning.
-            List<Statement> statements = SqlParsing.statements(sql);
+            List<Statement> statements = RecentParses.statements(sql);
             if (statements.size() != 1) {
                 return statements.isEmpty() ? new NoRowsKnown("no statement")
                         : new Opaque(Optional.empty(), "several statements in one may change any table");

@@ -59,23 +59,32 @@ public final class WriteSuspicion {
      * write any table.
      */
     public static boolean callsFunctions(String sql) {
+        return !unknownFunctions(sql).isEmpty();
+    }
+
+    /**
+     * The functions {@code sql} calls that the recorder does not know to be free of side effects,
+     * lower case, in order; from the parse tree, or, when the text cannot be parsed, every name
+     * followed by a parenthesis that is not a keyword or known built-in.
+     */
+    public static Set<String> unknownFunctions(String sql) {
+        Set<String> unknown = new java.util.TreeSet<>();
         Optional<Set<String>> called = SqlAnalyzer.functionsCalled(sql);
         if (called.isPresent()) {
             for (String name : called.get()) {
                 if (!harmless(name)) {
-                    return true;
+                    unknown.add(name.toLowerCase(Locale.ROOT));
                 }
             }
-            return false;
+            return unknown;
         }
-        // Not parsed: every name followed by a parenthesis counts.
         Matcher call = CALL.matcher(withoutLiterals(sql));
         while (call.find()) {
             if (!harmless(call.group(1))) {
-                return true;
+                unknown.add(call.group(1).toLowerCase(Locale.ROOT));
             }
         }
-        return false;
+        return unknown;
     }
 
     /**
