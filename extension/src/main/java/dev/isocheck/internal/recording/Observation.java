@@ -213,7 +213,22 @@ public sealed interface Observation {
     /**
      * A write the recorder could not see: its table (or every table, when empty) is left out of
      * the check.
+     *
+     * @param undoneByRollback whether what went unseen is only rows this transaction itself wrote
+     *                         to {@code table} inside a transaction the application controls (not
+     *                         auto-commit), which a rollback of the transaction undoes: a failed
+     *                         batch. When the transaction then aborts, nobody's committed state
+     *                         holds those rows, and the table is kept. Never for what may act
+     *                         outside the transaction (a procedure, the driver's own connection,
+     *                         transaction control in SQL text), nor in auto-commit mode, where a
+     *                         driver may have committed part of a batch that failed as a whole
      */
-    record LeftOut(Optional<String> table, String statement, String reason) implements Observation {
+    record LeftOut(Optional<String> table, String statement, String reason, boolean undoneByRollback)
+            implements Observation {
+
+        /** A write left out whatever the transaction's outcome. */
+        public LeftOut(Optional<String> table, String statement, String reason) {
+            this(table, statement, reason, false);
+        }
     }
 }

@@ -196,9 +196,11 @@ final class PreparedStatementLogic extends StatementLogic {
             result = Proxies.call(target, method, args);
         } catch (SQLException e) {
             if (withKeys != null) {
-                // Some of the batch may have been written, which rows is not known.
+                // Some of the batch may have been written, which rows is not known: unless the
+                // transaction then aborts and takes them with it, which in auto-commit mode the
+                // batch's own failure does not promise (a driver may commit entry by entry).
                 connection.observe(log, new LeftOut(Optional.of(((Write) prepared).table()), preparedSql,
-                        "a batch that failed may have written some of its rows"));
+                        "a batch that failed may have written some of its rows", !connection.autoCommit()));
             }
             connection.afterExecute(e, false);
             throw e;

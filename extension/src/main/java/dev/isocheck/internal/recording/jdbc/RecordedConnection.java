@@ -456,6 +456,11 @@ final class RecordedConnection implements InvocationHandler {
         }
     }
 
+    /** Whether the connection is in auto-commit mode, as the application last set it. */
+    synchronized boolean autoCommit() {
+        return autoCommit;
+    }
+
     /** Called before DDL on a database that commits the transaction in progress before DDL. */
     synchronized void implicitCommit() {
         if (!autoCommit) {

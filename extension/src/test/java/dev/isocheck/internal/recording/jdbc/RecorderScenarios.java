@@ -439,6 +439,127 @@ abstract class RecorderScenarios {
         assertThat(recorded.notModelled()).singleElement().satisfies(n -> assertThat(n.subject()).startsWith("table counters"));
     }
 
+    /**
+     * A batch that fails (here on a duplicate key) may have written some of its rows; when its
+     * transaction then rolls back, they went with it: nothing is left out, and a later read of
+     * the table is still checked.
+     */
+    @Test
+    void aFailedBatchInATransactionThatRolledBackLeavesNothingOut() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("failed batch, rolled back", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                failedBatchOfNotes(c);
+                c.rollback();
+                assertThat(noteExists(c, 1)).isFalse();
+                c.commit();
+            }
+        });
+
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString).last().asString()
+                .contains("notes/1");
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
+
+    /**
+     * The same batch in a transaction that commits (H2 and HSQLDB go on after a failed statement;
+     * PostgreSQL's commit rolls back): where it committed, the rows it wrote are not known and its
+     * table is left out, so that the later read of the row it did write is not an alarm.
+     */
+    @Test
+    void aFailedBatchInATransactionThatCommitsLeavesItsTableOut() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("failed batch, committed", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                failedBatchOfNotes(c);
+                try {
+                    c.commit();
+                } catch (SQLException rolledBack) {
+                    // PostgreSQL, where the driver raises on the rollback its commit turned into.
+                    c.rollback();
+                }
+                noteExists(c, 1);
+                c.commit();
+            }
+        });
+
+        // T1 is the look-up of the columns, T2 the batch's transaction.
+        boolean committed = recorded.history().transactions().get(1).isCommitted();
+        assertThat(committed).as("committed, where an error does not abort the transaction").isEqualTo(!isPostgres());
+        if (committed) {
+            assertThat(recorded.notModelled()).singleElement().satisfies(n -> {
+                assertThat(n.subject()).startsWith("table notes");
+                assertThat(n.reason()).contains("batch that failed");
+            });
+        } else {
+            assertThat(recorded.notModelled()).isEmpty();
+        }
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
+
+    /**
+     * In auto-commit mode the batch's failure ends its transaction as aborted, yet the driver may
+     * have committed the entries before the one that failed (H2 and HSQLDB do; pgjdbc runs the
+     * batch as one transaction): its table is left out, and the later read of the note written
+     * is no alarm.
+     */
+    @Test
+    void aFailedBatchInAutoCommitModeLeavesItsTableOut() throws Exception {
+        boolean[] exists = new boolean[1];
+        RecordedHistory recorded = RecordedRun.record("failed batch, auto-commit", database().dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                failedBatchOfNotes(c, true);
+                exists[0] = noteExists(c, 1);
+            }
+        });
+
+        assertThat(exists[0]).as("the entry before the one that failed committed").isEqualTo(!isPostgres());
+
+        if (writesFromLog()) {
+            assertThat(recorded.notModelled()).isEmpty();
+        } else {
+            assertThat(recorded.notModelled()).singleElement().satisfies(n -> assertThat(n.subject()).startsWith("table notes"));
+        }
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
+
+    /** Whether the database under test is PostgreSQL, where an error aborts the transaction. */
+    boolean isPostgres() throws SQLException {
+        try (Connection c = database().dataSource().getConnection()) {
+            return c.getMetaData().getDatabaseProductName().equals("PostgreSQL");
+        }
+    }
+
+    /** Runs a prepared batch that inserts note 1 and then note 1 again, which fails, in a transaction left open. */
+    private static void failedBatchOfNotes(Connection c) throws SQLException {
+        failedBatchOfNotes(c, false);
+    }
+
+    /** The same, in auto-commit mode or not. */
+    private static void failedBatchOfNotes(Connection c, boolean autoCommit) throws SQLException {
+        // Met between transactions, where the recorder looks up its columns (HSQLDB needs them).
+        try (Statement s = c.createStatement()) {
+            s.executeQuery("SELECT * FROM notes").close();
+        }
+        c.setAutoCommit(autoCommit);
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO notes (id, body) VALUES (?, ?)")) {
+            for (String body : List.of("first", "again")) {
+                s.setInt(1, 1);
+                s.setString(2, body);
+                s.addBatch();
+            }
+            assertThatThrownBy(s::executeBatch).isInstanceOf(SQLException.class);
+        }
+    }
+
+    private static boolean noteExists(Connection c, int id) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT * FROM notes WHERE id = ?")) {
+            s.setInt(1, id);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
     @Test
     void keysTheApplicationAsksForByNameAreItsAndTheRecorderLearnsTheFullRow() throws Exception {
         RecordedHistory recorded = RecordedRun.record("keys", database().dataSource(), ds -> {
