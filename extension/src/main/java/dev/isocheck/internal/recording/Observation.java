@@ -165,14 +165,18 @@ public sealed interface Observation {
      * @param oldRows  an UPDATE's rows as they were before it, row by row with {@code rows}, where
      *                 the database returns them (PostgreSQL 18's {@code RETURNING old.*}); else
      *                 {@code null}
+     * @param updated  whether the statement is an UPDATE (not an upsert, whose rows may be new):
+     *                 each row it wrote was there before it, under the same key unless it sets a
+     *                 key column, which is known even when {@code oldRows} are not
      */
     record RowsWritten(String table, List<Map<String, Object>> rows, boolean deleted, java.util.Set<String> assigned,
-                       boolean batch, String rangedOver, List<Map<String, Object>> oldRows) implements Observation {
+                       boolean batch, String rangedOver, List<Map<String, Object>> oldRows, boolean updated)
+            implements Observation {
 
         /** Rows written whose old versions are not known but by a DELETE. */
         public RowsWritten(String table, List<Map<String, Object>> rows, boolean deleted, java.util.Set<String> assigned,
                            boolean batch, String rangedOver) {
-            this(table, rows, deleted, assigned, batch, rangedOver, null);
+            this(table, rows, deleted, assigned, batch, rangedOver, null, false);
         }
 
         /** Rows written by a statement whose WHERE is not read as a predicate. */

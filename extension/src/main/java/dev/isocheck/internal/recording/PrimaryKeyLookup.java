@@ -29,4 +29,12 @@ public interface PrimaryKeyLookup {
     default boolean hidesRows(String table) {
         return false;
     }
+
+    /**
+     * Whether a primary key column of {@code table} is computed by the database (a generated
+     * column): an UPDATE that sets none of the key's columns may still move a row to another key.
+     */
+    default boolean keyComputed(String table) {
+        return false;
+    }
 }

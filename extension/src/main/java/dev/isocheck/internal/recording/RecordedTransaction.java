@@ -96,7 +96,11 @@ public final class RecordedTransaction {
         return t;
     }
 
-    /** The operations of committed writes: each row's old version, when the log gives it, read before it is replaced. */
+    /**
+     * The operations of committed writes: each row's old version, as far as the log gives it, read
+     * before it is replaced; where it gives only the key (a DELETE, an UPDATE that kept or changed
+     * its key: {@code ServerRendering}), a read of the key columns alone, which says the row was there.
+     */
     static List<Op> writes(List<WriteLog.CommittedWrite> writes) {
         List<Op> ops = new ArrayList<>();
         for (WriteLog.CommittedWrite w : writes) {
@@ -223,12 +227,22 @@ public final class RecordedTransaction {
                     "an UPDATE that sets a primary key column moves rows, and the old keys' removal is not seen"));
             return;
         }
+        if (keyColumns.isPresent() && !write.assigned().isEmpty() && tables.keyComputed(write.table())) {
+            // Its SET names no key column, yet the database recomputes one: the row written may
+            // have left another key, which would still look present (and, read as present before
+            // the write, this key would look present too early).
+            leftOut.add(new LeftOut(Optional.of(write.table()), lastStatement(),
+                    "an UPDATE of a table whose primary key the database computes (a generated column) may move rows,"
+                            + " and the old keys' removal is not seen"));
+            return;
+        }
         if (write.batch() && keyColumns.isPresent() && writesAKeyTwice(write, keyColumns.get())) {
             leftOut.add(new LeftOut(Optional.of(write.table()), lastStatement(),
                     "a batch wrote one row twice, and which write came last is not known"));
             return;
         }
         List<Op> writes = new ArrayList<>();
+        List<Op> present = new ArrayList<>();
         Map<String, Map<String, Object>> deleted = new LinkedHashMap<>();
         for (Map<String, Object> row : write.rows()) {
             Optional<String> key = keyColumns.flatMap(columns -> key(write.table(), columns, row));
@@ -237,6 +251,13 @@ public final class RecordedTransaction {
                         keyColumns.isEmpty() ? "the table has no primary key the recorder could find"
                                 : "a row written has no value for a primary key column"));
                 return;
+            }
+            if (write.updated()) {
+                // An UPDATE whose old rows did not come back (they did above, where the database
+                // returns them): of its reads, what is known is that each row it changed was
+                // there, under this key, which it sets no column of. Its key columns alone are
+                // read so, before the write: any version of the row is such a row, and no absence.
+                present.add(new Op.Read(write.table(), key.get(), keyPart(row, keyColumns.get())));
             }
             writes.add(new Op.Write(write.table(), key.get(), write.deleted() ? null : row));
             if (write.deleted()) {
@@ -252,6 +273,7 @@ public final class RecordedTransaction {
                 deleted.forEach((key, row) -> ops.add(new Op.Read(write.table(), key, row)));
             }
         }
+        ops.addAll(present);
         ops.addAll(writes);
     }
 
@@ -310,6 +332,15 @@ public final class RecordedTransaction {
             }
         }
         return true;
+    }
+
+    /** The key columns of {@code row}, which has a value for each. */
+    private static Map<String, Object> keyPart(Map<String, Object> row, List<String> keyColumns) {
+        Map<String, Object> part = new LinkedHashMap<>();
+        for (String column : keyColumns) {
+            part.put(column, row.get(column));
+        }
+        return part;
     }
 
     private static boolean writesAKeyTwice(RowsWritten write, List<String> keyColumns) {

@@ -71,7 +71,10 @@ public interface WriteLog {
      * @param table  the normalised table name (a partition is named by its partitioned table)
      * @param key    the row's key, {@code table/pk}
      * @param before the columns of the row as it was that the log gives (an UPDATE's or a
-     *               DELETE's replica identity), {@code null} for an INSERT or when none
+     *               DELETE's replica identity); for an UPDATE the log gives none of, but would
+     *               have given the old key of had the key changed, the row's key columns, which
+     *               it had before too (a read of them says the row was there); {@code null} for
+     *               an INSERT or when none
      * @param after  the row written, every column; {@code null} for a DELETE
      * @param change which of the transaction's row changes this is (0, 1, ...): an UPDATE that
      *               moved a row to another key is one change and two writes

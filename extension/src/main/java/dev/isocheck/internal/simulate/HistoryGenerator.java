@@ -27,11 +27,32 @@ public final class HistoryGenerator {
 
     private final Workload workload;
     private final SimulatedDatabase database;
+    private final boolean presentReads;
 
     /** A generator of histories of {@code workload} run against {@code database}. */
     public HistoryGenerator(Workload workload, SimulatedDatabase database) {
+        this(workload, database, false);
+    }
+
+    private HistoryGenerator(Workload workload, SimulatedDatabase database, boolean presentReads) {
         this.workload = Objects.requireNonNull(workload, "workload is null");
         this.database = Objects.requireNonNull(database, "database is null");
+        this.presentReads = presentReads;
+    }
+
+    /**
+     * This generator, recording in committed transactions, before each write of a row key that
+     * replaces a present row (an update, or a delete that removes a row), a read of the row's key
+     * column alone, {@code {"id": i}}: what a recorder knows of an UPDATE or DELETE whose old row
+     * the database does not give, that the row was there. The row replaced is the transaction's
+     * own earlier write of the key, else the committed version it would read there: a database
+     * that locks the rows it writes, as PostgreSQL, H2 and HSQLDB do, changes the version an item
+     * read at that moment returns (under snapshot isolation the snapshot's, which first committer
+     * wins keeps the latest). The random choices are the same: with the same seed, the history is
+     * the one without present reads, those reads added.
+     */
+    public HistoryGenerator withPresentReads() {
+        return new HistoryGenerator(workload, database, true);
     }
 
     /** The workload the clients run. */
@@ -51,7 +72,7 @@ public final class HistoryGenerator {
      * @return the history and the bugs injected into it; never {@code null}
      */
     public GeneratedHistory generate(long seed) {
-        return new Simulation(workload, database, seed).run();
+        return new Simulation(workload, database, seed, presentReads).run();
     }
 
     /** A committed version of a key. */
@@ -96,6 +117,7 @@ public final class HistoryGenerator {
         private final Workload w;
         private final SimulatedDatabase db;
         private final long seed;
+        private final boolean presentReads;
         private final SplittableRandom random;
         private final HistoryBuilder builder = History.builder();
         private final String[] keyNames;
@@ -107,10 +129,11 @@ public final class HistoryGenerator {
         private long nextUnique = 1;
         private int begun;
 
-        Simulation(Workload workload, SimulatedDatabase database, long seed) {
+        Simulation(Workload workload, SimulatedDatabase database, long seed, boolean presentReads) {
             this.w = workload;
             this.db = database;
             this.seed = seed;
+            this.presentReads = presentReads;
             this.random = new SplittableRandom(seed);
             int keys = w.plainKeys() + w.rowKeys();
             keyNames = new String[keys];
@@ -222,6 +245,10 @@ public final class HistoryGenerator {
         }
 
         private void write(Run run, int key, Object value) {
+            Object replaced = run.writes.containsKey(key) ? run.writes.get(key) : visible(run, key).value();
+            if (presentReads && replaced instanceof Map<?, ?> row) {
+                run.ops.add(new Op('e', keyNames[key], Map.of("id", row.get("id")), null, null));
+            }
             run.writes.put(key, value);
             run.accessed.add(key);
             run.ops.add(new Op('w', keyNames[key], value, null, null));
@@ -394,6 +421,12 @@ public final class HistoryGenerator {
             for (Op op : run.ops) {
                 switch (op.kind()) {
                     case 'r' -> t.read(op.key(), op.value());
+                    case 'e' -> {
+                        // What the recorder gets of the writes of committed transactions only.
+                        if (committed) {
+                            t.read(op.key(), op.value());
+                        }
+                    }
                     case 'w' -> t.write(op.key(), op.value());
                     default -> t.predicate(w.table(), op.where(), op.rows());
                 }

@@ -46,8 +46,17 @@ final class ServerRendering {
         this.connection = connection;
     }
 
-    /** What a table is, as the catalog says now. */
-    private record TableFacts(String name, List<String> key, Map<String, String> columns, long oid) {
+    /**
+     * What a table is, as the catalog says now.
+     *
+     * @param keyChangesLogged whether an UPDATE of the relation the log names (a partition, say)
+     *                         that changed the primary key logs the old key: its replica
+     *                         identity (the default, the primary key; or an index) covers every
+     *                         primary key column, so that an UPDATE logged without an old tuple
+     *                         kept its key
+     */
+    private record TableFacts(String name, List<String> key, Map<String, String> columns, long oid,
+                              boolean keyChangesLogged) {
     }
 
     Account account(List<DecodedTransaction> decoded) throws SQLException {
@@ -85,7 +94,7 @@ final class ServerRendering {
                 if (after != null) {
                     lastSeen.put(identity(change.table(), facts.get(), after), after);
                 }
-                Pending p = new Pending(change.table(), facts.get(),
+                Pending p = new Pending(change.table(), facts.get(), change.kind(),
                         index(tuples, change.table(), change.oldTuple()), index(tuples, change.table(), after), writes.size());
                 writes.add(p);
             }
@@ -125,6 +134,12 @@ final class ServerRendering {
                             ? "the table has no primary key" : "a row written has no value for a primary key column");
                     continue;
                 }
+                if (p.kind() == Kind.UPDATE && before == null && p.facts().keyChangesLogged()) {
+                    // The log gives no old row, and would have given the old key had it changed:
+                    // the row was there, under this key, when the UPDATE changed it. Read so, a
+                    // version of the row is read before the write, as with an old row logged.
+                    before = keyOf(p.facts(), after);
+                }
                 if (after != null && beforeKey != null && !beforeKey.equals(afterKey)) {
                     // The key changed: the row left its old key for a new one.
                     writes.add(new CommittedWrite(p.facts().name(), beforeKey, before, null, p.change()));
@@ -142,7 +157,7 @@ final class ServerRendering {
     }
 
     /** A change waiting for its tuples to be rendered: their indexes among the table's tuples, -1 for none. */
-    private record Pending(String raw, TableFacts facts, int before, int after, int change) {
+    private record Pending(String raw, TableFacts facts, Kind kind, int before, int after, int change) {
     }
 
     private static int index(Map<String, List<Map<String, String>>> tuples, String table, Map<String, String> tuple) {
@@ -181,6 +196,15 @@ final class ServerRendering {
         return filled;
     }
 
+    /** The primary key columns of {@code row}, a row with a value for each. */
+    private static Map<String, Object> keyOf(TableFacts facts, Map<String, Object> row) {
+        Map<String, Object> key = new LinkedHashMap<>();
+        for (String column : facts.key()) {
+            key.put(column, row.get(column));
+        }
+        return key;
+    }
+
     private static String key(TableFacts facts, Map<String, Object> row) {
         return dev.isocheck.internal.recording.RecordedTransaction.key(facts.name(), facts.key(), row).orElse(null);
     }
@@ -202,18 +226,27 @@ final class ServerRendering {
         long oid;
         List<String> key = new ArrayList<>();
         Map<String, String> columns = new LinkedHashMap<>();
+        java.util.Set<String> identity = new java.util.HashSet<>();
         try (PreparedStatement statement = connection.prepareStatement(
                 "SELECT r.relname, r.oid, (SELECT array_agg(a.attname ORDER BY k.ord) FROM pg_catalog.pg_index i"
                         + " CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)"
                         + " JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum"
                         + " WHERE i.indrelid = r.oid AND i.indisprimary),"
                         + " (SELECT array_agg(a.attname) FROM pg_catalog.pg_attribute a"
-                        + " WHERE a.attrelid = ?::regclass AND a.attnum > 0 AND NOT a.attisdropped)"
+                        + " WHERE a.attrelid = ?::regclass AND a.attnum > 0 AND NOT a.attisdropped),"
+                        // The columns of the replica identity of the relation the log names: its
+                        // own primary key by default, or the index it was given.
+                        + " (SELECT array_agg(a.attname) FROM pg_catalog.pg_class c JOIN pg_catalog.pg_index i"
+                        + " ON i.indrelid = c.oid AND (c.relreplident = 'd' AND i.indisprimary"
+                        + " OR c.relreplident = 'i' AND i.indisreplident)"
+                        + " CROSS JOIN LATERAL unnest(i.indkey::int2[]) AS k(attnum)"
+                        + " JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum"
+                        + " WHERE c.oid = ?::regclass)"
                         + " FROM pg_catalog.pg_class r"
                         + " WHERE r.oid = coalesce(pg_catalog.pg_partition_root(?::regclass), ?::regclass)")) {
-            statement.setString(1, raw);
-            statement.setString(2, raw);
-            statement.setString(3, raw);
+            for (int i = 1; i <= 4; i++) {
+                statement.setString(i, raw);
+            }
             try (ResultSet rs = statement.executeQuery()) {
                 if (!rs.next()) {
                     return null;
@@ -232,6 +265,12 @@ final class ServerRendering {
                         leftOut.putIfAbsent(root, "two of its columns have names that differ only in case");
                     }
                 }
+                java.sql.Array identityArray = rs.getArray(5);
+                if (identityArray != null) {
+                    for (Object column : (Object[]) identityArray.getArray()) {
+                        identity.add(((String) column).toLowerCase(Locale.ROOT));
+                    }
+                }
             }
         } catch (SQLException e) {
             if ("42P01".equals(e.getSQLState())) {
@@ -247,7 +286,7 @@ final class ServerRendering {
                 leftOut.putIfAbsent(root, "several tables answer to this name");
             }
         }
-        return new TableFacts(root, List.copyOf(key), columns, oid);
+        return new TableFacts(root, List.copyOf(key), columns, oid, !key.isEmpty() && identity.containsAll(key));
     }
 
     /** The tuples of one table as the server reads them back, each restricted to the columns it had. */

@@ -38,6 +38,8 @@ final class PrimaryKeys implements PrimaryKeyLookup {
     private final Map<String, Map<String, String>> sideEffects = new ConcurrentHashMap<>();
     /** The tables whose rows an UPDATE or DELETE names are logged as such ({@link #logsItsOwnRows}). */
     private final Set<String> ownRowsLogged = ConcurrentHashMap.newKeySet();
+    /** The tables with a primary key column the database computes ({@link #keyComputed}). */
+    private final Set<String> keysComputed = ConcurrentHashMap.newKeySet();
     private final Map<String, Optional<TableColumns>> columns = new ConcurrentHashMap<>();
     /** The recording each table was last looked up for (weakly: a finished test's history is not kept). */
     private final Map<String, java.lang.ref.WeakReference<Object>> lookedUpForRefs = new ConcurrentHashMap<>();
@@ -84,6 +86,16 @@ final class PrimaryKeys implements PrimaryKeyLookup {
             });
         }
         return all;
+    }
+
+    /**
+     * Whether a primary key column of {@code table} is one the database computes (a generated
+     * column), or whether that could not be told: an UPDATE that sets none of the key's columns may
+     * then still move a row to another key. False for a table not looked up (it has no key known).
+     */
+    @Override
+    public boolean keyComputed(String table) {
+        return keysComputed.contains(table);
     }
 
     /** The database's dialect, once a look-up has said it. */
@@ -218,8 +230,13 @@ final class PrimaryKeys implements PrimaryKeyLookup {
             effects.put("*", "the table has triggers or rules (its partitions' and children's too), which may write any table unseen");
         }
         Optional<List<String>> key = find(metaData, schema, name);
+        keysComputed.remove(table);
         if (key.isPresent()) {
-            Map<String, TableColumns.Column> all = columns(connection, dialect, metaData, schema, name);
+            Set<String> generated = new java.util.HashSet<>();
+            Map<String, TableColumns.Column> all = columns(connection, dialect, metaData, schema, name, generated);
+            if (key.get().stream().anyMatch(column -> generated.contains(column) || generated.contains("*"))) {
+                keysComputed.add(table);
+            }
             Set<String> unreadable = unreadable(connection, dialect, schema, name);
             Map<String, TableColumns.Column> readable = new java.util.LinkedHashMap<>(all);
             readable.keySet().removeAll(unreadable);
@@ -371,9 +388,14 @@ final class PrimaryKeys implements PrimaryKeyLookup {
         }
     }
 
-    /** The table's columns by lower-case name; none when two fold to one name. */
+    /**
+     * The table's columns by lower-case name; none when two fold to one name.
+     *
+     * @param generated filled with the lower-case names of the columns the database computes
+     *                  ({@code IS_GENERATEDCOLUMN}), or {@code "*"} where the driver does not say
+     */
     private static Map<String, TableColumns.Column> columns(Connection connection, Dialect dialect, DatabaseMetaData metaData,
-                                                            String schema, String table) throws SQLException {
+                                                            String schema, String table, Set<String> generated) throws SQLException {
         Map<String, TableColumns.Column> found = new java.util.LinkedHashMap<>();
         Map<String, String> typeNames = new java.util.HashMap<>();
         Set<String> twice = new java.util.HashSet<>();
@@ -389,6 +411,13 @@ final class PrimaryKeys implements PrimaryKeyLookup {
                     twice.add(lower);
                 }
                 typeNames.put(lower, rs.getString("TYPE_NAME"));
+                try {
+                    if (!"NO".equals(rs.getString("IS_GENERATEDCOLUMN"))) {
+                        generated.add(lower);
+                    }
+                } catch (SQLException notSaid) {
+                    generated.add("*");
+                }
             }
         }
         Set<String> exactText = TextCollations.exact(dialect, connection, schema, table, typeNames);

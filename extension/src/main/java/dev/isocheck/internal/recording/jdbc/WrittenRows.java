@@ -206,7 +206,8 @@ final class WrittenRows {
             } else if (!rows.isEmpty() && facts.isPresent() && facts.get().fixesKey()) {
                 // WHERE id = ? found its row: the item read of it is all the predicate would say
                 // (when it found none, the predicate read says the row was absent).
-                return new Observation.RowsWritten(write.table(), rows, deleted, write.assigned(), batch, null, oldRows);
+                return new Observation.RowsWritten(write.table(), rows, deleted, write.assigned(), batch, null, oldRows,
+                        write.kind() == WriteKind.UPDATE);
             } else {
                 ExactWhere exact = ExactWhere.of(write.where(), statement.parameters.snapshot(),
                         (column, ordered) -> table.isPresent() && table.get().comparedExactly(column, ordered));
@@ -219,7 +220,8 @@ final class WrittenRows {
                         "checked as the rows " + (deleted ? "deleted" : "updated") + ", not as a predicate (a phantom goes unseen): " + reason));
             }
         }
-        return new Observation.RowsWritten(write.table(), rows, deleted, write.assigned(), batch, rangedOver, oldRows);
+        return new Observation.RowsWritten(write.table(), rows, deleted, write.assigned(), batch, rangedOver, oldRows,
+                write.kind() == WriteKind.UPDATE);
     }
 
     /**

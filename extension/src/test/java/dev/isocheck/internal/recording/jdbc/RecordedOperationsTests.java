@@ -108,7 +108,7 @@ class RecordedOperationsTests {
         assertThat(t.thread()).contains(Thread.currentThread().getName());
         assertThat(recorded.history().sessionOf(t).name()).startsWith("connection-");
         assertThat(t.statements()).containsExactly(SqlStatement.of("UPDATE accounts SET balance = balance - ? WHERE id = ?", List.of("5", "1")));
-        assertThat(t.toString()).isEqualTo("T1: w(accounts/1, {\"balance\":5,\"doc\":null,\"id\":1,\"owner\":\"ann\"})");
+        assertThat(t.toString()).isEqualTo("T1: r(accounts/1, {\"id\":1}) w(accounts/1, {\"balance\":5,\"doc\":null,\"id\":1,\"owner\":\"ann\"})");
         assertThat(t.statementOf(0)).hasValue(0);
         assertThat(t.endTime()).isGreaterThan(t.startTime());
     }
@@ -165,7 +165,7 @@ class RecordedOperationsTests {
                 "table logbook (statement: INSERT INTO logbook VALUES ('hello'))");
         assertThat(recorded.notModelled().get(0).reason()).contains("no primary key");
         // The CLOB is left out of the row written, as it is out of every read.
-        assertThat(ops(recorded)).containsExactly("T1: ", "T2: w(accounts/3, {\"balance\":0,\"id\":3,\"owner\":\"cid\"})", "T3: ");
+        assertThat(ops(recorded)).containsExactly("T1: ", "T2: r(accounts/3, {\"id\":3}) w(accounts/3, {\"balance\":0,\"id\":3,\"owner\":\"cid\"})", "T3: ");
     }
 
     @Test
@@ -230,7 +230,7 @@ class RecordedOperationsTests {
             assertThat(s.getConnection()).isSameAs(c);
         }
         History history = recording.finish().history();
-        assertThat(history.transactions()).singleElement().hasToString("T1: w(accounts/1, {\"balance\":1,\"doc\":null,\"id\":1,\"owner\":\"ann\"})");
+        assertThat(history.transactions()).singleElement().hasToString("T1: r(accounts/1, {\"id\":1}) w(accounts/1, {\"balance\":1,\"doc\":null,\"id\":1,\"owner\":\"ann\"})");
         assertThat(DriverManager.getDriver("jdbc:h2:mem:x")).isNotInstanceOf(IsocheckDriver.class);
         assertThat(DriverManager.getDriver("jdbc:isocheck:h2:mem:x")).isInstanceOf(IsocheckDriver.class);
         // One driver answers for the prefix: the public class, not its implementation as well.
@@ -256,7 +256,7 @@ class RecordedOperationsTests {
             assertThat(s.executeUpdate("UPDATE accounts SET balance = 2 WHERE id = 1")).isEqualTo(1);
         }
         assertThat(recording.finish().history().transactions()).singleElement()
-                .hasToString("T1: w(accounts/1, {\"balance\":2,\"doc\":null,\"id\":1,\"owner\":\"ann\"})");
+                .hasToString("T1: r(accounts/1, {\"id\":1}) w(accounts/1, {\"balance\":2,\"doc\":null,\"id\":1,\"owner\":\"ann\"})");
     }
 
     @Test
@@ -317,7 +317,7 @@ class RecordedOperationsTests {
             }
         });
         assertThat(ops(recorded)).containsExactly(
-                "T1: w(accounts/1, {\"balance\":7,\"doc\":null,\"id\":1,\"owner\":\"ann\"})", "T2: r(accounts/1, {\"balance\":7})");
+                "T1: r(accounts/1, {\"id\":1}) w(accounts/1, {\"balance\":7,\"doc\":null,\"id\":1,\"owner\":\"ann\"})", "T2: r(accounts/1, {\"balance\":7})");
 
         try (Connection c = h2.getConnection(); Statement s = c.createStatement()) {
             s.execute("CREATE SCHEMA IF NOT EXISTS other");
