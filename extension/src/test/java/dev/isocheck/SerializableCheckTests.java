@@ -77,12 +77,14 @@ class SerializableCheckTests {
                         SELECT on_call FROM doctors WHERE name = ?  [bob]
                           0  read doctors/bob = {"name":"bob","on_call":true}
                         UPDATE doctors SET on_call = ? WHERE name = ?  [false, alice]
-                          1  write doctors/alice = {"name":"alice","on_call":false}
+                          1  read doctors/alice = {"name":"alice"}
+                          2  write doctors/alice = {"name":"alice","on_call":false}
                     T2  session connection-2  thread bob  time <time>
                         SELECT on_call FROM doctors WHERE name = ?  [alice]
                           0  read doctors/alice = {"name":"alice","on_call":true}
                         UPDATE doctors SET on_call = ? WHERE name = ?  [false, bob]
-                          1  write doctors/bob = {"name":"bob","on_call":false}
+                          1  read doctors/bob = {"name":"bob"}
+                          2  write doctors/bob = {"name":"bob","on_call":false}
 
                 Report:  <reports>/%1$s.html
                 History: <reports>/%1$s.jsonl
