@@ -105,7 +105,7 @@ final class PreparedStatementLogic extends StatementLogic {
             preparedAnalysis = seen(connection, SqlAnalyzer.analyse(preparedSql), preparedSql, mode instanceof Rewritten);
         }
         AnalysedStatement analysed = preparedAnalysis;
-        lookUpColumnsOfWrite(analysed);
+        lookUpColumnsOfWrite(analysed, preparedSql);
         if (mode instanceof KeysAsRows keysAsRows && !name.equals("executeQuery")) {
             return writes.sendAskingForRowsAsKeys(keysAsRows.write(), preparedSql, method, args);
         }
@@ -170,7 +170,7 @@ final class PreparedStatementLogic extends StatementLogic {
         }
         recordTexts(log);
         if (!batchCalls.isEmpty()) {
-            statement(log, preparedSql);
+            statementOfBatch(log, preparedSql);
             if (withKeys == null) {
                 leaveOut(log, prepared, preparedSql);
             }

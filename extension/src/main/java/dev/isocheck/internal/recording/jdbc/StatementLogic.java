@@ -52,9 +52,10 @@ class StatementLogic extends StatementSupport {
         AnalysedStatement analysed = seen(connection, SqlAnalyzer.analyse(sql), sql, args.length == 1 && !name.equals("executeQuery"));
         if (!(analysed instanceof Query || analysed instanceof AnalysedStatement.Aggregate) && connection.decodesWrites()) {
             // The database's log records the writes: the statement is sent exactly as written.
+            lookUpColumnsReadInside(sql);
             return execute(analysed, sql, real, method, args, null, null);
         }
-        lookUpColumnsOfWrite(analysed);
+        lookUpColumnsOfWrite(analysed, sql);
         if (analysed instanceof Write write && args.length == 2 && !name.equals("executeQuery")) {
             Optional<Object> request = connection.keysRequest(write, args[1]);
             if (request.isPresent()) {
@@ -132,7 +133,7 @@ class StatementLogic extends StatementSupport {
             connection.implicitCommit();
         }
         for (String sql : batchTexts) {
-            statement(log, sql);
+            statementOfBatch(log, sql);
             AnalysedStatement analysed = seen(connection, SqlAnalyzer.analyse(sql), sql, false);
             leaveOut(log, analysed, sql);
         }
@@ -150,13 +151,13 @@ class StatementLogic extends StatementSupport {
                                        Method method, Object[] args) throws Throwable {
         List<String> texts = new ArrayList<>(batchTexts);
         for (String sql : texts) {
-            statement(log, sql);
+            statementOfBatch(log, sql);
             if (WriteSuspicion.controlsTransaction(sql)) {
                 connection.observe(log, new LeftOut(Optional.empty(), sql, RecordedTransaction.TRANSACTION_CONTROL));
             }
         }
         if (preparedBatch) {
-            statement(log, preparedSql);
+            statementOfBatch(log, preparedSql);
         }
         connection.beforeWrite(log, false);
         forgetBatch();

@@ -65,6 +65,8 @@ abstract class StatementSupport {
     final GeneratedKeysAnswer keys = new GeneratedKeysAnswer();
     /** Sends the writes whose rows the recorder reads back. */
     final WrittenRows writes;
+    /** The reads inside the statement being sent that its update count will decide; {@code null} when none. */
+    private SubqueryReads decidedByCount;
 
     StatementSupport(RecordedConnection connection, Statement real, String preparedSql) {
         this.connection = connection;
@@ -89,6 +91,8 @@ abstract class StatementSupport {
 
     /** An {@code execute…} call begins: what the previous execution left to ask about is gone. */
     void newExecution() {
+        // Any execution that did not say what it wrote leaves its reads inside unchecked, and said so.
+        wrote(-1);
         rewrittenAnswer = null;
         // A result the last execute() left and the application never fetched is closed by the
         // driver now; what getResultSet() returns from here on is this execution's.
@@ -190,6 +194,7 @@ abstract class StatementSupport {
             result = Proxies.call(target, method, args);
         } catch (SQLException e) {
             if (fallback == null) {
+                wrote(-1);
                 connection.afterExecute(e, false);
                 throw e;
             }
@@ -197,10 +202,13 @@ abstract class StatementSupport {
             try {
                 result = Proxies.call(target, method, fallback);
             } catch (SQLException again) {
+                wrote(-1);
                 connection.afterExecute(again, false);
                 throw again;
             }
         }
+        wrote(result instanceof Number count ? count.longValue()
+                : Boolean.FALSE.equals(result) && decidedByCount != null ? updateCountOf(target) : -1);
         if (mayWrite) {
             Set<String> written = result instanceof Number count && count.longValue() == 1 ? keysIfOne
                     : analysed instanceof Write write && connection.logsItsOwnRows(write.table())
@@ -224,6 +232,37 @@ abstract class StatementSupport {
         return result;
     }
 
+    /**
+     * The update count of the statement {@code target} just ran, which drivers answer again and
+     * again ({@code getUpdateCount} after {@code execute()}); -1 when it cannot be had.
+     */
+    private static long updateCountOf(Statement target) {
+        try {
+            return target.getUpdateCount();
+        } catch (SQLException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * Says how many rows the statement just sent wrote ({@code -1}: not known): a subquery that
+     * must have found nothing for it to write ({@code WHERE NOT EXISTS (...)}) is then a read of
+     * nothing; otherwise it is listed as not checked. Once per statement sent; again, nothing.
+     */
+    void wrote(long count) {
+        SubqueryReads pending = decidedByCount;
+        decidedByCount = null;
+        if (pending != null) {
+            pending.wrote(count);
+        }
+    }
+
+    /** Records {@code sql} as sent, as one of a batch: what it wrote, statement by statement, is not known. */
+    void statementOfBatch(TransactionLog log, String sql) {
+        statement(log, sql);
+        wrote(-1);
+    }
+
     /** Calls {@code method} on {@code target}; a failure is the connection's to know of (it may doom the transaction), then the application's. */
     Object sent(Statement target, Method method, Object[] args) throws Throwable {
         try {
@@ -241,10 +280,20 @@ abstract class StatementSupport {
      * is a predicate read depends on their types, and the queries that follow in the transaction
      * need them for their hidden columns. Once per table.
      */
-    void lookUpColumnsOfWrite(AnalysedStatement analysed) {
+    void lookUpColumnsOfWrite(AnalysedStatement analysed, String sql) {
         if (analysed instanceof Write write) {
             connection.columnsOf(write.table());
         }
+        lookUpColumnsReadInside(sql);
+    }
+
+    /**
+     * Looks up, while it may, the columns of the tables a write's subqueries read, which tell
+     * whether a subquery is its own table's alone and how its WHERE compares ({@link SubqueryReads}).
+     */
+    void lookUpColumnsReadInside(String sql) {
+        dev.isocheck.internal.recording.sql.FoundNothing.of(sql)
+                .ifPresent(found -> found.subqueries().forEach(subquery -> connection.columnsOf(subquery.table())));
     }
 
     /** Notes that a write the recorder does not see leaves its table (or every table) out. */
@@ -274,8 +323,15 @@ abstract class StatementSupport {
             connection.observe(log, new LeftOut(Optional.empty(), sql,
                     "a function or procedure the recorder does not know may write any table"));
         }
-        // What a statement read inside itself decided what it did: listed, never passed over in silence.
-        UnseenReads.of(sql).ifPresent(reason -> log.recording().notModelled(new NotModelled("the statement " + sql, reason)));
+        // What a statement read inside itself decided what it did: recorded where what it wrote
+        // tells (SubqueryReads), listed otherwise, never passed over in silence.
+        wrote(-1);
+        Optional<String> unseen = UnseenReads.of(sql);
+        decidedByCount = SubqueryReads.of(connection, log, sql, sql.equals(preparedSql) ? parameters.snapshot() : List.of(),
+                unseen.orElse(null));
+        if (unseen.isPresent() && (decidedByCount == null || !decidedByCount.coversEverything())) {
+            log.recording().notModelled(new NotModelled("the statement " + sql, unseen.get()));
+        }
     }
 
     /** The reads a query's result will show, or {@code null} when it cannot be keyed. */

@@ -80,11 +80,13 @@ final class WrittenRows {
                 }
             }
         } catch (SQLException e) {
+            statement.wrote(-1);
             connection.afterExecute(e, false);
             throw e;
         } finally {
             recap(maxRows);
         }
+        statement.wrote(count);
         connection.observe(log, complete
                 ? rowsWritten(write, sql, rows, oldRows, false, log)
                 : new LeftOut(Optional.of(write.table()), sql, "the recorder could not read back a row written, or its columns have ambiguous names"));
@@ -116,6 +118,7 @@ final class WrittenRows {
         try {
             result = Proxies.call(real, method, args);
         } catch (SQLException e) {
+            statement.wrote(-1);
             connection.afterExecute(e, false);
             throw e;
         } finally {
@@ -123,6 +126,7 @@ final class WrittenRows {
         }
         statement.keys.takenByRecorder();
         long count = result instanceof Number n ? n.longValue() : real.getUpdateCount();
+        statement.wrote(count);
         connection.observe(log, fromKeys(write, sql, count, real, false, log));
         connection.afterExecute(null, false);
         return result;
@@ -137,8 +141,15 @@ final class WrittenRows {
         Statement real = statement.real;
         TransactionLog log = connection.beforeExecute();
         statement.statement(log, sql);
-        Object result = statement.sent(real, method, args);
+        Object result;
+        try {
+            result = statement.sent(real, method, args);
+        } catch (SQLException e) {
+            statement.wrote(-1);
+            throw e;
+        }
         long count = result instanceof Number n ? n.longValue() : real.getUpdateCount();
+        statement.wrote(count);
         List<Map<String, Object>> rows = new ArrayList<>();
         connection.observe(log, rowsWritten(write, sql, rows, null, false, log));
         GeneratedKeysTee tee = new GeneratedKeysTee(connection, log, write, sql, rows, count, visible, real, statement.proxy);
