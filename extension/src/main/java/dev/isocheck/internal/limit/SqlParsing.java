@@ -28,12 +28,23 @@ import net.sf.jsqlparser.statement.Statements;
 public final class SqlParsing {
 
     /**
-     * How long one text may take to parse, simple and complex attempts together. Real statements
-     * and clauses parse in milliseconds; the first parse in a JVM, loading the parser, takes a few
-     * hundred. Two seconds leave room for a slow, busy machine, so that a statement is not left
-     * out on one run and analysed on the next.
+     * How long a text whose parentheses do not balance, or a long one (more than
+     * {@link #SHALLOW_LENGTH} characters), may take to parse, simple and complex attempts together:
+     * where the parser's backtracking can take minutes ({@code (((( a = 1}).
      */
     public static final Duration BOUND = Duration.ofSeconds(2);
+
+    /**
+     * How long any other text may take. Real statements parse in milliseconds, and the first parse
+     * in a JVM, loading the parser, in a few hundred; but a machine running a build on every core
+     * can stall a thread for seconds, and a statement given up on is left out of the check. The
+     * bound is a wall-clock one, so it must be far above any stall for a statement not to be left
+     * out on one run and analysed on the next.
+     */
+    public static final Duration SHALLOW_BOUND = Duration.ofSeconds(30);
+
+    /** The longest text parsed within {@link #SHALLOW_BOUND}. */
+    static final int SHALLOW_LENGTH = 20_000;
 
     private static final ExecutorService PARSERS = Executors.newCachedThreadPool(r -> {
         // Daemons: a parse given up on must not keep the application's JVM from exiting.
@@ -68,8 +79,8 @@ public final class SqlParsing {
 
         private static final long serialVersionUID = 1L;
 
-        TooLongToParse(int characters, Throwable cause) {
-            super("took longer than " + BOUND.toSeconds() + " s to parse (" + characters + " characters)", cause);
+        TooLongToParse(int characters, Duration bound, Throwable cause) {
+            super("took longer than " + bound.toSeconds() + " s to parse (" + characters + " characters)", cause);
         }
     }
 
@@ -79,8 +90,38 @@ public final class SqlParsing {
         T run(Consumer<CCJSqlParser> configure) throws JSQLParserException;
     }
 
+    /**
+     * The bound a text is parsed within: {@link #SHALLOW_BOUND} for a text of at most
+     * {@link #SHALLOW_LENGTH} characters whose parentheses balance outside its quotes, as every
+     * statement a database accepts does; {@link #BOUND} for any other, where backtracking can
+     * explode.
+     */
+    static Duration boundFor(String text) {
+        if (text.length() > SHALLOW_LENGTH) {
+            return BOUND;
+        }
+        int depth = 0;
+        char quote = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                }
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')' && --depth < 0) {
+                return BOUND;
+            }
+        }
+        return depth == 0 && quote == 0 ? SHALLOW_BOUND : BOUND;
+    }
+
     private static <T> T bounded(String text, Parse<T> parse) throws JSQLParserException {
-        long deadline = System.nanoTime() + BOUND.toNanos();
+        Duration bound = boundFor(text);
+        long deadline = System.nanoTime() + bound.toNanos();
         List<CCJSqlParser> parsers = new CopyOnWriteArrayList<>();
         Consumer<CCJSqlParser> configure = parser -> {
             parsers.add(parser);
@@ -93,7 +134,7 @@ public final class SqlParsing {
         } catch (TimeoutException e) {
             parsers.forEach(parser -> parser.interrupted = true);
             future.cancel(true);
-            throw new TooLongToParse(text.length(), e);
+            throw new TooLongToParse(text.length(), bound, e);
         } catch (InterruptedException e) {
             parsers.forEach(parser -> parser.interrupted = true);
             future.cancel(true);

@@ -136,4 +136,20 @@ class SqlParsingTests {
         }
         return total;
     }
+
+    /**
+     * Under load a wall-clock bound can give up on a plain statement: a statement whose
+     * parentheses balance, as every one a database accepts does, is given far longer than one
+     * whose do not, where backtracking explodes.
+     */
+    @Test
+    void aStatementWhoseParenthesesBalanceIsGivenLongerThanOneWhoseDoNot() {
+        assertThat(SqlParsing.boundFor("SELECT qty FROM items WHERE id = ? AND (a = 1 OR (b = ')'))"))
+                .isEqualTo(SqlParsing.SHALLOW_BOUND);
+        assertThat(SqlParsing.boundFor(UNCLOSED)).isEqualTo(SqlParsing.BOUND);
+        assertThat(SqlParsing.boundFor("a = 1))")).isEqualTo(SqlParsing.BOUND);
+        assertThat(SqlParsing.boundFor("a = 'unclosed")).isEqualTo(SqlParsing.BOUND);
+        assertThat(SqlParsing.boundFor("(a = 1)".repeat(5_000))).isEqualTo(SqlParsing.BOUND);
+        assertThat(SqlParsing.SHALLOW_BOUND).isGreaterThan(SqlParsing.BOUND.multipliedBy(10));
+    }
 }

@@ -49,6 +49,8 @@ final class ObservedResultSet implements InvocationHandler {
     private boolean done;
     /** Whether reading a row failed: the result is no longer observed. */
     private boolean broken;
+    /** A join's reads, table by table; {@code null} for any other query. */
+    private final JoinReads joins;
 
     private ObservedResultSet(ResultSet real, Statement statement, RecordedConnection connection, TransactionLog log,
                               RowsRead read, AnalysedStatement analysed, List<Object> parameters, boolean capped,
@@ -63,6 +65,8 @@ final class ObservedResultSet implements InvocationHandler {
         this.read = read;
         this.analysed = analysed;
         this.parameters = parameters;
+        this.joins = analysed instanceof AnalysedStatement.Joined joined && hidden != null && hidden.sources() != null && log != null
+                ? new JoinReads(connection, log, joined, parameters, hidden) : null;
     }
 
     static ResultSet wrap(ResultSet real, Statement statement, RecordedConnection connection, TransactionLog log,
@@ -116,6 +120,22 @@ final class ObservedResultSet implements InvocationHandler {
     }
 
     private boolean moved(boolean onRow, boolean forward) throws SQLException {
+        if (joins != null && !done && !broken) {
+            try {
+                if (onRow) {
+                    joins.add(real);
+                } else if (forward) {
+                    joins.exhausted(scrolled || capped);
+                }
+            } catch (SQLException | RuntimeException e) {
+                // Fewer reads, never a wrong one: the recorder stops observing this result.
+                broken = true;
+            }
+            if (!onRow && forward) {
+                finished();
+            }
+            return onRow;
+        }
         if (read == null || log == null || done || broken) {
             if (!onRow && forward) {
                 finished();
@@ -241,8 +261,9 @@ final class ObservedResultSet implements InvocationHandler {
             reader = new RowReader(real, columns());
         }
         Optional<TableColumns> table = connection.knownColumnsOf(query.table());
-        if (table.isPresent() && query.isPointLookup(table.get().key())) {
-            // The read of the row, or of its absence, is exact already.
+        if (table.isPresent() && query.isPointLookup(table.get().key()) && table.get().integerKey() && !table.get().rowSecurity()) {
+            // The read of the row, or of its absence, is exact already. (A key of text is not
+            // keyed by what the WHERE says: its absence is the predicate read of that WHERE.)
             return null;
         }
         RowReader rows = reader;
@@ -267,6 +288,9 @@ final class ObservedResultSet implements InvocationHandler {
                 synchronized (connection) {
                     read.closed();
                 }
+            }
+            if (joins != null) {
+                joins.closed();
             }
             connection.resultDone(log);
         }

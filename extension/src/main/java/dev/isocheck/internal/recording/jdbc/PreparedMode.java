@@ -81,8 +81,26 @@ sealed interface PreparedMode {
          */
         Statement ranOn;
 
+        /**
+         * For a write with a RETURNING of its own, how it was rewritten: its queries
+         * ({@code executeQuery}, {@code execute}) run the rewritten form, whose rows the recorder
+         * reads along ({@link ReturnedRowsTee}); {@code null} for a write rewritten to return its
+         * rows as its update count.
+         */
+        private final ReturnedRowsTee.Plan returning;
+
         Rewritten(ApplicationPrepare application) {
+            this(application, null);
+        }
+
+        Rewritten(ApplicationPrepare application, ReturnedRowsTee.Plan returning) {
             this.application = application;
+            this.returning = returning;
+        }
+
+        /** How a write with a RETURNING of its own was rewritten; {@code null} for any other write. */
+        ReturnedRowsTee.Plan returning() {
+            return returning;
         }
 
         @Override

@@ -45,8 +45,9 @@ final class PreparedStatementLogic extends StatementLogic {
 
     @Override
     Object close(Method method, Object[] args) throws Throwable {
-        // The keys read along before the driver's statement that holds them closes.
+        // The keys and RETURNING rows read along before the driver's statement that holds them closes.
         keys.drainReadAlong();
+        drainReturned();
         if (mode instanceof Rewritten rewritten) {
             rewritten.closeOriginal();
         }
@@ -111,6 +112,10 @@ final class PreparedStatementLogic extends StatementLogic {
         }
         if (mode instanceof KeysReadAlong readAlong && !name.equals("executeQuery")) {
             return writes.sendReadingKeysAlong(readAlong.write(), preparedSql, method, args, readAlong.visible());
+        }
+        if (mode instanceof Rewritten rewritten && rewritten.returning() != null
+                && (name.equals("executeQuery") || name.equals("execute"))) {
+            return writes.sendReturning(rewritten.returning(), method, args, preparedSql);
         }
         if (mode instanceof Rewritten && analysed instanceof Write write && !name.equals("executeQuery")) {
             return writes.sendRewritten(name, write, () -> ((PreparedStatement) real).executeQuery(), preparedSql);

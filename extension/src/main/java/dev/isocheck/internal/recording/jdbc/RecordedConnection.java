@@ -69,7 +69,7 @@ final class RecordedConnection implements InvocationHandler {
      */
     private boolean partlyCommitted;
     /** The generated keys of the transaction in progress the recorder is still reading along. */
-    private final java.util.List<GeneratedKeysTee> unreadKeys = new java.util.ArrayList<>();
+    private final java.util.List<ReadAlong> unreadKeys = new java.util.ArrayList<>();
     /** The recording {@link #session} names this connection in. */
     private java.lang.ref.WeakReference<Recording> sessionOf = new java.lang.ref.WeakReference<>(null);
     private String session;
@@ -197,6 +197,25 @@ final class RecordedConnection implements InvocationHandler {
         return dialect.rewriteWithOldRows(write, sql, majorVersion).or(() -> dialect.rewrite(write, sql));
     }
 
+    /**
+     * The statement to send instead of {@code sql}, a write with a RETURNING of its own, so that
+     * its rows also return every column of its table, hidden from the application
+     * ({@link ReturnedRowsTee}), with those columns' names (lower case) in order; empty where it
+     * may not be rewritten ({@link #rewritable}), its table's columns are not known or not all
+     * readable, or the dialect has no RETURNING.
+     */
+    Optional<ReturnedRowsTee.Plan> rewriteReturning(AnalysedStatement.Write write, String sql) {
+        Optional<TableColumns> table = primaryKeys.columnsOf(write.table());
+        if (!rewritable(write, sql) || table.isEmpty() || table.get().columns().isEmpty() || !table.get().allReadable()
+                || table.get().rowSecurity()) {
+            return Optional.empty();
+        }
+        java.util.List<String> names = new java.util.ArrayList<>(table.get().columns().keySet());
+        java.util.List<String> quoted = new java.util.ArrayList<>();
+        table.get().columns().values().forEach(column -> quoted.add(column.quoted()));
+        return dialect.returningAlso(sql, quoted).map(rewritten -> new ReturnedRowsTee.Plan(write, rewritten, java.util.List.copyOf(names)));
+    }
+
     /** Whether {@link #rewrite} of {@code write} returns each row's new version followed by its old one. */
     boolean returnsOldRows(AnalysedStatement.Write write, String sql) {
         return rewritable(write, sql) && dialect.rewriteWithOldRows(write, sql, majorVersion).isPresent();
@@ -291,6 +310,20 @@ final class RecordedConnection implements InvocationHandler {
 
     /** The form to send a query in so that the recorder sees the rows it ranges over, when there is one. */
     Optional<HiddenColumns> hiddenColumns(AnalysedStatement analysed, String sql) {
+        if (analysed instanceof AnalysedStatement.Joined joined) {
+            if (Recording.current().isEmpty() || dialect == Dialect.OTHER) {
+                return Optional.empty();
+            }
+            List<TableColumns> tables = new java.util.ArrayList<>();
+            for (AnalysedStatement.Joined.Source source : joined.sources()) {
+                Optional<TableColumns> columns = columnsOf(source.table());
+                if (columns.isEmpty()) {
+                    return Optional.empty();
+                }
+                tables.add(columns.get());
+            }
+            return HiddenColumns.join(joined, sql, tables);
+        }
         String table = analysed instanceof AnalysedStatement.Query q ? q.table()
                 : analysed instanceof AnalysedStatement.Aggregate a ? a.table() : null;
         if (table == null || Recording.current().isEmpty()) {
@@ -437,16 +470,16 @@ final class RecordedConnection implements InvocationHandler {
         }
     }
 
-    /** Notes keys the recorder reads along with the application, until they are resolved. */
-    synchronized void keysPending(GeneratedKeysTee keys) {
+    /** Notes a result the recorder reads along with the application ({@link ReadAlong}), until it is resolved. */
+    synchronized void readAlongPending(ReadAlong keys) {
         unreadKeys.add(keys);
     }
 
     /**
-     * Called when generated keys were read to their end or given up: what they leave out, if
-     * anything, goes into their transaction, which in auto-commit mode they kept open.
+     * Called when a result read along was read to its end or given up: what it leaves out, if
+     * anything, goes into its transaction, which in auto-commit mode it kept open.
      */
-    synchronized void keysResolved(GeneratedKeysTee keys, TransactionLog of, Observation leftOut) {
+    synchronized void readAlongResolved(ReadAlong keys, TransactionLog of, Observation leftOut) {
         if (!unreadKeys.remove(keys)) {
             return;
         }

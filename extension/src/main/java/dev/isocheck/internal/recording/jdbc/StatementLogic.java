@@ -40,6 +40,7 @@ class StatementLogic extends StatementSupport {
     /** Closes the driver's statement, after reading what the application left of the keys read along. */
     Object close(Method method, Object[] args) throws Throwable {
         keys.drainReadAlong();
+        drainReturned();
         keys.closeStandIn();
         return Proxies.call(real, method, args);
     }
@@ -50,7 +51,7 @@ class StatementLogic extends StatementSupport {
         String name = method.getName();
         String sql = (String) args[0];
         AnalysedStatement analysed = seen(connection, SqlAnalyzer.analyse(sql), sql, args.length == 1 && !name.equals("executeQuery"));
-        if (!(analysed instanceof Query || analysed instanceof AnalysedStatement.Aggregate) && connection.decodesWrites()) {
+        if (!StatementPreparation.reads(analysed) && connection.decodesWrites()) {
             // The database's log records the writes: the statement is sent exactly as written.
             lookUpColumnsReadInside(sql);
             return execute(analysed, sql, real, method, args, null, null);
@@ -79,7 +80,17 @@ class StatementLogic extends StatementSupport {
                 return writes.sendRewritten(name, write, () -> real.executeQuery(rewrite.get()), sql);
             }
         }
-        if ((analysed instanceof Query || analysed instanceof AnalysedStatement.Aggregate) && args.length == 1
+        if (analysed instanceof AnalysedStatement.Opaque && args.length == 1
+                && (name.equals("executeQuery") || name.equals("execute"))) {
+            // A RETURNING of the application's own: every column of the table is added to it, hidden.
+            Optional<Write> returning = SqlAnalyzer.returningWrite(sql);
+            returning.ifPresent(write -> connection.columnsOf(write.table()));
+            Optional<ReturnedRowsTee.Plan> plan = returning.flatMap(write -> connection.rewriteReturning(write, sql));
+            if (plan.isPresent()) {
+                return writes.sendReturning(plan.get(), method, new Object[] {plan.get().sql()}, sql);
+            }
+        }
+        if (StatementPreparation.reads(analysed) && args.length == 1
                 && !name.equals("executeUpdate") && !name.equals("executeLargeUpdate")) {
             Optional<HiddenColumns> plan = connection.hiddenColumns(analysed, sql);
             if (plan.isPresent()) {

@@ -38,7 +38,7 @@ final class StatementPreparation {
         if (analysed instanceof Write write && !connection.decodesWrites()) {
             connection.columnsOf(write.table());
         }
-        if ((analysed instanceof Query || analysed instanceof AnalysedStatement.Aggregate) && asPlainPrepare(args)) {
+        if (reads(analysed) && asPlainPrepare(args)) {
             Optional<HiddenColumns> plan = connection.hiddenColumns(analysed, sql);
             if (plan.isPresent()) {
                 Object[] planned = args.clone();
@@ -54,7 +54,7 @@ final class StatementPreparation {
                 }
             }
         }
-        if (!(analysed instanceof Query || analysed instanceof AnalysedStatement.Aggregate) && connection.decodesWrites()) {
+        if (!reads(analysed) && connection.decodesWrites()) {
             // The database's log records the writes: the statement is sent exactly as written.
             return recorded(connection, (PreparedStatement) Proxies.call(real, method, args), sql, PreparedMode.AS_WRITTEN);
         }
@@ -89,6 +89,24 @@ final class StatementPreparation {
                 }
             }
         }
+        Optional<Write> returning = analysed instanceof AnalysedStatement.Opaque && asPlainPrepare(args)
+                ? SqlAnalyzer.returningWrite(sql) : Optional.empty();
+        if (returning.isPresent()) {
+            // A RETURNING of the application's own: every column of the table is added to it, hidden.
+            connection.columnsOf(returning.get().table());
+            Optional<ReturnedRowsTee.Plan> plan = connection.rewriteReturning(returning.get(), sql);
+            if (plan.isPresent()) {
+                PreparedStatement withColumns = null;
+                try {
+                    withColumns = real.prepareStatement(plan.get().sql());
+                } catch (SQLException e) {
+                    // Sent as written below: the application gets the original's answer.
+                }
+                if (withColumns != null) {
+                    return recorded(connection, withColumns, sql, new Rewritten(new ApplicationPrepare(real, method, args), plan.get()));
+                }
+            }
+        }
         Optional<String> rewrite = analysed instanceof Write write && asPlainPrepare(args)
                 ? connection.rewrite(write, sql) : Optional.empty();
         if (rewrite.isPresent()) {
@@ -104,6 +122,11 @@ final class StatementPreparation {
         }
         PreparedStatement plain = (PreparedStatement) Proxies.call(real, method, args);
         return recorded(connection, plain, sql, PreparedMode.AS_WRITTEN);
+    }
+
+    /** Whether {@code analysed} is a query the recorder may add hidden columns to: of one table, an aggregate, or a join. */
+    static boolean reads(AnalysedStatement analysed) {
+        return analysed instanceof Query || analysed instanceof AnalysedStatement.Aggregate || analysed instanceof AnalysedStatement.Joined;
     }
 
     private static PreparedStatement recorded(RecordedConnection connection, PreparedStatement prepared, String sql,

@@ -65,6 +65,12 @@ abstract class StatementSupport {
     final GeneratedKeysAnswer keys = new GeneratedKeysAnswer();
     /** Sends the writes whose rows the recorder reads back. */
     final WrittenRows writes;
+    /**
+     * The rows of the last execution's own RETURNING, which the recorder reads along with the
+     * application ({@link ReturnedRowsTee}); {@code null} when it had none. Until the next
+     * execution or the statement's close, where what the application left is read.
+     */
+    private ReturnedRowsTee returned;
     /** The reads inside the statement being sent that its update count will decide; {@code null} when none. */
     private SubqueryReads decidedByCount;
 
@@ -93,6 +99,7 @@ abstract class StatementSupport {
     void newExecution() {
         // Any execution that did not say what it wrote leaves its reads inside unchecked, and said so.
         wrote(-1);
+        drainReturned();
         rewrittenAnswer = null;
         // A result the last execute() left and the application never fetched is closed by the
         // driver now; what getResultSet() returns from here on is this execution's.
@@ -125,15 +132,34 @@ abstract class StatementSupport {
         return large ? (Object) rewrittenAnswer.count() : (Object) (int) rewrittenAnswer.count();
     }
 
+    /** The execution just sent returns its RETURNING's rows through {@code tee}. */
+    void returnedRows(ReturnedRowsTee tee) {
+        returned = tee;
+    }
+
+    /** Reads what the application left of the last RETURNING's rows, which it gives up now. */
+    void drainReturned() {
+        if (returned != null) {
+            returned.drain();
+            returned = null;
+        }
+    }
+
     Object resultSet(Method method, Object[] args) throws Throwable {
         if (rewrittenAnswer != null) {
             return null;
+        }
+        if (returned != null) {
+            return returned.forApplication();
         }
         Statement other = ranOn();
         return other != null ? Proxies.call(other, method, args) : observePending((ResultSet) Proxies.call(real, method, args));
     }
 
     Object moreResults(Method method, Object[] args) throws Throwable {
+        // Moving on closes the current result in the driver (unless the application keeps it open,
+        // which the recorder does not follow): what it left of the RETURNING's rows is read first.
+        drainReturned();
         if (rewrittenAnswer != null) {
             rewrittenAnswer = rewrittenAnswer.movedPast();
             return false;
@@ -206,6 +232,10 @@ abstract class StatementSupport {
                 connection.afterExecute(again, false);
                 throw again;
             }
+        }
+        if (analysed instanceof AnalysedStatement.Joined && hidden == null && log != null) {
+            log.recording().notModelled(new NotModelled("the query " + sql, "its reads are not checked: a join whose"
+                    + " tables' columns the recorder does not know (or may not all read), or to whose text it cannot add them"));
         }
         wrote(result instanceof Number count ? count.longValue()
                 : Boolean.FALSE.equals(result) && decidedByCount != null ? updateCountOf(target) : -1);

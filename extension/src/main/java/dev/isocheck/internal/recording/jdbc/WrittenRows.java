@@ -156,10 +156,41 @@ final class WrittenRows {
         statement.keys.readAlong(tee);
         boolean reading = log != null && count != 0;
         if (reading) {
-            connection.keysPending(tee);
+            connection.readAlongPending(tee);
         }
         connection.afterExecute(null, reading);
         return result;
+    }
+
+    /**
+     * Sends a write with a RETURNING of its own, every column of its table added to it
+     * ({@link ReturnedRowsTee}), and reads its rows along with the application: handed out by
+     * {@code executeQuery}, or kept for {@code getResultSet} after {@code execute}. In auto-commit
+     * mode the transaction stays open in the recording until the result is read or given up.
+     */
+    Object sendReturning(ReturnedRowsTee.Plan plan, Method method, Object[] args, String sql) throws Throwable {
+        Statement real = statement.real;
+        TransactionLog log = connection.beforeExecute();
+        statement.statement(log, sql);
+        // What its subqueries found is decided by its rows, which come later: not recorded.
+        statement.wrote(-1);
+        boolean capped = real.getMaxRows() > 0;
+        Object result = statement.sent(real, method, args);
+        ResultSet rs = result instanceof ResultSet r ? r : Boolean.TRUE.equals(result) ? real.getResultSet() : null;
+        if (rs == null) {
+            connection.observe(log, new LeftOut(Optional.of(plan.write().table()), sql, "its RETURNING gave back no result"));
+            connection.afterExecute(null, false);
+            return result;
+        }
+        List<Map<String, Object>> rows = new ArrayList<>();
+        connection.observe(log, rowsWritten(plan.write(), sql, rows, null, false, log));
+        ReturnedRowsTee tee = new ReturnedRowsTee(connection, log, plan, sql, rows, rs, capped, statement.proxy);
+        statement.returnedRows(tee);
+        if (log != null) {
+            connection.readAlongPending(tee);
+        }
+        connection.afterExecute(null, log != null);
+        return result instanceof ResultSet ? tee.forApplication() : result;
     }
 
     /**

@@ -42,6 +42,36 @@ public sealed interface AnalysedStatement {
     }
 
     /**
+     * A SELECT over tables joined ({@code FROM a LEFT JOIN b ON b.id = a.b_id}), whose projection
+     * is columns of theirs: each row it returns is made of a row of each table (or of none, on the
+     * outer side of a join that matched nothing). The recorder adds every column of each table to
+     * the projection, hidden, and reads each table's rows from them ({@link HiddenColumns#join}).
+     *
+     * @param sources  the tables, the FROM's first, in the order the statement names them
+     * @param where    the WHERE clause, {@code null} for none
+     * @param limited  whether LIMIT, OFFSET, FETCH, TOP, SKIP LOCKED or sampling may cut the result short
+     */
+    record Joined(List<Source> sources, Expression where, boolean limited) implements AnalysedStatement {
+
+        /**
+         * One table of a join.
+         *
+         * @param table the normalised table name
+         * @param alias   the name the statement qualifies its columns with (its alias, or its name), lower case
+         * @param written that name as the statement writes it (quoted, in its case), to qualify columns added
+         * @param on      the condition it is joined on, {@code null} for the FROM's table (and a join without one)
+         * @param outer   whether it is the outer side of a LEFT JOIN, whose rows do not filter the others'
+         */
+        public record Source(String table, String alias, String written, Expression on, boolean outer) {
+        }
+
+        /** Whether every join is a LEFT JOIN: the FROM's table's rows are then every row its WHERE selects. */
+        public boolean keepsEveryRowOfTheFirst() {
+            return sources.stream().skip(1).allMatch(Source::outer);
+        }
+    }
+
+    /**
      * A SELECT over one table whose projection is nothing but aggregates ({@code count(*)},
      * {@code count(col)}, {@code sum}, {@code min}, {@code max}, {@code avg}) without GROUP BY: one
      * row computed from every row the WHERE selects, which is a predicate read of those rows.

@@ -64,6 +64,25 @@ public enum Dialect {
     };
 
     /**
+     * The statement to send instead of {@code sql}, a write with a RETURNING of its own, so that
+     * it returns after the application's columns the written row's {@code columns} (quoted), each
+     * labelled as a hidden column ({@link HiddenColumns#label}); empty where the database has no
+     * RETURNING (PostgreSQL alone has). The row's columns unqualified are its new version for an
+     * INSERT or UPDATE, the deleted one for a DELETE, as in {@code RETURNING *}.
+     */
+    public Optional<String> returningAlso(String sql, java.util.List<String> columns) {
+        if (this != POSTGRESQL || columns.isEmpty()) {
+            return Optional.empty();
+        }
+        StringBuilder out = new StringBuilder(body(sql));
+        for (int i = 0; i < columns.size(); i++) {
+            // On lines of their own, so that a trailing line comment cannot swallow them.
+            out.append("\n, ").append(columns.get(i)).append(" AS ").append(HiddenColumns.label(i));
+        }
+        return Optional.of(out.toString());
+    }
+
+    /**
      * The statement to send instead of {@code sql} so that it returns the rows it writes (new rows,
      * or deleted rows of a DELETE), or empty when this database has no such form.
      */

@@ -33,7 +33,57 @@ import java.util.Set;
  * @param types      the JDBC type of each added column's table column, by its lower-case name
  */
 public record HiddenColumns(String sql, int visible, List<String> columns, boolean aggregated,
-                            java.util.Map<String, Integer> types) {
+                            java.util.Map<String, Integer> types, List<Integer> sources) {
+
+    /** Columns added for a query of one table. */
+    public HiddenColumns(String sql, int visible, List<String> columns, boolean aggregated, java.util.Map<String, Integer> types) {
+        this(sql, visible, columns, aggregated, types, null);
+    }
+
+    /**
+     * For a join, which of its tables ({@link AnalysedStatement.Joined#sources}, by index) the
+     * n-th added column is of; {@code null} for a query of one table.
+     */
+    public List<Integer> sources() {
+        return sources;
+    }
+
+    /**
+     * The form to send a join in: every column of each of its tables added, qualified by the
+     * table's alias ({@code d."id" AS isocheck_hidden_1}), so that each row returned tells each
+     * table's row it was made of; empty when a table's columns are not known, or not all readable
+     * (row-level security included: a read of a row is the recorder's, the rows a policy lets
+     * through are the application's), or the statement's text does not let them be added with
+     * certainty.
+     *
+     * @param tables the columns of each of the join's tables, in order
+     */
+    public static Optional<HiddenColumns> join(AnalysedStatement.Joined joined, String sql, List<TableColumns> tables) {
+        if (ordersByPosition(sql, -1)) {
+            return Optional.empty();
+        }
+        List<String> columns = new ArrayList<>();
+        List<Integer> sources = new ArrayList<>();
+        java.util.Map<String, Integer> types = new java.util.HashMap<>();
+        List<String> items = new ArrayList<>();
+        for (int s = 0; s < tables.size(); s++) {
+            TableColumns table = tables.get(s);
+            if (table == null || table.key().isEmpty() || !table.columns().keySet().containsAll(table.key())
+                    || !table.allReadable()) {
+                return Optional.empty();
+            }
+            String alias = joined.sources().get(s).written();
+            if (!alias.matches("\"[^\"]+\"|[A-Za-z_][A-Za-z0-9_$]*")) {
+                return Optional.empty();
+            }
+            for (TableColumns.Column column : table.columns().values()) {
+                items.add(alias + "." + column.quoted() + " AS " + label(items.size()));
+                columns.add(column.name().toLowerCase(Locale.ROOT));
+                sources.add(s);
+            }
+        }
+        return insert(sql, items).map(text -> new HiddenColumns(text, -1, List.copyOf(columns), false, types, List.copyOf(sources)));
+    }
 
     /** The label of the n-th (from 0) added column; the application never sees it. */
     public static String label(int n) {

@@ -67,6 +67,57 @@ public final class SqlAnalyzer {
         return analysed;
     }
 
+    private static final SqlTextCache<Optional<Write>> RETURNING = new SqlTextCache<>();
+
+    /**
+     * The write {@code sql} is but for its own {@code RETURNING} clause ({@code INSERT ... RETURNING
+     * id}, as jOOQ sends every insert on PostgreSQL), which alone keeps {@link #analyse} from
+     * calling it one: an INSERT, UPDATE or DELETE of one table, no MERGE, and a RETURNING of
+     * expressions of the row alone (no subquery). Empty otherwise.
+     */
+    public static Optional<Write> returningWrite(String sql) {
+        Optional<Write> cached = RETURNING.get(sql);
+        if (cached != null) {
+            return cached;
+        }
+        Optional<Write> found;
+        try {
+            found = withoutReturning(sql).map(SqlAnalyzer::analyse)
+                    .filter(analysed -> analysed instanceof Write write && write.kind() != WriteKind.MERGE)
+                    .map(Write.class::cast);
+        } catch (JSQLParserException | RuntimeException | StackOverflowError e) {
+            found = Optional.empty();
+        }
+        RETURNING.put(sql, found);
+        return found;
+    }
+
+    /** {@code sql} without its RETURNING clause, from a parse of its own (shared parses are never changed). */
+    private static Optional<String> withoutReturning(String sql) throws JSQLParserException {
+        List<Statement> statements = dev.isocheck.internal.limit.SqlParsing.statements(sql).getStatements();
+        if (statements.size() != 1) {
+            return Optional.empty();
+        }
+        Statement statement = statements.get(0);
+        Object returning;
+        if (statement instanceof Insert insert) {
+            returning = insert.getReturningClause();
+            insert.setReturningClause(null);
+        } else if (statement instanceof Update update) {
+            returning = update.getReturningClause();
+            update.setReturningClause(null);
+        } else if (statement instanceof Delete delete) {
+            returning = delete.getReturningClause();
+            delete.setReturningClause(null);
+        } else {
+            return Optional.empty();
+        }
+        if (returning == null || returning.toString().toUpperCase(Locale.ROOT).matches("(?s).*\\bSELECT\\b.*")) {
+            return Optional.empty();
+        }
+        return Optional.of(statement.toString());
+    }
+
     /**
      * The names (lower case, without schema) of the functions {@code sql} calls, anywhere in it
      * (projection, WHERE, VALUES, SET, FROM), read from its parse tree; empty when it cannot be
@@ -357,8 +408,17 @@ public final class SqlAnalyzer {
 
     private static AnalysedStatement query(PlainSelect select) {
         if (select.getFromItem() == null && select.getWithItemsList() == null) {
-            // SELECT 1, SELECT now(): a pool's validation query reads no table.
-            return new NoRowsKnown("a SELECT of no table");
+            // SELECT 1, SELECT now(): a pool's validation query reads no table. SELECT EXISTS
+            // (SELECT ...) does, in its subqueries (a literal spelling SELECT only costs a note).
+            return java.util.regex.Pattern.compile("(?i)\\bSELECT\\b").matcher(select.toString()).results().count() > 1
+                    ? NoRowsKnown.unkeyedQuery("a SELECT of no table whose subqueries read tables")
+                    : new NoRowsKnown("a SELECT of no table");
+        }
+        if (select.getFromItem() instanceof Table && !empty(select.getJoins())) {
+            Optional<AnalysedStatement> joined = joined(select);
+            if (joined.isPresent()) {
+                return joined.get();
+            }
         }
         if (!(select.getFromItem() instanceof Table table)
                 || !empty(select.getJoins()) || select.getGroupBy() != null || select.getHaving() != null
@@ -392,6 +452,62 @@ public final class SqlAnalyzer {
         equalities.values().removeIf(java.util.Objects::isNull);
         return new Query(tableName(table), star ? null : List.copyOf(columns), Map.copyOf(equalities),
                 onlyEqualities, select.getWhere(), limited(select), select.getDistinct() != null);
+    }
+
+    /**
+     * The join {@code select} is, when the recorder can read each table's rows from it: tables
+     * joined by INNER, LEFT or comma joins (no RIGHT, FULL, NATURAL, lateral or subquery), each
+     * with a name of its own, and a projection of columns, {@code *} and literals alone (an
+     * expression could aggregate, and DISTINCT or GROUP BY would change what a column added
+     * returns); empty otherwise.
+     */
+    private static Optional<AnalysedStatement> joined(PlainSelect select) {
+        if (select.getGroupBy() != null || select.getHaving() != null || select.getWithItemsList() != null
+                || select.getIntoTables() != null || select.getOracleHierarchical() != null
+                || select.getWindowDefinitions() != null || select.getDistinct() != null) {
+            return Optional.empty();
+        }
+        for (SelectItem<?> item : select.getSelectItems()) {
+            Expression e = item.getExpression();
+            if (!(e instanceof Column || e instanceof AllColumns || e instanceof AllTableColumns || e instanceof LongValue
+                    || e instanceof StringValue || e instanceof net.sf.jsqlparser.expression.NullValue)) {
+                return Optional.empty();
+            }
+        }
+        List<AnalysedStatement.Joined.Source> sources = new ArrayList<>();
+        Table first = (Table) select.getFromItem();
+        sources.add(new AnalysedStatement.Joined.Source(tableName(first), qualifier(first), written(first), null, false));
+        for (net.sf.jsqlparser.statement.select.Join join : select.getJoins()) {
+            if (!(join.getFromItem() instanceof Table table) || join.isRight() || join.isFull() || join.isNatural()
+                    || join.isCross() && join.isOuter() || join.isApply() || join.isStraight() || join.isSemi()
+                    || join.isOuter() && !join.isLeft() || table.getSampleClause() != null) {
+                return Optional.empty();
+            }
+            Expression on = join.getOnExpressions() == null || join.getOnExpressions().isEmpty() ? null
+                    : join.getOnExpressions().size() == 1 ? join.getOnExpressions().iterator().next() : null;
+            if (join.getOnExpressions() != null && join.getOnExpressions().size() > 1) {
+                return Optional.empty();
+            }
+            sources.add(new AnalysedStatement.Joined.Source(tableName(table), qualifier(table), written(table), on, join.isLeft()));
+        }
+        Set<String> aliases = new HashSet<>();
+        for (AnalysedStatement.Joined.Source source : sources) {
+            if (!aliases.add(source.alias())) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(new AnalysedStatement.Joined(List.copyOf(sources), select.getWhere(), limited(select)));
+    }
+
+    /** The name a table's columns are qualified with in a statement, as it is written there. */
+    private static String written(Table table) {
+        return table.getAlias() != null ? table.getAlias().getName() : table.getName();
+    }
+
+    /** The name a table's columns are qualified with in a statement: its alias, or its own name, lower case. */
+    private static String qualifier(Table table) {
+        String name = table.getAlias() != null ? table.getAlias().getName() : table.getName();
+        return name.replace("\"", "").replace("`", "").toLowerCase(Locale.ROOT);
     }
 
     private static boolean limited(PlainSelect select) {

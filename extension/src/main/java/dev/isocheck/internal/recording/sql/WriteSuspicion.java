@@ -47,7 +47,7 @@ public final class WriteSuspicion {
     /** Whether {@code sql}, analysed as {@code analysed}, may write rows. */
     public static boolean mayWrite(AnalysedStatement analysed, String sql) {
         if (!(analysed instanceof AnalysedStatement.Query || analysed instanceof AnalysedStatement.Aggregate
-                || analysed instanceof AnalysedStatement.NoRowsKnown)) {
+                || analysed instanceof AnalysedStatement.Joined || analysed instanceof AnalysedStatement.NoRowsKnown)) {
             return true;
         }
         return callsFunctions(sql);

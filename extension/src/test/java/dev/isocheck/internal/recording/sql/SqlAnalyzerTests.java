@@ -47,13 +47,35 @@ class SqlAnalyzerTests {
 
     @Test
     void readsThatCannotBeKeyedAreNotRecorded() {
-        for (String sql : List.of("SELECT a.x FROM a JOIN b ON a.id = b.id", "SELECT count(*) FROM t GROUP BY x",
+        for (String sql : List.of("SELECT a.x + 1 FROM a JOIN b ON a.id = b.id", "SELECT a.x FROM a RIGHT JOIN b ON a.id = b.id",
+                "SELECT DISTINCT a.x FROM a JOIN b ON a.id = b.id", "SELECT a.x FROM a JOIN (SELECT id FROM b) c ON a.id = c.id",
+                "SELECT a.x FROM a JOIN b ON a.id = b.id GROUP BY a.x", "SELECT x FROM t JOIN t ON t.id = t.id",
+                "SELECT count(*) FROM t GROUP BY x", "SELECT EXISTS (SELECT 1 FROM doctor WHERE on_call)",
                 "SELECT count(*) + 1 FROM t", "SELECT count(x + 1) FROM t", "SELECT count(*) OVER () FROM t",
                 "SELECT count(*), x FROM t", "SELECT string_agg(x, ',') FROM t", "SELECT count(*) FROM t HAVING count(*) > 1",
                 "SELECT x + 1 FROM t", "SELECT x FROM (SELECT x FROM t) s", "SELECT x FROM t GROUP BY x",
                 "SELECT x FROM a UNION SELECT x FROM b")) {
             assertThat(SqlAnalyzer.analyse(sql)).as(sql).isInstanceOf(NoRowsKnown.class);
         }
+    }
+
+    @Test
+    void joinsOfTablesWithAPlainProjectionAreJoined() {
+        assertThat(SqlAnalyzer.analyse("select d1_0.id, s1_0.name from doctor d1_0 left join shift s1_0 on s1_0.id=d1_0.shift_id"
+                + " where d1_0.id=?")).isInstanceOfSatisfying(AnalysedStatement.Joined.class, j -> {
+                    assertThat(j.sources()).extracting(AnalysedStatement.Joined.Source::table).containsExactly("doctor", "shift");
+                    assertThat(j.sources()).extracting(AnalysedStatement.Joined.Source::alias).containsExactly("d1_0", "s1_0");
+                    assertThat(j.keepsEveryRowOfTheFirst()).isTrue();
+                    assertThat(j.where()).hasToString("d1_0.id = ?");
+                    assertThat(j.limited()).isFalse();
+                });
+        assertThat(SqlAnalyzer.analyse("SELECT * FROM a, b WHERE a.id = b.a_id LIMIT 3"))
+                .isInstanceOfSatisfying(AnalysedStatement.Joined.class, j -> {
+                    assertThat(j.keepsEveryRowOfTheFirst()).isFalse();
+                    assertThat(j.limited()).isTrue();
+                });
+        // A pool's validation query reads no table, and says nothing.
+        assertThat(SqlAnalyzer.analyse("SELECT 1")).isInstanceOfSatisfying(NoRowsKnown.class, n -> assertThat(n.readsRows()).isFalse());
     }
 
     @Test
