@@ -91,5 +91,4 @@ class LostUpdateTests {
     private interface Take {
         void take(String sku, int quantity);
     }
-
 }

@@ -82,5 +82,4 @@ class WriteSkewTests {
                 "alice", () -> request.goOffCall("alice", Ward.SHIFT),
                 "bob", () -> request.goOffCall("bob", Ward.SHIFT));
     }
-
 }
