@@ -235,16 +235,16 @@ public final class Bank {
         }
     }
 
-    /** How a withdrawal reads the customer's accounts. */
+    /** How a fee or a withdrawal reads the accounts it decides on. */
     public enum Locking {
 
-        /** A plain query: nothing stops another withdrawal from changing them before this one writes. */
+        /** A plain query: nothing stops another request from changing them before this one writes. */
         NONE,
 
         /**
-         * {@code SELECT ... FOR UPDATE} (jOOQ's {@code forUpdate()}): the accounts stay locked until
-         * the withdrawal commits, so a second withdrawal of the customer waits, then reads the
-         * first one's balances, even at READ COMMITTED.
+         * {@code SELECT ... FOR UPDATE} (jOOQ's {@code forUpdate()}): the rows read stay locked until
+         * the request commits, so a second request on them waits, then reads the first one's
+         * balances, even at READ COMMITTED.
          */
         FOR_UPDATE
     }
