@@ -403,7 +403,8 @@ public final class SqlAnalyzer {
             }
         }
         return plain ? new Write(kind, name, Set.copyOf(assigned))
-                : new Opaque(Optional.of(name), "a " + kind + " with RETURNING, WITH, joins or ON DUPLICATE KEY");
+                : new Opaque(Optional.of(name), (kind == WriteKind.DELETE ? "a " : "an ") + kind
+                        + " with RETURNING (where it cannot be sent with columns of its own added), WITH, joins or ON DUPLICATE KEY");
     }
 
     private static AnalysedStatement query(PlainSelect select) {

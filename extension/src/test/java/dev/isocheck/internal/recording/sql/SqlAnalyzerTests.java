@@ -112,7 +112,14 @@ class SqlAnalyzerTests {
     @Test
     void writesThatCannotBeRewrittenLeaveTheirTableOut() {
         assertThat(SqlAnalyzer.analyse("UPDATE t SET n = 1 RETURNING id")).isEqualTo(new Opaque(Optional.of("t"),
-                "a UPDATE with RETURNING, WITH, joins or ON DUPLICATE KEY"));
+                "an UPDATE with RETURNING (where it cannot be sent with columns of its own added), WITH, joins or ON DUPLICATE KEY"));
+        assertThat(SqlAnalyzer.returningWrite("UPDATE t SET n = 1 RETURNING id")).hasValueSatisfying(w -> {
+            assertThat(w.kind()).isEqualTo(WriteKind.UPDATE);
+            assertThat(w.assigned()).containsExactly("n");
+        });
+        assertThat(SqlAnalyzer.returningWrite("UPDATE t SET n = 1 RETURNING (SELECT max(n) FROM u)")).isEmpty();
+        assertThat(SqlAnalyzer.returningWrite("UPDATE t SET n = u.n FROM u WHERE t.id = u.id RETURNING t.id")).isEmpty();
+        assertThat(SqlAnalyzer.returningWrite("UPDATE t SET n = 1")).isEmpty();
         assertThat(SqlAnalyzer.analyse("UPDATE t SET n = u.n FROM u WHERE t.id = u.id")).isInstanceOf(Opaque.class);
         assertThat(((Opaque) SqlAnalyzer.analyse("TRUNCATE TABLE t")).table()).contains("t");
         // A MERGE is a write of its table, which only a dialect returning old rows records (else its table is left out).
