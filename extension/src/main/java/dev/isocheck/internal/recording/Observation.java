@@ -168,15 +168,17 @@ public sealed interface Observation {
      * @param updated  whether the statement is an UPDATE (not an upsert, whose rows may be new):
      *                 each row it wrote was there before it, under the same key unless it sets a
      *                 key column, which is known even when {@code oldRows} are not
+     * @param inserted whether the statement is an INSERT that updates nothing (no
+     *                 {@code ON CONFLICT DO UPDATE}): each row it wrote had a key no row had then
      */
     record RowsWritten(String table, List<Map<String, Object>> rows, boolean deleted, java.util.Set<String> assigned,
-                       boolean batch, String rangedOver, List<Map<String, Object>> oldRows, boolean updated)
-            implements Observation {
+                       boolean batch, String rangedOver, List<Map<String, Object>> oldRows, boolean updated,
+                       boolean inserted) implements Observation {
 
         /** Rows written whose old versions are not known but by a DELETE. */
         public RowsWritten(String table, List<Map<String, Object>> rows, boolean deleted, java.util.Set<String> assigned,
                            boolean batch, String rangedOver) {
-            this(table, rows, deleted, assigned, batch, rangedOver, null, false);
+            this(table, rows, deleted, assigned, batch, rangedOver, null, false, false);
         }
 
         /** Rows written by a statement whose WHERE is not read as a predicate. */

@@ -106,6 +106,9 @@ public final class RecordedTransaction {
         for (WriteLog.CommittedWrite w : writes) {
             if (w.before() != null && !w.before().isEmpty()) {
                 ops.add(new Op.Read(w.table(), w.key(), w.before()));
+            } else if (w.inserted()) {
+                // An INSERT succeeded: no row had its key then, so the row was absent before it.
+                ops.add(new Op.Read(w.table(), w.key(), null));
             }
             ops.add(new Op.Write(w.table(), w.key(), w.after()));
         }
@@ -258,6 +261,9 @@ public final class RecordedTransaction {
                 // there, under this key, which it sets no column of. Its key columns alone are
                 // read so, before the write: any version of the row is such a row, and no absence.
                 present.add(new Op.Read(write.table(), key.get(), keyPart(row, keyColumns.get())));
+            } else if (write.inserted() && !write.deleted()) {
+                // An INSERT that updates nothing wrote this row: no row had its key then.
+                present.add(new Op.Read(write.table(), key.get(), null));
             }
             writes.add(new Op.Write(write.table(), key.get(), write.deleted() ? null : row));
             if (write.deleted()) {

@@ -78,8 +78,16 @@ public interface WriteLog {
      * @param after  the row written, every column; {@code null} for a DELETE
      * @param change which of the transaction's row changes this is (0, 1, ...): an UPDATE that
      *               moved a row to another key is one change and two writes
+     * @param inserted whether the log shows an INSERT: the row's key was absent when it was
+     *               inserted (a primary key admits no second row)
      */
-    record CommittedWrite(String table, String key, Map<String, Object> before, Map<String, Object> after, int change) {
+    record CommittedWrite(String table, String key, Map<String, Object> before, Map<String, Object> after, int change,
+                          boolean inserted) {
+
+        /** A write the log does not show as an INSERT. */
+        public CommittedWrite(String table, String key, Map<String, Object> before, Map<String, Object> after, int change) {
+            this(table, key, before, after, change, false);
+        }
 
         /** Validates. */
         public CommittedWrite {

@@ -48,8 +48,11 @@ public final class HistoryGenerator {
      * own earlier write of the key, else the committed version it would read there: a database
      * that locks the rows it writes, as PostgreSQL, H2 and HSQLDB do, changes the version an item
      * read at that moment returns (under snapshot isolation the snapshot's, which first committer
-     * wins keeps the latest). The random choices are the same: with the same seed, the history is
-     * the one without present reads, those reads added.
+     * wins keeps the latest). Before a write of a row over an absent one that an INSERT would make
+     * at once on a database with a primary key (the transaction deleted the row itself, or no
+     * committed row has the key and no other open transaction has written it), a read of its
+     * absence: what a recorder knows of an INSERT that succeeded. The random choices are the same:
+     * with the same seed, the history is the one without these reads, those reads added.
      */
     public HistoryGenerator withPresentReads() {
         return new HistoryGenerator(workload, database, true);
@@ -248,6 +251,10 @@ public final class HistoryGenerator {
             Object replaced = run.writes.containsKey(key) ? run.writes.get(key) : visible(run, key).value();
             if (presentReads && replaced instanceof Map<?, ?> row) {
                 run.ops.add(new Op('e', keyNames[key], Map.of("id", row.get("id")), null, null));
+            } else if (presentReads && replaced == null && value != null && (run.writes.containsKey(key) || insertable(run, key))) {
+                // An INSERT: the recorder reads the key absent before it (the transaction's own
+                // delete, or no row committed and none being written).
+                run.ops.add(new Op('e', keyNames[key], null, null, null));
             }
             run.writes.put(key, value);
             run.accessed.add(key);
@@ -328,6 +335,23 @@ public final class HistoryGenerator {
             if (!earlier.contains(value)) {
                 earlier.add(value);
             }
+        }
+
+        /**
+         * Whether an INSERT of {@code key} by {@code run} succeeds at once on a database with a
+         * primary key: no committed row has the key, and no other open transaction has written it.
+         */
+        private boolean insertable(Run run, int key) {
+            List<Version> all = versions.get(key);
+            if (all.get(all.size() - 1).value() != null) {
+                return false;
+            }
+            for (Run other : open) {
+                if (other != run && other.writes.containsKey(key)) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         /** The committed version the database serves to {@code run}: its snapshot's, or the latest. */

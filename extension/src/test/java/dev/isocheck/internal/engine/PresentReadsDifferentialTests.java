@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The read of a row's key alone ({@code {"id": 2}}) that the recorder puts before an UPDATE or
  * DELETE that changed the row, when the database does not give the old row (PostgreSQL 17's log,
- * UPDATEs on H2 and HSQLDB): on seeded histories of simulated databases, with such a read before
+ * UPDATEs on H2 and HSQLDB), and the read of a key absent it puts before an INSERT: on seeded histories of simulated databases, with such a read before
  * every committed write that replaced a present row ({@link HistoryGenerator#withPresentReads()}),
  * a correct database still satisfies its levels, as recorded and with its initial state forgotten
  * as a recorder's is ({@code "unknown": "any"}), with duplicate values, rows inserted and updated
@@ -71,6 +71,7 @@ class PresentReadsDifferentialTests {
     @Test
     void correctDatabasesStillSatisfyTheirLevels() {
         AtomicInteger presentReads = new AtomicInteger();
+        AtomicInteger insertReads = new AtomicInteger();
         AtomicInteger external = new AtomicInteger();
         AtomicInteger histories = new AtomicInteger();
         AtomicInteger decided = new AtomicInteger();
@@ -82,6 +83,7 @@ class PresentReadsDifferentialTests {
                 int[] counts = presentReads(h);
                 presentReads.addAndGet(counts[0]);
                 external.addAndGet(counts[1]);
+                insertReads.addAndGet(counts[2]);
                 if (database.isolation() != SimulatedDatabase.Isolation.READ_COMMITTED) {
                     // (The screening knows no levels, and read committed repeats no read.)
                     assertThat(ReadAnomalies.find(h)).as("screening").isEmpty();
@@ -99,11 +101,12 @@ class PresentReadsDifferentialTests {
             base += 10_000_000L;
         }
         System.out.printf("present reads: %d histories, %d reads of a row's key before its write, %d of them"
-                + " the transaction's first access of the key; %d verdicts of the reference%n", histories.get(),
-                presentReads.get(), external.get(), decided.get());
+                + " the transaction's first access of the key, %d reads of a key absent before an insert; %d verdicts"
+                + " of the reference%n", histories.get(), presentReads.get(), external.get(), insertReads.get(), decided.get());
         // Or the runs prove little: most histories have such reads, many read from another transaction.
         assertThat(presentReads.get()).as("present reads").isGreaterThan(2 * histories.get());
         assertThat(external.get()).as("present reads that are first accesses").isGreaterThan(histories.get());
+        assertThat(insertReads.get()).as("reads of a key absent before an insert").isGreaterThan(histories.get() / 2);
         assertThat(decided.get()).as("verdicts of the reference").isGreaterThan(3 * histories.get());
     }
 
@@ -174,12 +177,18 @@ class PresentReadsDifferentialTests {
 
     /** How many reads of a row's key alone the history has, and how many of them are first accesses. */
     private static int[] presentReads(History h) {
-        int[] counts = new int[2];
+        int[] counts = new int[3];
         for (Transaction t : h.transactions()) {
             for (int i = 0; i < t.size(); i++) {
                 if (t.kind(i) == OpKind.READ && isKeyOnly(h.values().get(t.value(i)))) {
                     counts[0]++;
                     counts[1] += t.isExternalRead(i) ? 1 : 0;
+                }
+                // An INSERT's read of its key absent, just before it writes a row there.
+                if (t.kind(i) == OpKind.READ && t.value(i) == dev.isocheck.history.ValueTable.ABSENT && i + 1 < t.size()
+                        && t.kind(i + 1) == OpKind.WRITE && t.key(i + 1) == t.key(i)
+                        && t.value(i + 1) != dev.isocheck.history.ValueTable.ABSENT) {
+                    counts[2]++;
                 }
             }
         }

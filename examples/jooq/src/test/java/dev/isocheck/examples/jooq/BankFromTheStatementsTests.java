@@ -2,7 +2,6 @@ package dev.isocheck.examples.jooq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.isocheck.IsolationLevel;
 import dev.isocheck.IsolationViolationError;
 import dev.isocheck.Recording;
 import dev.isocheck.SerializableCheck;
@@ -51,9 +50,9 @@ class BankFromTheStatementsTests {
 
     /**
      * Two fees at once at READ COMMITTED, one of which is lost, on the server without logical
-     * decoding; at strict serializable, as {@link BankAnomalyTests}. Run by the tests above only.
+     * decoding. Run by the tests above only.
      */
-    @SerializableCheck(level = IsolationLevel.STRICT_SERIALIZABLE)
+    @SerializableCheck
     static class FromTheStatements {
 
         @Test

@@ -3,7 +3,6 @@ package dev.isocheck.examples.jooq;
 import static dev.isocheck.assertj.IsocheckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.isocheck.IsolationLevel;
 import dev.isocheck.Recording;
 import dev.isocheck.SerializableCheck;
 import dev.isocheck.examples.jooq.Bank.Isolation;
@@ -14,11 +13,10 @@ import org.junit.jupiter.api.Test;
  * The jOOQ bank's concurrency tests, the ones a team keeps: the same two requests at once as
  * {@link BankAnomalyTests}, at the level or with the {@code forUpdate()} that prevents each
  * anomaly. Every transaction, the accounts' {@code INSERT ... RETURNING} included, is recorded
- * (writes from logical decoding) and checked at strict serializable, the level the anomaly tests
- * need to see through the recorded INSERTs ({@link BankAnomalyTests} says why), and each test
+ * (writes from logical decoding) and checked at serializable, and each test
  * asserts that the recording left nothing out, so that its pass covers every statement jOOQ sent.
  */
-@SerializableCheck(level = IsolationLevel.STRICT_SERIALIZABLE)
+@SerializableCheck
 class BankTests {
 
     /**

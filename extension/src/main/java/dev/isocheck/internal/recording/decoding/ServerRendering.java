@@ -145,7 +145,8 @@ final class ServerRendering {
                     writes.add(new CommittedWrite(p.facts().name(), beforeKey, before, null, p.change()));
                     writes.add(new CommittedWrite(p.facts().name(), afterKey, null, after, p.change()));
                 } else {
-                    writes.add(new CommittedWrite(p.facts().name(), after != null ? afterKey : beforeKey, before, after, p.change()));
+                    writes.add(new CommittedWrite(p.facts().name(), after != null ? afterKey : beforeKey, before, after, p.change(),
+                            p.kind() == Kind.INSERT));
                 }
             }
             if (!writes.isEmpty()) {

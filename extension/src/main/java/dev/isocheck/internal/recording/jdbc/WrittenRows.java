@@ -249,7 +249,7 @@ final class WrittenRows {
                 // WHERE id = ? found its row: the item read of it is all the predicate would say
                 // (when it found none, the predicate read says the row was absent).
                 return new Observation.RowsWritten(write.table(), rows, deleted, write.assigned(), batch, null, oldRows,
-                        write.kind() == WriteKind.UPDATE);
+                        write.kind() == WriteKind.UPDATE, false);
             } else {
                 ExactWhere exact = ExactWhere.of(write.where(), statement.parameters.snapshot(),
                         (column, ordered) -> table.isPresent() && table.get().comparedExactly(column, ordered));
@@ -263,7 +263,7 @@ final class WrittenRows {
             }
         }
         return new Observation.RowsWritten(write.table(), rows, deleted, write.assigned(), batch, rangedOver, oldRows,
-                write.kind() == WriteKind.UPDATE);
+                write.kind() == WriteKind.UPDATE, write.kind() == WriteKind.INSERT && !write.isUpsert());
     }
 
     /**

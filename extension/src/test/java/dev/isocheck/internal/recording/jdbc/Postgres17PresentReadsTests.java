@@ -131,7 +131,9 @@ class Postgres17PresentReadsTests {
 
         assertThat(recorded.notModelled()).isEmpty();
         assertThat(recorded.history().transactions()).extracting(Object::toString).containsExactly(
-                "T1: w(doctors/4, {\"id\":4,\"name\":\"dan\",\"shifts\":0})",
+                // The log says the first inserted (its key was absent), the second updated; the
+                // statements say only that an upsert wrote.
+                "T1: " + (logical ? "r(doctors/4, null) " : "") + "w(doctors/4, {\"id\":4,\"name\":\"dan\",\"shifts\":0})",
                 "T2: " + (logical ? "r(doctors/4, {\"id\":4}) " : "") + "w(doctors/4, {\"id\":4,\"name\":\"dan\",\"shifts\":1})");
         assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
     }

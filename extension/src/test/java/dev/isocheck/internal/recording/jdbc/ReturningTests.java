@@ -67,8 +67,8 @@ class ReturningTests {
 
         assertThat(recorded.notModelled()).isEmpty();
         assertThat(recorded.history().transactions()).extracting(Object::toString).containsExactly(
-                "T1: w(account/1, {\"balance\":100,\"id\":1,\"note\":\"new\",\"owner\":\"ann\"})",
-                "T2: w(account/2, {\"balance\":50,\"id\":2,\"note\":\"new\",\"owner\":\"bob\"})");
+                "T1: r(account/1, null) w(account/1, {\"balance\":100,\"id\":1,\"note\":\"new\",\"owner\":\"ann\"})",
+                "T2: r(account/2, null) w(account/2, {\"balance\":50,\"id\":2,\"note\":\"new\",\"owner\":\"bob\"})");
     }
 
     /** What the application sees of the result is the same recorded or not: columns, labels, values, a missing column's failure. */
@@ -132,12 +132,12 @@ class ReturningTests {
     /** A lost update through UPDATE ... RETURNING, at READ COMMITTED: each read the balance, then each wrote its own. */
     @Test
     void aLostUpdateThroughUpdateReturningIsCaught() throws Exception {
-        // Set up before the recording: a recorded insert of the row could be ordered after reads
-        // of the same values from the unknown initial state.
-        try (Connection setup = server.dataSource().getConnection()) {
-            insert(setup, "ann", 100);
-        }
+        // The row is inserted in the recording: its INSERT reads it absent, so that the two reads
+        // of its balance cannot be taken for the row's initial value, with the INSERT between them.
         RecordedHistory recorded = RecordedRun.record("lost update, returning", server.dataSource(), ds -> {
+            try (Connection setup = ds.getConnection()) {
+                insert(setup, "ann", 100);
+            }
             try (Connection a = ds.getConnection(); Connection b = ds.getConnection()) {
                 for (Connection c : List.of(a, b)) {
                     c.setAutoCommit(false);
