@@ -168,6 +168,9 @@ public record CheckResult(Verdict verdict, Optional<Explanation> explanation, Du
             names.add(c.cycle().type().description());
             c.cycle().familiarName().ifPresent(names::add);
         }
+        if (explanation.orElse(null) instanceof Explanation.Screened screened) {
+            screened.anomaly().familiarName().ifPresent(names::add);
+        }
         if (verdict instanceof Verdict.Violated violated) {
             names.add(violated.anomaly().type().shortName());
             names.add(violated.anomaly().type().description());

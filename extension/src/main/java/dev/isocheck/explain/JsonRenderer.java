@@ -90,7 +90,7 @@ public final class JsonRenderer {
             node.put("kind", "read");
             node.put("anomaly", anomaly.type().shortName());
             node.put("description", anomaly.type().description());
-            node.putNull("familiar");
+            putNullable(node, "familiar", anomaly.familiarName().orElse(null));
             node.set("read", operation(anomaly.read()));
             ArrayNode related = node.putArray("related");
             for (ReadAnomaly.Related r : anomaly.related()) {

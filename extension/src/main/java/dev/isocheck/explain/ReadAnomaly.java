@@ -3,8 +3,10 @@ package dev.isocheck.explain;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import dev.isocheck.AnomalyType;
+import dev.isocheck.history.OpKind;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
@@ -26,6 +28,33 @@ public record ReadAnomaly(AnomalyType type, OperationRef read, List<Related> rel
         Objects.requireNonNull(read, "read is null");
         related = List.copyOf(related);
         Objects.requireNonNull(explanation, "explanation is null");
+    }
+
+    /**
+     * The name a developer knows this anomaly by, where it has one besides Adya's and Elle's:
+     * <ul>
+     *   <li><em>non-repeatable read</em> (a fuzzy read): an internal inconsistency between two of
+     *       the transaction's reads of a row, which saw two versions (Hermitage's OTV at READ
+     *       COMMITTED); <em>phantom read</em> when both are predicate reads, the second returning a
+     *       row the first did not, or not one it did;</li>
+     *   <li><em>dirty read</em>: a read of a write its transaction aborted (G1a) or overwrote
+     *       before committing (G1b).</li>
+     * </ul>
+     * An internal inconsistency with the transaction's own write has none.
+     */
+    public Optional<String> familiarName() {
+        return switch (type) {
+            case INTERNAL -> {
+                if (related.isEmpty() || related.stream().anyMatch(r -> r.operation().kind() == OpKind.WRITE)) {
+                    yield Optional.empty();
+                }
+                boolean predicates = read.kind() == OpKind.PREDICATE
+                        && related.stream().allMatch(r -> r.operation().kind() == OpKind.PREDICATE);
+                yield Optional.of(predicates ? "phantom read" : "non-repeatable read");
+            }
+            case G1A, G1B -> Optional.of("dirty read");
+            default -> Optional.empty();
+        };
     }
 
     /**

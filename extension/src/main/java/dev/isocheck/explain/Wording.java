@@ -21,7 +21,8 @@ final class Wording {
     static String headline(Explanation explanation) {
         String level = explanation.level().cliName();
         if (explanation instanceof Explanation.Screened s) {
-            return s.anomaly().type().shortName() + " (" + s.anomaly().type().description() + ") at " + level;
+            return s.anomaly().type().shortName() + " (" + s.anomaly().familiarName().map(f -> f + ", ").orElse("")
+                    + s.anomaly().type().description() + ") at " + level;
         }
         if (explanation instanceof Explanation.Cycles c) {
             return name(c) + " at " + level + ": " + (c.isCertain()

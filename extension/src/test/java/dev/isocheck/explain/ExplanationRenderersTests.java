@@ -207,7 +207,7 @@ class ExplanationRenderersTests {
     void textOfAReadAnomalyNamesTheReadAndTheWrite() {
         assertThat(new TextRenderer().render(EXPLAINER.explain(ClassicHistories.abortedRead(), IsolationLevel.SERIALIZABLE)))
                 .isEqualTo("""
-                        G1a (aborted read) at serializable
+                        G1a (dirty read, aborted read) at serializable
                           T2 read x = 5, but only T1 wrote x = 5, and T1 aborted
 
                           the read: T2 operation 0, read x = 5

@@ -386,7 +386,7 @@ class CheckCommandTests {
                 """);
         assertThat(check(g1a.toString())).isEqualTo(1);
         assertThat(out()).isEqualTo(g1a + ": VIOLATION G1a\n" + """
-                  G1a (aborted read) at serializable
+                  G1a (dirty read, aborted read) at serializable
                     T2 read x = 1, but only T1 wrote x = 1, and T1 aborted
 
                     the read: T2 operation 0, read x = 1
