@@ -139,7 +139,7 @@ final class ExplanationSpace {
             }
             for (int op = 0; op < t.size(); op++) {
                 if (t.kind(op) == OpKind.PREDICATE) {
-                    unreturned(node, t, op, localKeys, found, impossible);
+                    unreturned(node, t, op, localKeys, found, impossible, initialFacts, rests, notInitial, localOf);
                 }
             }
             while (rests.size() < found.size()) {
@@ -258,7 +258,8 @@ final class ExplanationSpace {
      * a contradiction no cycle shows; it is recorded in words.
      */
     private void unreturned(int node, Transaction t, int op, Map<Integer, Integer> localKeys, List<Observation> found,
-            List<String> impossible) {
+            List<String> impossible, InitialValueFacts initialFacts, List<Optional<Assumption.UnwrittenInitialValue>> rests,
+            List<Optional<String>> notInitial, int[] localOf) {
         PredicateRead read = t.predicate(op);
         ParsedWhere parsed = WherePredicate.parse(read.where());
         if (!(parsed instanceof WherePredicate where)) {
@@ -271,6 +272,11 @@ final class ExplanationSpace {
             int initialValue = history.initialState().valueOf(key);
             boolean initial = initialValue == InitialState.UNKNOWN
                     || !where.evaluate(history.values().get(initialValue)).isTrue();
+            // An unknown initial value that other reads fixed, and that the predicate selects, is not
+            // the version this read left out.
+            Optional<String> ruledOut = initialValue == InitialState.UNKNOWN
+                    ? initialFacts.rulesOutUnreturned(key, where, other -> localOf[other] >= 0) : Optional.empty();
+            initial &= ruledOut.isEmpty();
             List<Integer> writers = new ArrayList<>();
             boolean anyInstaller = false;
             KeyIndex index = history.index();
@@ -288,7 +294,7 @@ final class ExplanationSpace {
             if (!initial && writers.isEmpty()) {
                 impossible.add(t.id() + "'s read of " + read.table() + " where " + read.where() + " did not return "
                         + history.keys().name(key) + ", but every version of " + history.keys().name(key)
-                        + " satisfies the predicate");
+                        + " satisfies the predicate" + ruledOut.map(r -> " (" + r + ")").orElse(""));
                 continue;
             }
             if (!anyInstaller) {
@@ -299,6 +305,9 @@ final class ExplanationSpace {
             int[] candidates = candidates(writers.stream().mapToInt(Integer::intValue).toArray(), initial);
             int local = localKeys.computeIfAbsent(key, k -> localKeys.size());
             found.add(new Observation(node, local, op, UNRETURNED, -1, candidates, false));
+            // A row a predicate read did not return may have been the unknown initial one, unless ruled out.
+            rests.add(Optional.empty());
+            notInitial.add(ruledOut);
         }
     }
 

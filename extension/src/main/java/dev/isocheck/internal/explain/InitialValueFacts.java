@@ -149,6 +149,28 @@ final class InitialValueFacts {
         return Optional.ofNullable(found);
     }
 
+    /**
+     * Why the initial version of {@code key} cannot be the version a predicate read over
+     * {@code where} left out, in words ("not the initial version: test/2's initial value, which T2's
+     * read ... returned as {...}, satisfies the predicate"), or empty when nothing rules it out: a
+     * witness of the initial value that the predicate certainly selects, whatever fields it did not
+     * see. A witness of a transaction in {@code preferred} is named first.
+     */
+    Optional<String> rulesOutUnreturned(int key, WherePredicate where, IntPredicate preferred) {
+        String found = null;
+        for (Witness w : witnesses.getOrDefault(key, List.of())) {
+            if (where.certainlySelects(w.value())) {
+                String words = "not the initial version: " + name(key) + "'s initial value, which " + readOf(w) + " as "
+                        + w.value() + ", satisfies the predicate";
+                if (preferred.test(w.reader().index())) {
+                    return Optional.of(words);
+                }
+                found = found == null ? words : found;
+            }
+        }
+        return Optional.ofNullable(found);
+    }
+
     private String readOf(Witness w) {
         if (w.row() < 0) {
             return w.reader().id() + " read (operation " + w.operation() + ")";

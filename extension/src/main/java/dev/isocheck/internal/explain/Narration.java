@@ -194,6 +194,7 @@ final class Narration {
             boolean assumed = obs.candidates().length > 1 || obs.pinned();
             String reason = obs.isUnreturned()
                     ? readPhrase(obs) + ": the version it saw, " + versionOf(obs.key(), a) + ", does not satisfy the predicate"
+                            + space.notInitial(o).map(w -> " (" + w + ")").orElse("")
                     : readPhrase(obs) + ", which " + id(a) + " wrote" + space.notInitial(o).map(w -> " (" + w + ")").orElse("");
             return new Dependency(id(a), id(b), DependencyType.WRITE_READ, Optional.of(keyName(obs.key())),
                     List.of(finalWrite(obs.key(), a)), List.of(readOperation(obs)), assumed,

@@ -194,4 +194,61 @@ class InitialValueDeductionTests {
             }
         }
     }
+
+    @Nested
+    @DisplayName("a predicate read that left out a key whose initial value it selects")
+    class LeftOutWhatItSelects {
+
+        /**
+         * Hermitage's G-single with a write predicate at READ COMMITTED: T1 reads row 1; T2 reads
+         * both rows, then changes both; T1's {@code DELETE ... WHERE value = 20} deletes nothing,
+         * for it saw T2's row 2. T2's read fixed row 2's initial value at 20, which the predicate
+         * selects: T1 cannot have left out that version, so it saw T2's.
+         */
+        private History gSingleWithAWritePredicate(String where) {
+            HistoryBuilder b = recorded();
+            b.transaction("T1").read("test/1", Map.of("id", 1, "value", 10)).predicate("test", where, Map.of());
+            b.transaction("T2").predicate("test", "TRUE", Map.of("test/1", Map.of("id", 1, "value", 10),
+                            "test/2", Map.of("id", 2, "value", 20)))
+                    .write("test/1", Map.of("id", 1, "value", 11)).write("test/2", Map.of("id", 2, "value", 19));
+            return b.build();
+        }
+
+        @Test
+        void itSawTheVersionThatReplacedIt() {
+            AnomalyCycle cycle = certain(gSingleWithAWritePredicate("value = 20"));
+            assertThat(cycle.anomaly()).isEqualTo("G-single");
+            assertThat(cycle.arrows()).isEqualTo("T1 -rw test/1-> T2 -wr test/2-> T1");
+            Dependency wr = edge(cycle, "T2");
+            assertThat(wr.assumed()).isFalse();
+            assertThat(wr.reason()).isEqualTo("T1's read of test where value = 20 did not return test/2: the version it"
+                    + " saw, T2's test/2 = {\"id\":2,\"value\":19}, does not satisfy the predicate (not the initial version:"
+                    + " test/2's initial value, which T2's read of test where TRUE (operation 0) returned as"
+                    + " {\"id\":2,\"value\":20}, satisfies the predicate)");
+        }
+
+        @Test
+        void aPredicateTheInitialValueNeedNotSatisfyRulesNothingOut() {
+            // value > 20 leaving test/2 out is what its initial version would do too: no edge from T2.
+            History history = gSingleWithAWritePredicate("value > 20");
+            ExplanationSpace space = ExplanationSpace.of(history, SER, IntStream.range(0, history.size()).toArray());
+            for (int o = 0; o < space.observations().size(); o++) {
+                assertThat(space.notInitial(o)).isEmpty();
+            }
+        }
+
+        @Test
+        void aWitnessThatDidNotSeeThePredicatesColumnRulesNothingOut() {
+            // T2 saw only test/2's id: whether its initial value has value = 20 is not known.
+            HistoryBuilder b = recorded();
+            b.transaction("T1").read("test/1", Map.of("id", 1, "value", 10)).predicate("test", "value = 20", Map.of());
+            b.transaction("T2").read("test/1", Map.of("id", 1, "value", 10)).read("test/2", Map.of("id", 2))
+                    .write("test/1", Map.of("id", 1, "value", 11)).write("test/2", Map.of("id", 2, "value", 19));
+            History history = b.build();
+            ExplanationSpace space = ExplanationSpace.of(history, SER, IntStream.range(0, history.size()).toArray());
+            for (int o = 0; o < space.observations().size(); o++) {
+                assertThat(space.notInitial(o)).isEmpty();
+            }
+        }
+    }
 }
