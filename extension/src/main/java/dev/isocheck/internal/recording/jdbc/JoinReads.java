@@ -18,7 +18,6 @@ import java.util.Optional;
 import java.util.Set;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
-import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
 import net.sf.jsqlparser.schema.Column;
 
@@ -180,8 +179,7 @@ final class JoinReads {
         e.accept(new ExpressionVisitorAdapter<Void>() {
             @Override
             public <S> Void visit(Column column, S context) {
-                String qualifier = column.getTable() == null || column.getTable().getName() == null ? null
-                        : column.getTable().getName().replace("\"", "").toLowerCase(java.util.Locale.ROOT);
+                String qualifier = SqlAnalyzer.qualifierOf(column);
                 String name = SqlAnalyzer.columnName(column.getColumnName());
                 if (qualifier != null ? !qualifier.equals(source.alias()) || column.getTable().getSchemaName() != null
                         : table.isEmpty() || !table.get().columns().containsKey(name) || anotherHas(s, name)) {
@@ -225,9 +223,7 @@ final class JoinReads {
             earlier.add(joined.sources().get(i).alias());
         }
         Set<String> keyed = new HashSet<>();
-        List<Expression> conjuncts = new ArrayList<>();
-        flatten(source.on(), conjuncts);
-        for (Expression conjunct : conjuncts) {
+        for (Expression conjunct : SqlAnalyzer.conjunctsOf(source.on())) {
             if (!(conjunct instanceof EqualsTo eq && eq.getLeftExpression() instanceof Column left
                     && eq.getRightExpression() instanceof Column right)) {
                 return false;
@@ -242,19 +238,8 @@ final class JoinReads {
         return keyed.containsAll(table.get().key());
     }
 
-    private static void flatten(Expression e, List<Expression> into) {
-        Expression bare = e instanceof net.sf.jsqlparser.expression.Parenthesis p ? p.getExpression() : e;
-        if (bare instanceof AndExpression and) {
-            flatten(and.getLeftExpression(), into);
-            flatten(and.getRightExpression(), into);
-        } else {
-            into.add(bare);
-        }
-    }
-
     private static Optional<String> ownKeyColumn(Column column, String alias, TableColumns table) {
-        if (column.getTable() == null || column.getTable().getName() == null
-                || !column.getTable().getName().replace("\"", "").toLowerCase(java.util.Locale.ROOT).equals(alias)) {
+        if (!alias.equals(SqlAnalyzer.qualifierOf(column))) {
             return Optional.empty();
         }
         String name = SqlAnalyzer.columnName(column.getColumnName());
@@ -262,7 +247,7 @@ final class JoinReads {
     }
 
     private static boolean qualifiedBy(Column column, Set<String> aliases) {
-        return column.getTable() != null && column.getTable().getName() != null
-                && aliases.contains(column.getTable().getName().replace("\"", "").toLowerCase(java.util.Locale.ROOT));
+        String qualifier = SqlAnalyzer.qualifierOf(column);
+        return qualifier != null && aliases.contains(qualifier);
     }
 }

@@ -14,8 +14,6 @@ import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.JdbcParameter;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.NotExpression;
-import net.sf.jsqlparser.expression.Parenthesis;
-import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.expression.operators.relational.ComparisonOperator;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.ExistsExpression;
@@ -23,7 +21,6 @@ import net.sf.jsqlparser.expression.operators.relational.GreaterThan;
 import net.sf.jsqlparser.expression.operators.relational.GreaterThanEquals;
 import net.sf.jsqlparser.expression.operators.relational.MinorThan;
 import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
-import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
@@ -97,18 +94,13 @@ public final class FoundNothing {
 
     /** The subqueries of {@code sql} that found nothing if it wrote a row; empty when none, or when it is not such a write. */
     public static Optional<Analysis> of(String sql) {
-        Optional<Analysis> cached = CACHE.get(sql);
-        if (cached != null) {
-            return cached;
-        }
-        Optional<Analysis> found;
-        try {
-            found = analyse(sql);
-        } catch (RuntimeException | StackOverflowError e) {
-            found = Optional.empty();
-        }
-        CACHE.put(sql, found);
-        return found;
+        return CACHE.computeIfAbsent(sql, text -> {
+            try {
+                return analyse(text);
+            } catch (RuntimeException | StackOverflowError e) {
+                return Optional.empty();
+            }
+        });
     }
 
     private static Optional<Analysis> analyse(String sql) throws RuntimeException {
@@ -149,7 +141,7 @@ public final class FoundNothing {
             return Optional.empty();
         }
         List<Subquery> found = new ArrayList<>();
-        for (Expression conjunct : conjuncts(deciding)) {
+        for (Expression conjunct : SqlAnalyzer.conjunctsOf(deciding)) {
             emptySubquery(conjunct).ifPresent(found::add);
         }
         if (found.isEmpty()) {
@@ -215,44 +207,15 @@ public final class FoundNothing {
         return ok[0];
     }
 
-    private static List<Expression> conjuncts(Expression where) {
-        List<Expression> out = new ArrayList<>();
-        collect(where, out);
-        return out;
-    }
-
-    private static void collect(Expression e, List<Expression> out) {
-        Expression bare = unparenthesised(e);
-        if (bare instanceof AndExpression and) {
-            collect(and.getLeftExpression(), out);
-            collect(and.getRightExpression(), out);
-        } else if (bare != null) {
-            out.add(bare);
-        }
-    }
-
-    private static Expression unparenthesised(Expression e) {
-        Expression bare = e;
-        while (true) {
-            if (bare instanceof Parenthesis p) {
-                bare = p.getExpression();
-            } else if (bare instanceof ParenthesedExpressionList<?> list && list.size() == 1) {
-                bare = list.get(0);
-            } else {
-                return bare;
-            }
-        }
-    }
-
     /** The subquery {@code conjunct} says is empty, when it has one of the recognised forms. */
     private static Optional<Subquery> emptySubquery(Expression conjunct) {
         if (conjunct instanceof NotExpression not && !not.isExclamationMark()
-                && unparenthesised(not.getExpression()) instanceof ExistsExpression exists && !exists.isNot()) {
+                && SqlAnalyzer.unparenthesised(not.getExpression()) instanceof ExistsExpression exists && !exists.isNot()) {
             return subquery(exists.getRightExpression(), false);
         }
         if (conjunct instanceof ComparisonOperator comparison) {
-            Expression left = unparenthesised(comparison.getLeftExpression());
-            Expression right = unparenthesised(comparison.getRightExpression());
+            Expression left = SqlAnalyzer.unparenthesised(comparison.getLeftExpression());
+            Expression right = SqlAnalyzer.unparenthesised(comparison.getRightExpression());
             if (left instanceof Select && saysZero(comparison, integer(right), false)) {
                 return subquery(left, true);
             }
@@ -310,7 +273,7 @@ public final class FoundNothing {
         }
         String alias = table.getAlias() != null ? table.getAlias().getName() : table.getName();
         Set<String> unqualified = new TreeSet<>();
-        if (plain.getWhere() != null && !ownColumns(plain.getWhere(), unquoted(alias), unqualified)) {
+        if (plain.getWhere() != null && !ownColumns(plain.getWhere(), SqlAnalyzer.unquotedName(alias), unqualified)) {
             return Optional.empty();
         }
         return Optional.of(new Subquery(SqlAnalyzer.tableName(table), plain.getWhere(), Set.copyOf(unqualified)));
@@ -354,9 +317,9 @@ public final class FoundNothing {
         where.accept(new ExpressionVisitorAdapter<Void>() {
             @Override
             public <S> Void visit(Column column, S context) {
-                Table qualifier = column.getTable();
-                if (qualifier != null && qualifier.getName() != null) {
-                    if (qualifier.getSchemaName() != null || !unquoted(qualifier.getName()).equals(alias)) {
+                String qualifier = SqlAnalyzer.qualifierOf(column);
+                if (qualifier != null) {
+                    if (column.getTable().getSchemaName() != null || !qualifier.equals(alias)) {
                         ok[0] = false;
                     }
                 } else {
@@ -378,10 +341,6 @@ public final class FoundNothing {
             }
         }, null);
         return ok[0];
-    }
-
-    private static String unquoted(String name) {
-        return name.replace("\"", "").replace("`", "").toLowerCase(Locale.ROOT);
     }
 
     private static boolean notEmpty(List<?> list) {

@@ -64,7 +64,6 @@ public record HiddenColumns(String sql, int visible, List<String> columns, boole
         }
         List<String> columns = new ArrayList<>();
         List<Integer> sources = new ArrayList<>();
-        java.util.Map<String, Integer> types = new java.util.HashMap<>();
         List<String> items = new ArrayList<>();
         for (int s = 0; s < tables.size(); s++) {
             TableColumns table = tables.get(s);
@@ -82,7 +81,7 @@ public record HiddenColumns(String sql, int visible, List<String> columns, boole
                 sources.add(s);
             }
         }
-        return insert(sql, items).map(text -> new HiddenColumns(text, -1, List.copyOf(columns), false, types, List.copyOf(sources)));
+        return insert(sql, items).map(text -> new HiddenColumns(text, -1, List.copyOf(columns), false, java.util.Map.of(), List.copyOf(sources)));
     }
 
     /** The label of the n-th (from 0) added column; the application never sees it. */

@@ -76,20 +76,15 @@ public final class SqlAnalyzer {
      * expressions of the row alone (no subquery). Empty otherwise.
      */
     public static Optional<Write> returningWrite(String sql) {
-        Optional<Write> cached = RETURNING.get(sql);
-        if (cached != null) {
-            return cached;
-        }
-        Optional<Write> found;
-        try {
-            found = withoutReturning(sql).map(SqlAnalyzer::analyse)
-                    .filter(analysed -> analysed instanceof Write write && write.kind() != WriteKind.MERGE)
-                    .map(Write.class::cast);
-        } catch (JSQLParserException | RuntimeException | StackOverflowError e) {
-            found = Optional.empty();
-        }
-        RETURNING.put(sql, found);
-        return found;
+        return RETURNING.computeIfAbsent(sql, text -> {
+            try {
+                return withoutReturning(text).map(SqlAnalyzer::analyse)
+                        .filter(analysed -> analysed instanceof Write write && write.kind() != WriteKind.MERGE)
+                        .map(Write.class::cast);
+            } catch (JSQLParserException | RuntimeException | StackOverflowError e) {
+                return Optional.empty();
+            }
+        });
     }
 
     /** {@code sql} without its RETURNING clause, from a parse of its own (shared parses are never changed). */
@@ -507,8 +502,53 @@ public final class SqlAnalyzer {
 
     /** The name a table's columns are qualified with in a statement: its alias, or its own name, lower case. */
     private static String qualifier(Table table) {
-        String name = table.getAlias() != null ? table.getAlias().getName() : table.getName();
+        return unquotedName(table.getAlias() != null ? table.getAlias().getName() : table.getName());
+    }
+
+    /** The table or alias {@code column} is qualified with, as {@link #qualifier} names them; {@code null} for none. */
+    public static String qualifierOf(Column column) {
+        Table table = column.getTable();
+        return table == null || table.getName() == null ? null : unquotedName(table.getName());
+    }
+
+    /** A name without its quotes, lower case. */
+    public static String unquotedName(String name) {
         return name.replace("\"", "").replace("`", "").toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * The terms of {@code where}'s top-level AND, each without its parentheses
+     * ({@code (a = 1) AND (b = 2 AND c)} is {@code a = 1}, {@code b = 2}, {@code c}); none for {@code null}.
+     */
+    public static List<Expression> conjunctsOf(Expression where) {
+        List<Expression> out = new ArrayList<>();
+        collectConjuncts(where, out);
+        return out;
+    }
+
+    private static void collectConjuncts(Expression e, List<Expression> out) {
+        Expression bare = unparenthesised(e);
+        if (bare instanceof AndExpression and) {
+            collectConjuncts(and.getLeftExpression(), out);
+            collectConjuncts(and.getRightExpression(), out);
+        } else if (bare != null) {
+            out.add(bare);
+        }
+    }
+
+    /** {@code e} without the parentheses around it. */
+    public static Expression unparenthesised(Expression e) {
+        Expression bare = e;
+        while (true) {
+            if (bare instanceof net.sf.jsqlparser.expression.Parenthesis p) {
+                bare = p.getExpression();
+            } else if (bare instanceof net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList<?> list
+                    && list.size() == 1) {
+                bare = list.get(0);
+            } else {
+                return bare;
+            }
+        }
     }
 
     private static boolean limited(PlainSelect select) {

@@ -21,6 +21,16 @@ public final class SqlTextCache<V> {
         return entries.get(sql);
     }
 
+    /** What was kept for {@code sql}, derived and kept now when nothing was. */
+    public V computeIfAbsent(String sql, java.util.function.Function<String, V> derive) {
+        V kept = entries.get(sql);
+        if (kept == null) {
+            kept = derive.apply(sql);
+            put(sql, kept);
+        }
+        return kept;
+    }
+
     /** Keeps {@code value} for {@code sql}. */
     public void put(String sql, V value) {
         if (entries.size() >= LIMIT) {

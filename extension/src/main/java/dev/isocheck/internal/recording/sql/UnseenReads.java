@@ -45,18 +45,13 @@ public final class UnseenReads {
      * when nothing (or when it cannot be parsed: what is not understood is listed elsewhere).
      */
     public static Optional<String> of(String sql) {
-        Optional<String> cached = CACHE.get(sql);
-        if (cached != null) {
-            return cached;
-        }
-        Optional<String> found;
-        try {
-            found = describe(sql);
-        } catch (RuntimeException | StackOverflowError e) {
-            found = Optional.empty();
-        }
-        CACHE.put(sql, found);
-        return found;
+        return CACHE.computeIfAbsent(sql, text -> {
+            try {
+                return describe(text);
+            } catch (RuntimeException | StackOverflowError e) {
+                return Optional.empty();
+            }
+        });
     }
 
     private static Optional<String> describe(String sql) {

@@ -32,12 +32,7 @@ class DoubleBookingTests {
             + " WHERE NOT EXISTS (SELECT 1 FROM bookings WHERE room = ? AND night = ?)";
 
     static Stream<Arguments> databases() throws Throwable {
-        org.h2.jdbcx.JdbcDataSource h2 = new org.h2.jdbcx.JdbcDataSource();
-        h2.setURL("jdbc:h2:mem:double-booking;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000");
-        return Stream.of(
-                Arguments.of("PostgreSQL, writes from logical decoding", PostgresDatabase.logical().dataSource()),
-                Arguments.of("PostgreSQL, writes from the statements", PostgresDatabase.get().dataSource()),
-                Arguments.of("H2", h2));
+        return RecordingWays.logStatementsAndH2("jdbc:h2:mem:double-booking;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000");
     }
 
     private static void createTables(DataSource database) throws SQLException {

@@ -38,12 +38,7 @@ class JoinsTests {
             + " WHERE s.name = 'night' AND d.on_call = TRUE ORDER BY d.id";
 
     static Stream<Arguments> databases() throws Throwable {
-        org.h2.jdbcx.JdbcDataSource h2 = new org.h2.jdbcx.JdbcDataSource();
-        h2.setURL("jdbc:h2:mem:joins;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000");
-        return Stream.of(
-                Arguments.of("PostgreSQL, writes from logical decoding", PostgresDatabase.logical().dataSource()),
-                Arguments.of("PostgreSQL, writes from the statements", PostgresDatabase.get().dataSource()),
-                Arguments.of("H2", h2));
+        return RecordingWays.logStatementsAndH2("jdbc:h2:mem:joins;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000");
     }
 
     private static void createTables(DataSource database) throws SQLException {

@@ -31,12 +31,7 @@ class ReadsInsideStatementsTests {
             + " AND (SELECT count(*) FROM doctors WHERE on_call) >= 2";
 
     static Stream<Arguments> databases() throws Throwable {
-        org.h2.jdbcx.JdbcDataSource h2 = new org.h2.jdbcx.JdbcDataSource();
-        h2.setURL("jdbc:h2:mem:reads-inside;DB_CLOSE_DELAY=-1");
-        return Stream.of(
-                Arguments.of("PostgreSQL, writes from logical decoding", PostgresDatabase.logical().dataSource()),
-                Arguments.of("PostgreSQL, writes from the statements", PostgresDatabase.get().dataSource()),
-                Arguments.of("H2", h2));
+        return RecordingWays.logStatementsAndH2("jdbc:h2:mem:reads-inside;DB_CLOSE_DELAY=-1");
     }
 
     @ParameterizedTest(name = "{0}")
