@@ -220,7 +220,7 @@ public final class ExhaustiveExplainer implements Explainer {
             List<Assumption> assuming = new ArrayList<>();
             for (ProofSearch.Choice choice : needed) {
                 assuming.add(narration.assumption(choice, facts));
-                facts = choice.apply(facts);
+                facts = choice.apply(space, facts);
             }
             AnomalyCycle cycle = narration.cycle(found, facts, needed);
             involved.addAll(cycle.transactions());
@@ -256,7 +256,7 @@ public final class ExhaustiveExplainer implements Explainer {
     private static boolean holds(ExplanationSpace space, List<ProofSearch.Choice> choices, CertainGraph.Found found) {
         Facts facts = space.unconstrained();
         for (ProofSearch.Choice choice : choices) {
-            facts = choice.apply(facts);
+            facts = choice.apply(space, facts);
         }
         CertainGraph graph = CertainGraph.of(space, facts);
         int n = found.nodes().length;

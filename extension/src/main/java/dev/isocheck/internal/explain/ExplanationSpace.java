@@ -4,6 +4,7 @@ import dev.isocheck.explain.Assumption;
 import dev.isocheck.explain.DependencyType;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.internal.graph.ReadExplanations;
+import dev.isocheck.internal.graph.ValueRelations;
 import dev.isocheck.history.History;
 import dev.isocheck.history.InitialState;
 import dev.isocheck.history.KeyIndex;
@@ -19,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The choices a black-box history leaves open, restricted to a small set of committed transactions
@@ -89,6 +91,11 @@ final class ExplanationSpace {
     private final int[] sessionAfter;
     private final int[] realTimeAfter;
     private final List<String> contradictions;
+    /**
+     * Per observation that the initial state may explain, the others of its key that cannot have
+     * seen the initial value too ({@link #settle}); empty for most.
+     */
+    private final int[][] initialConflicts;
 
     private ExplanationSpace(History history, IsolationLevel level, int[] nodes, Map<Integer, Integer> pins) {
         this.history = history;
@@ -173,6 +180,7 @@ final class ExplanationSpace {
         this.premises = List.copyOf(rests);
         this.notInitial = List.copyOf(notInitial);
         this.contradictions = List.copyOf(impossible);
+        this.initialConflicts = initialConflicts();
         this.sessionAfter = new int[nodes.length];
         this.realTimeAfter = new int[nodes.length];
         for (Session session : history.sessions()) {
@@ -395,13 +403,99 @@ final class ExplanationSpace {
         return contradictions;
     }
 
-    /** The explanation space before any choice: every order open, every candidate possible. */
+    /** The explanation space before any choice: every order open, every candidate possible, but what {@link #settle} rules out. */
     Facts unconstrained() {
         int[][] after = new int[keyIds.length][nodes.length];
         int[] remaining = new int[observations.size()];
         for (int o = 0; o < remaining.length; o++) {
             remaining[o] = (1 << observations.get(o).candidates().length) - 1;
         }
-        return new Facts(after, remaining);
+        return settle(new Facts(after, remaining));
+    }
+
+    /**
+     * {@code facts} without the sources they rule out because an unknown initial value is one
+     * value: once an observation can only have seen the initial value (by a case's assumption, or
+     * because nothing else wrote what it saw), no observation of the key that disagrees with it
+     * (another value, or a predicate read that left the key out and certainly selects the value)
+     * saw the initial value too. Applied until nothing changes. Sound: each explanation removed
+     * takes one initial value to be two. A source is never removed when it is the last one (that
+     * would be an empty set of explanations, which {@link InitialValueFacts} and this rule, applied
+     * from the start, never produce).
+     */
+    Facts settle(Facts facts) {
+        Facts out = facts;
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (int o = 0; o < initialConflicts.length; o++) {
+                if (initialConflicts[o].length == 0 || out.remaining(o) != 1) {
+                    continue;
+                }
+                for (int p : initialConflicts[o]) {
+                    int remaining = out.remaining(p);
+                    if ((remaining & 1) != 0 && remaining != 1) {
+                        out = out.sources(p, remaining & ~1);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The observation of the same key that, under {@code facts}, can only have seen the initial
+     * value and disagrees with {@code o} having seen it: why {@link #settle} took the initial value
+     * out of {@code o}'s sources. Empty if none.
+     */
+    OptionalInt initialTakenBy(Facts facts, int o) {
+        for (int p = 0; p < initialConflicts.length; p++) {
+            if (facts.remaining(p) == 1) {
+                for (int q : initialConflicts[p]) {
+                    if (q == o) {
+                        return OptionalInt.of(p);
+                    }
+                }
+            }
+        }
+        return OptionalInt.empty();
+    }
+
+    private int[][] initialConflicts() {
+        int[][] out = new int[observations.size()][];
+        for (int o = 0; o < out.length; o++) {
+            List<Integer> conflicting = new ArrayList<>();
+            for (int p = 0; p < out.length; p++) {
+                if (p != o && initialMayExplain(o) && initialMayExplain(p) && disagree(o, p)) {
+                    conflicting.add(p);
+                }
+            }
+            out[o] = conflicting.stream().mapToInt(Integer::intValue).toArray();
+        }
+        return out;
+    }
+
+    private boolean initialMayExplain(int o) {
+        Observation obs = observations.get(o);
+        return obs.candidates().length > 0 && obs.candidates()[0] == INITIAL
+                && history.initialState().valueOf(keyIds[obs.key()]) == InitialState.UNKNOWN;
+    }
+
+    /** Whether observations {@code o} and {@code p} of one key cannot both be of its initial version. */
+    private boolean disagree(int o, int p) {
+        Observation a = observations.get(o);
+        Observation b = observations.get(p);
+        if (a.key() != b.key() || a.isUnreturned() && b.isUnreturned()) {
+            return false;
+        }
+        if (a.isUnreturned() || b.isUnreturned()) {
+            Observation left = a.isUnreturned() ? a : b;
+            Observation seen = a.isUnreturned() ? b : a;
+            PredicateRead read = history.transaction(nodes[left.reader()]).predicate(left.operation());
+            return WherePredicate.parse(read.where()) instanceof WherePredicate where
+                    && where.certainlySelects(history.values().get(seen.value()));
+        }
+        return !ValueRelations.compatible(history.values().get(a.value()), history.values().get(b.value()));
     }
 }

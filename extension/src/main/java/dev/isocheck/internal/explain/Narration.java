@@ -192,13 +192,16 @@ final class Narration {
                 restingOn.add(o);
             }
             boolean assumed = obs.candidates().length > 1 || obs.pinned();
+            Optional<String> notInitial = notInitial(o, facts);
+            // A reason that already says "in this case" needs no "(assumed in this case)".
+            boolean saysWhy = notInitial.isPresent() && space.notInitial(o).isEmpty();
             String reason = obs.isUnreturned()
                     ? readPhrase(obs) + ": the version it saw, " + versionOf(obs.key(), a) + ", does not satisfy the predicate"
-                            + space.notInitial(o).map(w -> " (" + w + ")").orElse("")
-                    : readPhrase(obs) + ", which " + id(a) + " wrote" + space.notInitial(o).map(w -> " (" + w + ")").orElse("");
+                            + notInitial.map(w -> " (" + w + ")").orElse("")
+                    : readPhrase(obs) + ", which " + id(a) + " wrote" + notInitial.map(w -> " (" + w + ")").orElse("");
             return new Dependency(id(a), id(b), DependencyType.WRITE_READ, Optional.of(keyName(obs.key())),
                     List.of(finalWrite(obs.key(), a)), List.of(readOperation(obs)), assumed,
-                    reason + (assumed ? " (assumed in this case)" : ""));
+                    reason + (assumed && !saysWhy ? " (assumed in this case)" : ""));
         }
         throw new IllegalStateException("no write-read edge from " + id(a) + " to " + id(b));
     }
@@ -215,7 +218,7 @@ final class Narration {
             boolean certain = obs.candidates().length == 1 && obs.candidates()[0] == ExplanationSpace.INITIAL && !obs.pinned();
             String saw = obs.isUnreturned()
                     ? readPhrase(obs) + ", so the version it saw did not satisfy the predicate: " + sources.versions()
-                    : readPhrase(obs) + ", " + sources.which() + space.notInitial(o).map(w -> " (" + w + ")").orElse("");
+                    : readPhrase(obs) + ", " + sources.which() + notInitial(o, facts).map(w -> " (" + w + ")").orElse("");
             String later = versionOf(obs.key(), b);
             String order = sources.writers().isEmpty()
                     ? "; " + id(b) + " installed a later version, " + later.substring(later.indexOf("'s ") + 3)
@@ -226,6 +229,47 @@ final class Narration {
                     List.of(finalWrite(obs.key(), b)), !certain, reason);
         }
         throw new IllegalStateException("no read-write edge from " + id(a) + " to " + id(b));
+    }
+
+    /**
+     * Why observation {@code o} did not see its key's initial value, where the read alone allows it:
+     * other reads fixed that value ({@link ExplanationSpace#notInitial}), or, in this case, another
+     * observation saw it and disagrees ({@link ExplanationSpace#settle}). Empty when neither.
+     */
+    private Optional<String> notInitial(int o, Facts facts) {
+        Optional<String> fixed = space.notInitial(o);
+        ExplanationSpace.Observation obs = space.observations().get(o);
+        if (fixed.isPresent() || obs.candidates().length == 0 || obs.candidates()[0] != ExplanationSpace.INITIAL
+                || (facts.remaining(o) & 1) != 0) {
+            return fixed;
+        }
+        java.util.OptionalInt taken = space.initialTakenBy(facts, o);
+        if (taken.isEmpty()) {
+            return Optional.empty();
+        }
+        ExplanationSpace.Observation other = space.observations().get(taken.getAsInt());
+        String key = keyName(obs.key());
+        if (other.isUnreturned()) {
+            return Optional.of("not " + key + "'s initial value: in this case " + readPhrase(other)
+                    + " because it saw the initial version, so that version does not satisfy the predicate, which selects "
+                    + history.values().get(obs.value()));
+        }
+        Value value = history.values().get(other.value());
+        if (obs.isUnreturned()) {
+            return Optional.of("not the initial version: in this case " + key + "'s initial value is " + value + ", which "
+                    + seer(other) + " saw, and it satisfies the predicate");
+        }
+        return Optional.of("not " + key + "'s initial value: in this case that is " + value + ", which " + seer(other) + " saw");
+    }
+
+    /** "T1's read (operation 0)", "T1's read of t where ... (operation 2)": who saw a value, without the value. */
+    private String seer(ExplanationSpace.Observation obs) {
+        Transaction t = transaction(obs.reader());
+        if (obs.row() >= 0) {
+            PredicateRead read = t.predicate(obs.operation());
+            return t.id() + "'s read of " + read.table() + " where " + read.where() + " (operation " + obs.operation() + ")";
+        }
+        return t.id() + "'s read (operation " + obs.operation() + ")";
     }
 
     /**

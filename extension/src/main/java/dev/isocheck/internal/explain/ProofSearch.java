@@ -186,8 +186,8 @@ final class ProofSearch {
     private List<Evaluated> evaluatedSplits(Facts facts, int bound) {
         List<Evaluated> out = new ArrayList<>();
         for (Split split : splits(facts)) {
-            Facts yes = split.yes().apply(facts);
-            Facts no = split.no().apply(facts);
+            Facts yes = split.yes().apply(space, facts);
+            Facts no = split.no().apply(space, facts);
             out.add(new Evaluated(split, yes, shortest(yes), no, shortest(no), out.size()));
         }
         out.sort(Comparator.comparingInt((Evaluated e) -> -e.closing(bound))
@@ -264,14 +264,14 @@ final class ProofSearch {
      * @param yes   which side
      */
     record Choice(Split split, boolean yes) {
-        /** {@code facts} with this choice made. */
-        Facts apply(Facts facts) {
+        /** {@code facts} with this choice made, and what it implies in {@code space} ({@link ExplanationSpace#settle}). */
+        Facts apply(ExplanationSpace space, Facts facts) {
             if (split.order()) {
                 return yes ? facts.order(split.subject(), split.a(), split.b()) : facts.order(split.subject(), split.b(), split.a());
             }
             int bit = 1 << split.a();
             int remaining = facts.remaining(split.subject());
-            return facts.sources(split.subject(), yes ? remaining & bit : remaining & ~bit);
+            return space.settle(facts.sources(split.subject(), yes ? remaining & bit : remaining & ~bit));
         }
     }
 

@@ -37,7 +37,9 @@ import java.util.function.Consumer;
  * each observation (as {@link ReadExplanations} lists them, and, for the keys a predicate read did
  * not return, the initial state or a committed last write that does not satisfy it), the dependency
  * graph each one gives (transitive {@code ww}, {@code rw} to every later version, session order,
- * real time at strict serializability), and its shortest forbidden cycle.
+ * real time at strict serializability), and its shortest forbidden cycle. An explanation takes each
+ * key's unknown initial value to be one value: the observations it takes to be of it agree, pairwise
+ * ({@link #initialValuesAgree}); {@link #everyChoice} leaves that to the caller.
  */
 final class BruteForceExplanations {
 
@@ -64,6 +66,8 @@ final class BruteForceExplanations {
     /** The value ids of the item observations, which come first in {@link #observations}. */
     private final List<Integer> values = new ArrayList<>();
     private boolean contradiction;
+    /** Whether only the explanations with one initial value per key are enumerated ({@link #initialValuesAgree}). */
+    private final boolean oneValue;
 
     BruteForceExplanations(History history, IsolationLevel level) {
         this(history, level, true);
@@ -81,6 +85,7 @@ final class BruteForceExplanations {
     private BruteForceExplanations(History history, IsolationLevel level, boolean oneValue) {
         this.history = history;
         this.level = level;
+        this.oneValue = oneValue;
         for (Transaction t : history.transactions()) {
             if (!t.isCommitted()) {
                 continue;
@@ -269,7 +274,10 @@ final class BruteForceExplanations {
 
     private void sources(int o, Map<Integer, List<Integer>> orders, int[] sources, Consumer<Choice> each) {
         if (o == observations.size()) {
-            each.accept(new Choice(Map.copyOf(orders), sources.clone()));
+            Choice choice = new Choice(Map.copyOf(orders), sources.clone());
+            if (!oneValue || initialValuesAgree(choice)) {
+                each.accept(choice);
+            }
             return;
         }
         for (int source : observations.get(o).sources()) {

@@ -251,4 +251,65 @@ class InitialValueDeductionTests {
             }
         }
     }
+
+    @Nested
+    @DisplayName("in a case that takes one read to be of the initial value, the others that disagree are not")
+    class OneValueInACase {
+
+        /**
+         * Every case's cycle holds wherever its assumptions do, over every explanation with one
+         * initial value per key; returns the cases.
+         */
+        private java.util.List<Explanation.Case> cases(History history) {
+            Explanation explanation = EXPLAINER.explain(history, SER);
+            assertThat(explanation).as("%s", explanation).isInstanceOf(Explanation.Cycles.class);
+            java.util.List<Explanation.Case> cases = ((Explanation.Cycles) explanation).cases();
+            BruteForceExplanations brute = BruteForceExplanations.everyChoice(history, SER);
+            brute.assertCovered(cases, brute::initialValuesAgree, SER);
+            return cases;
+        }
+
+        private static Explanation.Case assuming(java.util.List<Explanation.Case> cases, String text) {
+            return cases.stream().filter(c -> c.assuming().stream().anyMatch(a -> a.text().equals(text))).findFirst()
+                    .orElseThrow(() -> new AssertionError("no case assumes \"" + text + "\": " + cases));
+        }
+
+        @Test
+        void aNonRepeatableReadThroughAPredicateIsTwoCasesOfTwoTransactions() {
+            // T1 reads row 2 as 0, then its predicate read returns it as 1 (T2's). The 0 is the
+            // initial value or T3's later write; the initial value cannot be both 0 and 1.
+            HistoryBuilder b = recorded();
+            b.transaction("T1").session("s1").read("t/2", Map.of("id", 2, "v", 0))
+                    .predicate("t", "v >= 0 AND v < 2", Map.of("t/2", Map.of("id", 2, "v", 1)));
+            b.transaction("T2").session("s2").write("t/2", Map.of("id", 2, "v", 1));
+            b.transaction("T3").session("s1").write("t/2", Map.of("id", 2, "v", 0));
+            java.util.List<Explanation.Case> cases = cases(b.build());
+            assertThat(cases).hasSize(2);
+            Explanation.Case initial = assuming(cases, "T1 read t/2 = {\"id\":2,\"v\":0} saw the initial value");
+            assertThat(initial.cycle().arrows()).isEqualTo("T1 -rw t/2-> T2 -wr t/2-> T1");
+            assertThat(edge(initial.cycle(), "T2").reason()).isEqualTo("T1's read of t where v >= 0 AND v < 2 returned t/2 ="
+                    + " {\"id\":2,\"v\":1}, which T2 wrote (not t/2's initial value: in this case that is"
+                    + " {\"id\":2,\"v\":0}, which T1's read (operation 0) saw)");
+            Explanation.Case written = assuming(cases, "T1 read t/2 = {\"id\":2,\"v\":0} did not see the initial value,"
+                    + " so it saw T3's write");
+            assertThat(written.cycle().arrows()).isEqualTo("T1 -session-> T3 -wr t/2-> T1");
+        }
+
+        @Test
+        void aRowLeftOutAsItsInitialVersionIsNotTheOneReadThatThePredicateSelects() {
+            // T1's predicate read left t/1 out, then T1 read t/1 = 1, which the predicate selects:
+            // both cannot be of the initial version.
+            HistoryBuilder b = recorded();
+            b.transaction("T1").session("s1").predicate("t", "v = 1", Map.of()).read("t/1", Map.of("id", 1, "v", 1));
+            b.transaction("T2").session("s2").write("t/1", Map.of("id", 1, "v", 1));
+            b.transaction("T3").session("s1").write("t/1", Map.of("id", 1, "v", 0));
+            java.util.List<Explanation.Case> cases = cases(b.build());
+            Explanation.Case initial = assuming(cases, "T1's read of t where v = 1 did not return t/1 saw the initial value");
+            assertThat(initial.cycle().arrows()).isEqualTo("T1 -predicate-rw t/1-> T2 -wr t/1-> T1");
+            assertThat(edge(initial.cycle(), "T2").reason()).isEqualTo("T1 read t/1 = {\"id\":1,\"v\":1}, which T2 wrote"
+                    + " (not t/1's initial value: in this case T1's read of t where v = 1 did not return t/1 because it saw"
+                    + " the initial version, so that version does not satisfy the predicate, which selects"
+                    + " {\"id\":1,\"v\":1})");
+        }
+    }
 }
