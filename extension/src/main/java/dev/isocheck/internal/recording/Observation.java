@@ -161,7 +161,8 @@ public sealed interface Observation {
      *                 the database did: the deleted rows (old versions) are then a predicate read
      *                 of it, and a DELETE that removed nothing read that nothing; {@code null}
      *                 otherwise, when a deleted row is an item read of its old version; for an
-     *                 UPDATE, the same of its WHERE over {@code oldRows}
+     *                 UPDATE, the same of its WHERE over {@code oldRows}, or, when its old rows
+     *                 did not come back and it changed nothing, the WHERE that matched nothing
      * @param oldRows  an UPDATE's rows as they were before it, row by row with {@code rows}, where
      *                 the database returns them (PostgreSQL 18's {@code RETURNING old.*}); else
      *                 {@code null}

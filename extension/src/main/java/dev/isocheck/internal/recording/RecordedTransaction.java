@@ -270,6 +270,11 @@ public final class RecordedTransaction {
                 deleted.put(key.get(), row);
             }
         }
+        if (write.updated() && write.rows().isEmpty() && write.rangedOver() != null && keyColumns.isPresent()
+                && !primaryKeys.hidesRows(write.table())) {
+            // An UPDATE that changed nothing read that its WHERE matched nothing.
+            ops.add(new Op.Predicate(write.table(), write.rangedOver(), Map.of()));
+        }
         if (write.deleted()) {
             // A DELETE read the rows it removed, as they were, and ranged over its WHERE.
             if (write.rangedOver() != null && !primaryKeys.hidesRows(write.table()) && deleted.size() == write.rows().size()

@@ -52,8 +52,9 @@ class StatementLogic extends StatementSupport {
         String sql = (String) args[0];
         AnalysedStatement analysed = seen(connection, SqlAnalyzer.analyse(sql), sql, args.length == 1 && !name.equals("executeQuery"));
         if (!StatementPreparation.reads(analysed) && connection.decodesWrites()) {
-            // The database's log records the writes: the statement is sent exactly as written.
-            lookUpColumnsReadInside(sql);
+            // The database's log records the writes: the statement is sent exactly as written
+            // (its table's columns tell whether its WHERE is a predicate read when it changes nothing).
+            lookUpColumnsOfWrite(analysed, sql);
             return execute(analysed, sql, real, method, args, null, null);
         }
         lookUpColumnsOfWrite(analysed, sql);

@@ -73,6 +73,8 @@ abstract class StatementSupport {
     private ReturnedRowsTee returned;
     /** The reads inside the statement being sent that its update count will decide; {@code null} when none. */
     private SubqueryReads decidedByCount;
+    /** The predicate read of the WHERE of the write being sent as written, if it changes nothing; {@code null} when none. */
+    private UnmatchedWhere unmatched;
 
     StatementSupport(RecordedConnection connection, Statement real, String preparedSql) {
         this.connection = connection;
@@ -191,6 +193,10 @@ abstract class StatementSupport {
         statement(log, sql);
         RowsRead read = rowsRead(analysed, hidden);
         boolean logged = log != null && log.writeLog() != null;
+        if (logged && analysed instanceof Write write) {
+            unmatched = UnmatchedWhere.of(connection, log, write, sql.equals(preparedSql) ? parameters.snapshot() : List.of())
+                    .orElse(null);
+        }
         boolean mayWrite = logged && (WriteSuspicion.mayWrite(analysed, sql) || real instanceof CallableStatement);
         // The rows it will have changed if it changes one, worked out once: they decide whether
         // its id range is asked before it, and are its rows when the driver answers 1.
@@ -238,7 +244,7 @@ abstract class StatementSupport {
                     + " tables' columns the recorder does not know (or may not all read), or to whose text it cannot add them"));
         }
         wrote(result instanceof Number count ? count.longValue()
-                : Boolean.FALSE.equals(result) && decidedByCount != null ? updateCountOf(target) : -1);
+                : Boolean.FALSE.equals(result) && (decidedByCount != null || unmatched != null) ? updateCountOf(target) : -1);
         if (mayWrite) {
             Set<String> written = result instanceof Number count && count.longValue() == 1 ? keysIfOne
                     : analysed instanceof Write write && connection.logsItsOwnRows(write.table())
@@ -284,6 +290,11 @@ abstract class StatementSupport {
         decidedByCount = null;
         if (pending != null) {
             pending.wrote(count);
+        }
+        UnmatchedWhere unmatchedNow = unmatched;
+        unmatched = null;
+        if (unmatchedNow != null) {
+            unmatchedNow.wrote(count);
         }
     }
 

@@ -261,6 +261,14 @@ final class WrittenRows {
                         "the reads of " + write.table() + (write.where() == null ? "" : " WHERE " + write.where()),
                         "checked as the rows " + (deleted ? "deleted" : "updated") + ", not as a predicate (a phantom goes unseen): " + reason));
             }
+        } else if (write.kind() == WriteKind.UPDATE && oldRows == null && rows.isEmpty() && !batch && !write.limited()
+                && table.isPresent()) {
+            // An UPDATE whose old rows do not come back, that changed nothing: every row it looked
+            // at failed its WHERE, the one read of it known without the old rows (UnmatchedWhere
+            // says the same of a write sent as written). Where the WHERE is not exact its reads
+            // stay unchecked, as an UPDATE's are here.
+            rangedOver = ExactWhere.of(write.where(), statement.parameters.snapshot(),
+                    (column, ordered) -> table.get().comparedExactly(column, ordered)).where();
         }
         return new Observation.RowsWritten(write.table(), rows, deleted, write.assigned(), batch, rangedOver, oldRows,
                 write.kind() == WriteKind.UPDATE, write.kind() == WriteKind.INSERT && !write.isUpsert());
