@@ -31,8 +31,9 @@ import java.util.TreeMap;
  *       then overwrote;</li>
  *   <li>{@link AnomalyType#THIN_AIR}: one with no explanation at all (or that only the reader
  *       itself writes, later);</li>
- *   <li>{@link AnomalyType#INTERNAL}: an internal read that contradicts the transaction's own latest
- *       write, or its earlier reads of a key it has not written; a predicate read that leaves out
+ *   <li>{@link AnomalyType#INTERNAL}: an internal read (an item read, or a row a predicate read
+ *       returned) that contradicts the transaction's own latest write, or its earlier reads of a
+ *       key it has not written (either kind); a predicate read that leaves out
  *       a row whose own latest write its clause selects, or returns one whose own write it does not;</li>
  *   <li>{@link AnomalyType#INITIAL_VALUE_CONFLICT}: two observations that only one key's unknown
  *       initial value explains, and that no single value can be consistent with.</li>
@@ -249,14 +250,14 @@ public final class ReadAnomalies {
                 explanation = read + " after reading " + earlier + " earlier in the same transaction";
             }
             found.add(new Finding(new Anomaly(AnomalyType.INTERNAL, List.of(t.id()), explanation), new Place(t.index(), op, row),
-                    List.of(earlierPlace(t, op, key, explanations.violationKind(v), explanations.violationEarlier(v)))));
+                    List.of(earlierPlace(t, op, row, key, explanations.violationKind(v), explanations.violationEarlier(v)))));
         }
 
         /**
          * The operation an internal read contradicts: the transaction's last write of the key before
-         * it, or its first earlier item read of the key that saw {@code earlier}.
+         * it, or its first earlier read of the key (an item read, or a returned row) that saw {@code earlier}.
          */
-        private static Place earlierPlace(Transaction t, int op, int key, int kind, int earlier) {
+        private static Place earlierPlace(Transaction t, int op, int row, int key, int kind, int earlier) {
             if (kind == ReadExplanations.AFTER_OWN_WRITE) {
                 for (int i = op - 1; i >= 0; i--) {
                     if (t.kind(i) == OpKind.WRITE && t.key(i) == key) {
@@ -264,9 +265,17 @@ public final class ReadAnomalies {
                     }
                 }
             } else {
-                for (int i = 0; i < op; i++) {
-                    if (t.kind(i) == OpKind.READ && t.key(i) == key && t.value(i) == earlier) {
+                for (int i = 0; i <= op; i++) {
+                    if (i < op && t.kind(i) == OpKind.READ && t.key(i) == key && t.value(i) == earlier) {
                         return new Place(t.index(), i, -1);
+                    }
+                    if (t.kind(i) == OpKind.PREDICATE) {
+                        PredicateRead read = t.predicate(i);
+                        for (int r = 0; r < read.rowCount(); r++) {
+                            if (read.rowKey(r) == key && read.rowValue(r) == earlier && (i < op || r < row)) {
+                                return new Place(t.index(), i, r);
+                            }
+                        }
                     }
                 }
             }

@@ -206,6 +206,7 @@ public final class ReadExplanations {
         int[] stamp = new int[keyCount];
         int[] ownWrite = new int[keyCount];
         int[] readHead = new int[keyCount];
+        int[] itemRead = new int[keyCount];
         IntList nodeValue = new IntList(64);
         IntList nodeNext = new IntList(64);
         groupListFrom = new int[groups.size()];
@@ -224,10 +225,17 @@ public final class ReadExplanations {
                     PredicateRead p = t.predicate(i);
                     for (int r = 0; r < p.rowCount(); r++) {
                         int k = p.rowKey(r);
-                        if (stamp[k] == mark && ownWrite[k] >= 0) {
+                        if (stamp[k] != mark) {
+                            stamp[k] = mark;
+                            ownWrite[k] = -1;
+                            readHead[k] = -1;
+                        }
+                        if (ownWrite[k] >= 0) {
                             checkAgainstOwnWrite(t, i, r, p.rowValue(r), ownWrite[k]);
                         } else {
-                            observe(t, i, r, k, p.rowValue(r));
+                            // A returned row is a read of its key like any other: a read of
+                            // another version before or after it is a non-repeatable read.
+                            read(t, i, r, k, p.rowValue(r), true, readHead, nodeValue, nodeNext);
                         }
                     }
                     continue;
@@ -243,40 +251,56 @@ public final class ReadExplanations {
                     ownWrite[k] = v;
                 } else if (ownWrite[k] >= 0) {
                     checkAgainstOwnWrite(t, i, -1, v, ownWrite[k]);
-                } else if (readHead[k] < 0) {
-                    readHead[k] = nodeValue.size();
-                    nodeValue.add(v);
-                    nodeNext.add(-1);
-                    observe(t, i, -1, k, v);
                 } else {
-                    // A repeated read: compatible with every distinct value read before, the
-                    // contradicting ones included.
-                    boolean seen = false;
-                    int conflict = -1;
-                    int last = -1;
-                    for (int n = readHead[k]; n >= 0; n = nodeNext.get(n)) {
-                        int earlier = nodeValue.get(n);
-                        seen |= earlier == v;
-                        if (conflict < 0 && earlier != v
-                                && !ValueRelations.compatible(values.get(v), values.get(earlier))) {
-                            conflict = earlier;
-                        }
-                        last = n;
-                    }
-                    if (conflict >= 0) {
-                        violation(t, i, -1, AFTER_OWN_READ, conflict);
-                    }
-                    if (!seen) {
-                        nodeNext.set(last, nodeValue.size());
-                        nodeValue.add(v);
-                        nodeNext.add(-1);
-                    }
+                    // A repeated item read is not observed again: the first one's version is the
+                    // one every later read of the key must see.
+                    boolean first = itemRead[k] != mark;
+                    itemRead[k] = mark;
+                    read(t, i, -1, k, v, first, readHead, nodeValue, nodeNext);
                 }
             }
             nodeValue.truncate(nodeBase);
             nodeNext.truncate(nodeBase);
         }
         transactionStart[history.size()] = obsTransaction.size();
+    }
+
+    /**
+     * A read (an item read, or a predicate read's row) of a key the transaction has not written,
+     * observed where {@code observed} says (every returned row; an item read only when it is the
+     * first item read of the key). Every distinct value read of the key, of either kind, is kept
+     * in a list: a read incompatible with one of them is {@link #AFTER_OWN_READ}.
+     */
+    private void read(Transaction t, int op, int row, int k, int v, boolean observed, int[] readHead, IntList nodeValue,
+            IntList nodeNext) {
+        if (observed) {
+            observe(t, op, row, k, v);
+        }
+        if (readHead[k] < 0) {
+            readHead[k] = nodeValue.size();
+            nodeValue.add(v);
+            nodeNext.add(-1);
+            return;
+        }
+        boolean seen = false;
+        int conflict = -1;
+        int last = -1;
+        for (int n = readHead[k]; n >= 0; n = nodeNext.get(n)) {
+            int earlier = nodeValue.get(n);
+            seen |= earlier == v;
+            if (conflict < 0 && earlier != v && !ValueRelations.compatible(values.get(v), values.get(earlier))) {
+                conflict = earlier;
+            }
+            last = n;
+        }
+        if (conflict >= 0) {
+            violation(t, op, row, AFTER_OWN_READ, conflict);
+        }
+        if (!seen) {
+            nodeNext.set(last, nodeValue.size());
+            nodeValue.add(v);
+            nodeNext.add(-1);
+        }
     }
 
     private void checkAgainstOwnWrite(Transaction t, int op, int row, int observed, int written) {

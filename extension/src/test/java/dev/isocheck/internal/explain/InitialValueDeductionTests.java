@@ -275,24 +275,23 @@ class InitialValueDeductionTests {
         }
 
         @Test
-        void aNonRepeatableReadThroughAPredicateIsTwoCasesOfTwoTransactions() {
-            // T1 reads row 2 as 0, then its predicate read returns it as 1 (T2's). The 0 is the
-            // initial value or T3's later write; the initial value cannot be both 0 and 1.
+        void twoReadsOfTwoValuesAreNotBothOfTheInitialOne() {
+            // In session s1, T2 reads x = 1, then T1 reads x = 0, then T3 writes 0; T4 writes 1.
+            // T1's 0 is the initial value or T3's later write; the initial value cannot be both
+            // T1's 0 and T2's 1.
             HistoryBuilder b = recorded();
-            b.transaction("T1").session("s1").read("t/2", Map.of("id", 2, "v", 0))
-                    .predicate("t", "v >= 0 AND v < 2", Map.of("t/2", Map.of("id", 2, "v", 1)));
-            b.transaction("T2").session("s2").write("t/2", Map.of("id", 2, "v", 1));
-            b.transaction("T3").session("s1").write("t/2", Map.of("id", 2, "v", 0));
+            b.transaction("T2").session("s1").read("x", 1);
+            b.transaction("T1").session("s1").read("x", 0);
+            b.transaction("T3").session("s1").write("x", 0);
+            b.transaction("T4").session("s2").write("x", 1);
             java.util.List<Explanation.Case> cases = cases(b.build());
             assertThat(cases).hasSize(2);
-            Explanation.Case initial = assuming(cases, "T1 read t/2 = {\"id\":2,\"v\":0} saw the initial value");
-            assertThat(initial.cycle().arrows()).isEqualTo("T1 -rw t/2-> T2 -wr t/2-> T1");
-            assertThat(edge(initial.cycle(), "T2").reason()).isEqualTo("T1's read of t where v >= 0 AND v < 2 returned t/2 ="
-                    + " {\"id\":2,\"v\":1}, which T2 wrote (not t/2's initial value: in this case that is"
-                    + " {\"id\":2,\"v\":0}, which T1's read (operation 0) saw)");
-            Explanation.Case written = assuming(cases, "T1 read t/2 = {\"id\":2,\"v\":0} did not see the initial value,"
-                    + " so it saw T3's write");
-            assertThat(written.cycle().arrows()).isEqualTo("T1 -session-> T3 -wr t/2-> T1");
+            Explanation.Case initial = assuming(cases, "T1 read x = 0 saw the initial value");
+            assertThat(initial.cycle().arrows()).isEqualTo("T2 -session-> T1 -rw x-> T4 -wr x-> T2");
+            assertThat(edge(initial.cycle(), "T4").reason()).isEqualTo("T2 read x = 1, which T4 wrote (not x's initial"
+                    + " value: in this case that is 0, which T1's read (operation 0) saw)");
+            Explanation.Case written = assuming(cases, "T1 read x = 0 did not see the initial value, so it saw T3's write");
+            assertThat(written.cycle().arrows()).isEqualTo("T1 -session-> T3 -wr x-> T1");
         }
 
         @Test

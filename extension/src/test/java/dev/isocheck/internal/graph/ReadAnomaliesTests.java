@@ -196,6 +196,30 @@ class ReadAnomaliesTests {
     }
 
     @Test
+    void aRowAPredicateReadReturnedAndAnotherReadOfItThatSawAnotherVersionAreANonRepeatableRead() {
+        HistoryBuilder b = known();
+        b.transaction("T0").write("t/1", row(1, 5));
+        b.transaction("T9").write("t/1", row(1, 6));
+        // Item read, then a row returned; a row, then an item read; a row, then a row; and the
+        // same version twice, which is no anomaly.
+        b.transaction("T1").read("t/1", row(1, 5)).predicate("t", "v >= 3", rows("t/1", row(1, 6)));
+        b.transaction("T2").predicate("t", "v >= 3", rows("t/1", row(1, 5))).read("t/1", row(1, 6));
+        b.transaction("T3").predicate("t", "v >= 3", rows("t/1", row(1, 5))).predicate("t", "v > 4", rows("t/1", row(1, 6)));
+        b.transaction("T4").predicate("t", "v >= 3", rows("t/1", row(1, 5))).read("t/1", Map.of("v", 5));
+        History history = b.build();
+        assertThat(ReadAnomalies.find(history)).containsExactly(
+                new Anomaly(AnomalyType.INTERNAL, List.of("T1"), "T1's predicate read of t where v >= 3 returned t/1 ="
+                        + " {\"id\":1,\"v\":6} after reading t/1 = {\"id\":1,\"v\":5} earlier in the same transaction"),
+                new Anomaly(AnomalyType.INTERNAL, List.of("T2"), "T2 read t/1 = {\"id\":1,\"v\":6} after reading"
+                        + " t/1 = {\"id\":1,\"v\":5} earlier in the same transaction"),
+                new Anomaly(AnomalyType.INTERNAL, List.of("T3"), "T3's predicate read of t where v > 4 returned t/1 ="
+                        + " {\"id\":1,\"v\":6} after reading t/1 = {\"id\":1,\"v\":5} earlier in the same transaction"));
+        // The earlier read each contradicts is named: T2's is the row its predicate read returned.
+        ReadAnomalies.Finding t2 = ReadAnomalies.findings(history).get(1);
+        assertThat(t2.related()).containsExactly(new ReadAnomalies.Place(3, 0, 0));
+    }
+
+    @Test
     void aPredicateRowOfAKeyTheReaderWroteIsAnInternalRead() {
         HistoryBuilder b = known();
         b.transaction("T1").write("t/1", row(1, 5)).predicate("t", "v >= 3", rows("t/1", Map.of("v", 5)));
