@@ -262,6 +262,16 @@ final class RecordedConnection implements InvocationHandler {
         return primaryKeys.logsItsOwnRows(table);
     }
 
+    /**
+     * Whether an UPDATE or DELETE of {@code table} changes exactly the rows its WHERE matched, and
+     * its update count says how many: the log names them as the table's ({@link #logsItsOwnRows}:
+     * no rules, no inheritance children), and no trigger may skip a row (a BEFORE trigger returning
+     * NULL) or write elsewhere, as last looked up.
+     */
+    boolean changesWhatItMatches(String table) {
+        return primaryKeys.logsItsOwnRows(table) && !primaryKeys.writesAnywhere(table);
+    }
+
     /** The columns of {@code table} as already looked up, without looking up (empty when not yet known). */
     Optional<TableColumns> knownColumnsOf(String table) {
         return primaryKeys.columnsOf(table);

@@ -21,8 +21,10 @@ import java.util.Optional;
  * leaves it empty (no operation).
  *
  * <p>Recorded only where the checker evaluates the WHERE exactly as the database did
- * ({@link ExactWhere}), over a table whose key and columns are known and whose rows row security
- * does not hide, and for a write without LIMIT or ORDER BY.
+ * ({@link ExactWhere}), over a table whose key and columns are known, whose rows row security
+ * does not hide, and whose writes change exactly the rows they match (no trigger, which may skip a
+ * row it matched, no rule, which answers the count itself:
+ * {@link RecordedConnection#changesWhatItMatches}), and for a write without LIMIT or ORDER BY.
  */
 final class UnmatchedWhere {
 
@@ -47,7 +49,8 @@ final class UnmatchedWhere {
             return Optional.empty();
         }
         Optional<TableColumns> table = connection.knownColumnsOf(write.table());
-        if (table.isEmpty() || table.get().key().isEmpty() || table.get().rowSecurity()) {
+        if (table.isEmpty() || table.get().key().isEmpty() || table.get().rowSecurity()
+                || !connection.changesWhatItMatches(write.table())) {
             return Optional.empty();
         }
         ExactWhere exact = ExactWhere.of(write.where(), parameters,

@@ -236,6 +236,42 @@ class WritePredicateTests {
         assertThat(RecordedRun.check(recorded, IsolationLevel.SERIALIZABLE).isSatisfied()).isTrue();
     }
 
+    /**
+     * A BEFORE DELETE trigger that returns NULL skips the row (a table that refuses deletes, or
+     * a soft delete that marks the row instead): the DELETE reports 0 rows although its WHERE
+     * matched one. That 0 is not "nothing matched": the read is not recorded where a trigger or a
+     * rule may stand between the WHERE and the count, and the run passes.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void aDeleteATriggerSkippedIsNotReadAsMatchingNothing(String name, DataSource database) throws Exception {
+        for (String table : new String[] {"kept", "soft"}) {
+            try (Connection c = database.getConnection(); Statement s = c.createStatement()) {
+                s.execute("DROP TABLE IF EXISTS " + table);
+                s.execute("CREATE TABLE " + table + " (id INT PRIMARY KEY, v INT NOT NULL, deleted BOOLEAN NOT NULL DEFAULT false)");
+                s.execute("CREATE OR REPLACE FUNCTION " + table + "_delete() RETURNS trigger AS $$ BEGIN"
+                        + (table.equals("soft") ? " UPDATE soft SET deleted = true WHERE id = OLD.id;" : "")
+                        + " RETURN NULL; END $$ LANGUAGE plpgsql");
+                s.execute("CREATE TRIGGER " + table + "_delete BEFORE DELETE ON " + table + " FOR EACH ROW EXECUTE FUNCTION "
+                        + table + "_delete()");
+                s.execute("INSERT INTO " + table + " (id, v) VALUES (1, 20)");
+            }
+            RecordedHistory recorded = RecordedRun.record("a skipped delete (" + table + "), " + name, database, ds -> {
+                try (Connection c = begin(ds)) {
+                    execute(c, "SELECT * FROM " + table + " WHERE id = 1");
+                    assertThat(update(c, "DELETE FROM " + table + " WHERE v = 20")).isZero();
+                    c.commit();
+                }
+            });
+            assertThat(recorded.history().transactions()).extracting(Object::toString)
+                    .noneMatch(t -> t.contains("where v = 20) -> []"));
+            for (IsolationLevel level : new IsolationLevel[] {IsolationLevel.STRICT_SERIALIZABLE, IsolationLevel.SERIALIZABLE}) {
+                assertThat(RecordedRun.check(recorded, level).isViolated()).as("%s at %s", recorded.history().transactions(), level)
+                        .isFalse();
+            }
+        }
+    }
+
     private static void awaitLockWait(DataSource database, String statementStart) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         try (Connection c = database.getConnection(); PreparedStatement waiting = c.prepareStatement(
