@@ -385,6 +385,11 @@ public final class HistoryGenerator {
                     long v = (Long) row.get("v");
                     if (v >= low && v < high) {
                         rows.put(keyNames[key], project(value));
+                        if (!run.writes.containsKey(key) && db.isolation() == Isolation.READ_COMMITTED) {
+                            // A row returned is a read of it: read committed may return another
+                            // version than an earlier read did, or a later read may.
+                            nonRepeatable(run, key, value);
+                        }
                     }
                 }
             }
