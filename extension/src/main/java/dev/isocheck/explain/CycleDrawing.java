@@ -46,7 +46,7 @@ final class CycleDrawing {
         double[] labelWidths = new double[n];
         for (int i = 0; i < n; i++) {
             Dependency edge = cycle.edges().get(i);
-            edgeLabels.add(Label.of(edge.type().shortName() + edge.key().map(k -> " " + k).orElse("")));
+            edgeLabels.add(Label.of(Wording.edgeLabel(edge)));
             labelWidths[i] = edgeLabels.get(i).width(EDGE_FONT);
         }
         CycleLayout layout = CycleLayout.of(halfWidths, halfHeights, labelWidths);
