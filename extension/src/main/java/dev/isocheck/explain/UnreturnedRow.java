@@ -53,8 +53,9 @@ public record UnreturnedRow(String reader, OperationRef read, Optional<SqlStatem
     /**
      * The read and what it saw in words: {@code T1's DELETE FROM g WHERE v = ? [20] did not match
      * g/2: it saw T2's version, {"id":2,"v":18}, which does not satisfy v = 20}; without a statement
-     * {@code T1's read of g where v = 20 did not return g/2: ...}. Not what it missed: why the
-     * missed version is later is the edge's {@link Dependency#reason()}.
+     * {@code T1's read of g where v = 20 did not return g/2: ...}; a version that deleted the row,
+     * {@code it saw T2's delete of g/2}. Not what it missed: why the missed version is later is the
+     * edge's {@link Dependency#reason()}.
      */
     public String text() {
         String query = statement.map(s -> reader + "'s " + quoted(s) + " did not match ")
@@ -68,8 +69,11 @@ public record UnreturnedRow(String reader, OperationRef read, Optional<SqlStatem
             return whose + ", which, if " + key + " existed, does not satisfy " + where;
         }
         Value value = version.value().get();
-        return value.isAbsent() ? whose + ", in which " + key + " did not exist"
-                : whose + ", " + value + ", which does not satisfy " + where;
+        if (value.isAbsent()) {
+            return version.writer().map(w -> w + "'s delete of " + key)
+                    .orElse("the initial version, in which " + key + " did not exist");
+        }
+        return whose + ", " + value + ", which does not satisfy " + where;
     }
 
     /** A statement on one line, its parameters after it, cut at {@link #QUOTED} characters. */

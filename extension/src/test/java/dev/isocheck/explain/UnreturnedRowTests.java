@@ -186,6 +186,14 @@ class UnreturnedRowTests {
         }
 
         @Test
+        void aDeleteIsSaidToBeOne() {
+            UnreturnedRow.Version deleted = new UnreturnedRow.Version(Optional.of("T2"), Optional.of(Value.ABSENT),
+                    Optional.empty(), Optional.empty());
+            assertThat(row(Optional.empty(), Optional.of(deleted)).text())
+                    .isEqualTo("T1's read of t where v = 20 did not return t/2: it saw T2's delete of t/2");
+        }
+
+        @Test
         void withSeveralVersionsPossibleOnlyTheirFailingThePredicateIsSaid() {
             assertThat(row(Optional.empty(), Optional.empty()).text())
                     .isEqualTo("T1's read of t where v = 20 did not return t/2: it saw a version that does not satisfy v = 20");
