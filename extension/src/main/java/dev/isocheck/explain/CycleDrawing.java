@@ -6,7 +6,8 @@ import java.util.Locale;
 
 /**
  * A cycle as the HTML page draws it, in inline SVG: a box per transaction (its id, session,
- * thread and times) and a curved arrow per edge, coloured by type and labelled with type and key.
+ * thread and times) and a curved arrow per edge, coloured by type and labelled as
+ * {@link Wording#edgeLabel} says (type, key, and the predicate of a row a predicate read left out).
  * Every text is a {@link Label}: cut to a width the layout makes room for, whole in a
  * {@code <title>} that browsers show on hover; {@link CycleLayout} places them.
  */

@@ -159,6 +159,23 @@ class UnreturnedRowTests {
         }
 
         @Test
+        void whereSeveralVersionsRemainTheSentenceNamesThemAndTheRecordNone() {
+            // T1 left t/1 out, having seen T3's 5 or T4's 6 (the initial 20 matches); T2 overwrote T4's.
+            HistoryBuilder b = History.builder().initialValue("t/1", Map.of("id", 1, "v", 20)).initialValue("y", 0)
+                    .initialStateComplete(true);
+            b.transaction("T3").write("t/1", Map.of("id", 1, "v", 5));
+            b.transaction("T4").read("t/1", Map.of("id", 1, "v", 5)).write("t/1", Map.of("id", 1, "v", 6));
+            b.transaction("T1").predicate("t", "v = 20", Map.of()).read("y", 1);
+            b.transaction("T2").read("t/1", Map.of("id", 1, "v", 6)).write("t/1", Map.of("id", 1, "v", 20)).write("y", 1);
+            Dependency prw = edge(explain(b.build()), DependencyType.PREDICATE_READ_WRITE, "t/1");
+            assertThat(prw.unreturnedRow().orElseThrow().saw()).isEmpty();
+            assertThat(prw.unreturnedRow().orElseThrow().missed().orElseThrow().writer()).contains("T2");
+            assertThat(prw.reason()).isEqualTo("T1's read of t where v = 20 did not return t/1: it saw a version that does"
+                    + " not satisfy v = 20, T3's or T4's; T2's t/1 = {\"id\":1,\"v\":20} was installed after each of them"
+                    + " (in this case), so T1 did not see T2's write");
+        }
+
+        @Test
         void theEightArgumentConstructorMakesAnEdgeWithoutOne() {
             Dependency edge = new Dependency("T1", "T2", DependencyType.READ_WRITE, Optional.of("x"), List.of(), List.of(),
                     false, "because");
