@@ -6,7 +6,8 @@ import java.util.Locale;
 
 /**
  * A cycle as the HTML page draws it, in inline SVG: a box per transaction (its id, session,
- * thread and times) and a curved arrow per edge, coloured by type and labelled with type and key.
+ * thread and times) and a curved arrow per edge, coloured by type and labelled as
+ * {@link Wording#edgeLabel} says (type, key, and the predicate of a row a predicate read left out).
  * Every text is a {@link Label}: cut to a width the layout makes room for, whole in a
  * {@code <title>} that browsers show on hover; {@link CycleLayout} places them.
  */
@@ -46,7 +47,7 @@ final class CycleDrawing {
         double[] labelWidths = new double[n];
         for (int i = 0; i < n; i++) {
             Dependency edge = cycle.edges().get(i);
-            edgeLabels.add(Label.of(edge.type().shortName() + edge.key().map(k -> " " + k).orElse("")));
+            edgeLabels.add(Label.of(Wording.edgeLabel(edge)));
             labelWidths[i] = edgeLabels.get(i).width(EDGE_FONT);
         }
         CycleLayout layout = CycleLayout.of(halfWidths, halfHeights, labelWidths);

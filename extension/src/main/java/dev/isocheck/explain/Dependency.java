@@ -23,10 +23,14 @@ import org.apiguardian.api.API;
  * @param assumed        whether the edge holds only under the assumptions of its case (an order of
  *                       writes, or which write a read saw), rather than in every explanation
  * @param reason         the justification in words, naming keys and values
+ * @param unreturnedRow  when the edge rests on a row a predicate read did not return (a
+ *                       {@code wr} edge into that read, or a {@code predicate-rw} edge out of it):
+ *                       the read, the key, what it saw and what it missed; else empty
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public record Dependency(String from, String to, DependencyType type, Optional<String> key,
-        List<OperationRef> fromOperations, List<OperationRef> toOperations, boolean assumed, String reason) {
+        List<OperationRef> fromOperations, List<OperationRef> toOperations, boolean assumed, String reason,
+        Optional<UnreturnedRow> unreturnedRow) {
 
     /** Validates and copies. */
     public Dependency {
@@ -37,6 +41,13 @@ public record Dependency(String from, String to, DependencyType type, Optional<S
         fromOperations = List.copyOf(fromOperations);
         toOperations = List.copyOf(toOperations);
         Objects.requireNonNull(reason, "reason is null");
+        Objects.requireNonNull(unreturnedRow, "unreturnedRow is null");
+    }
+
+    /** An edge that rests on no row a predicate read left out: the constructor before {@link #unreturnedRow()}. */
+    public Dependency(String from, String to, DependencyType type, Optional<String> key, List<OperationRef> fromOperations,
+            List<OperationRef> toOperations, boolean assumed, String reason) {
+        this(from, to, type, key, fromOperations, toOperations, assumed, reason, Optional.empty());
     }
 
     /** The edge as in diagrams: {@code T1 -rw x-> T2}. */

@@ -7,8 +7,8 @@ import org.apiguardian.api.API;
 
 /**
  * Renders the cycles of an {@link Explanation} as a Graphviz DOT digraph: one node per transaction
- * (id, session, times), one edge per dependency labelled with its type and key, the justification
- * as the edge's tooltip. A case analysis gets one cluster per case, titled with its assumptions.
+ * (id, session, times), one edge per dependency labelled with its type and key (and the predicate,
+ * when it rests on a row a predicate read did not return), the justification as the edge's tooltip. A case analysis gets one cluster per case, titled with its assumptions.
  * Explanations without cycles give a graph with the headline as its label only. The label also
  * lists the explanation's {@link Explanation#premises() premises}, when it has any.
  *
@@ -60,7 +60,7 @@ public final class DotRenderer {
         }
         for (Dependency edge : cycle.edges()) {
             out.append(indent).append(quote(prefix + edge.from())).append(" -> ").append(quote(prefix + edge.to()))
-                    .append(" [label=").append(quote(edge.type().shortName() + edge.key().map(k -> " " + k).orElse("")))
+                    .append(" [label=").append(quote(Wording.edgeLabel(edge)))
                     .append(", color=").append(quote(color(edge.type()))).append(", fontcolor=").append(quote(color(edge.type())))
                     .append(edge.assumed() || edge.type().isOrder() ? ", style=dashed" : "")
                     .append(", tooltip=").append(quote(edge.reason())).append("];\n");

@@ -8,7 +8,8 @@ import org.apiguardian.api.API;
 /**
  * Renders an {@link Explanation} as a self-contained HTML page: the cycle of each case drawn as
  * inline SVG (transactions on a circle, dependencies as arrows coloured by type and labelled with
- * type and key), the justification of every edge, and the transactions with their sessions, times
+ * type and key, and the predicate of a row a predicate read did not return), the justification of
+ * every edge, and the transactions with their sessions, times
  * and operations (for a recorded history also their threads, and the SQL statements behind the
  * operations and the edges). The page loads nothing: no scripts, no style sheets, no fonts, no images from
  * anywhere, so it opens offline and from a CI artifact alike.

@@ -21,8 +21,9 @@ import org.apiguardian.api.API;
  *   <li>for cycles: {@code certain}; {@code cycle}, the transaction ids in order, and {@code edges},
  *       each {@code from}, {@code to}, {@code type} ({@code ww}, {@code wr}, {@code rw},
  *       {@code predicate-rw}, {@code session}, {@code realtime}), {@code key}, {@code assumed},
- *       {@code because} and the operations behind it: for a certain cycle, and {@code null} for a
- *       case analysis; {@code cases}, each with {@code assuming} and its own {@code anomaly},
+ *       {@code because} and the operations behind it ({@code fromOperations},
+ *       {@code toOperations}), and {@code predicate} when it rests on a row a predicate read did not
+ *       return (below): for a certain cycle, and {@code null} for a case analysis; {@code cases}, each with {@code assuming} and its own {@code anomaly},
  *       {@code cycle} and {@code edges} (one case, assuming nothing, when certain);</li>
  *   <li>for the likeliest case: as for cycles (never certain), and {@code assuming}, the reads'
  *       writes it assumes (each case's {@code assuming} begins with them), and {@code unshown}, why
@@ -42,6 +43,14 @@ import org.apiguardian.api.API;
  * <p>An operation is {@code transaction}, {@code index} (from 0), {@code row} (of a predicate read,
  * or {@code null}), {@code kind}, {@code key} and {@code value} (or {@code null}), {@code text},
  * and {@code statement}, the index of its statement in its transaction's {@code statements}, when known.
+ *
+ * <p>An edge's {@code predicate} ({@link UnreturnedRow}) is {@code reader}, {@code read} (the
+ * operation), {@code statement} (its SQL, as in a transaction's {@code statements}, when recorded),
+ * {@code table}, {@code where}, {@code key}, {@code saw} (the version it saw, or {@code null} when
+ * several remain), {@code missed} (the later version of a {@code predicate-rw} edge's {@code to},
+ * else {@code null}) and {@code text}, the sentence. A version is {@code writer} ({@code null}: the
+ * initial version), {@code value} (left out when not known), {@code write} (the operation, or
+ * {@code null}) and {@code statement} when recorded.
  */
 @API(status = EXPERIMENTAL, since = "0.1")
 public final class JsonRenderer {
@@ -129,13 +138,7 @@ public final class JsonRenderer {
             t.thread().ifPresent(thread -> one.put("thread", thread));
             if (!t.statements().isEmpty()) {
                 ArrayNode statements = one.putArray("statements");
-                for (SqlStatement statement : t.statements()) {
-                    ObjectNode s = statements.addObject();
-                    s.put("sql", statement.sql());
-                    ArrayNode parameters = s.putArray("parameters");
-                    statement.parameters().forEach(parameters::add);
-                    statement.name().ifPresent(name -> s.put("name", name));
-                }
+                t.statements().forEach(statement -> statements.add(statement(statement)));
             }
             ArrayNode operations = one.putArray("operations");
             t.operations().forEach(op -> operations.add(operation(op)));
@@ -184,8 +187,43 @@ public final class JsonRenderer {
             edge.fromOperations().forEach(op -> from.add(operation(op)));
             ArrayNode to = one.putArray("toOperations");
             edge.toOperations().forEach(op -> to.add(operation(op)));
+            // Only on such edges, so that the others' JSON stays as it was.
+            edge.unreturnedRow().ifPresent(row -> one.set("predicate", unreturnedRow(row)));
         }
         return edges;
+    }
+
+    private static ObjectNode unreturnedRow(UnreturnedRow row) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("reader", row.reader());
+        node.set("read", operation(row.read()));
+        row.statement().ifPresent(statement -> node.set("statement", statement(statement)));
+        node.put("table", row.table());
+        node.put("where", row.where());
+        node.put("key", row.key());
+        node.set("saw", row.saw().map(JsonRenderer::version).orElse(null));
+        node.set("missed", row.missed().map(JsonRenderer::version).orElse(null));
+        node.put("text", row.text());
+        return node;
+    }
+
+    private static ObjectNode version(UnreturnedRow.Version version) {
+        ObjectNode node = JSON.createObjectNode();
+        putNullable(node, "writer", version.writer().orElse(null));
+        // Left out when not known, so that null keeps meaning an absent row, as in operations.
+        version.value().ifPresent(value -> node.set("value", JSON.valueToTree(value.toJava())));
+        node.set("write", version.write().map(JsonRenderer::operation).orElse(null));
+        version.statement().ifPresent(statement -> node.set("statement", statement(statement)));
+        return node;
+    }
+
+    private static ObjectNode statement(SqlStatement statement) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("sql", statement.sql());
+        ArrayNode parameters = node.putArray("parameters");
+        statement.parameters().forEach(parameters::add);
+        statement.name().ifPresent(name -> node.put("name", name));
+        return node;
     }
 
     private static ObjectNode assumption(Assumption assumption) {

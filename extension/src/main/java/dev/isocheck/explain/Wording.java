@@ -230,12 +230,35 @@ final class Wording {
     }
 
     /**
+     * The longest predicate an edge's label quotes whole: a label sits on the drawing, and the
+     * edge's tooltip has the whole sentence.
+     */
+    private static final int LABEL_WHERE = 40;
+
+    /**
+     * An edge's label in drawings: type and key, {@code rw x}, and the predicate of the row a
+     * predicate read did not return, {@code predicate-rw t/2 (where v = 20)}.
+     */
+    static String edgeLabel(Dependency edge) {
+        String label = edge.type().shortName() + edge.key().map(k -> " " + k).orElse("");
+        return label + edge.unreturnedRow().map(row -> " (where " + cut(row.where(), LABEL_WHERE) + ")").orElse("");
+    }
+
+    /** {@code text} cut at {@code limit} code points, with {@code …} where it was cut. */
+    private static String cut(String text, int limit) {
+        return text.codePointCount(0, text.length()) <= limit ? text : text.substring(0, text.offsetByCodePoints(0, limit)) + "…";
+    }
+
+    /**
      * The statements behind an edge's operations, each once, with the transaction that sent it:
-     * {@code T1: SELECT on_call FROM doctors WHERE name = ?  [bob]}.
+     * {@code T1: SELECT on_call FROM doctors WHERE name = ?  [bob]}. For a row a predicate read
+     * did not return, also the write of the version it saw, when a third transaction installed it.
      */
     static List<String> edgeStatements(Dependency edge, List<TransactionSummary> transactions) {
         Set<String> lines = new LinkedHashSet<>();
-        for (List<OperationRef> ops : List.of(edge.fromOperations(), edge.toOperations())) {
+        List<OperationRef> seen = edge.unreturnedRow().flatMap(UnreturnedRow::saw).flatMap(UnreturnedRow.Version::write)
+                .map(List::of).orElse(List.of());
+        for (List<OperationRef> ops : List.of(edge.fromOperations(), edge.toOperations(), seen)) {
             for (OperationRef op : ops) {
                 if (op.statement().isEmpty()) {
                     continue;

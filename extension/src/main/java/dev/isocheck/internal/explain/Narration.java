@@ -6,16 +6,19 @@ import dev.isocheck.explain.Dependency;
 import dev.isocheck.explain.DependencyType;
 import dev.isocheck.explain.OperationRef;
 import dev.isocheck.explain.TransactionSummary;
+import dev.isocheck.explain.UnreturnedRow;
 import dev.isocheck.history.History;
 import dev.isocheck.history.InitialState;
 import dev.isocheck.history.OpKind;
 import dev.isocheck.history.PredicateRead;
 import dev.isocheck.history.Session;
+import dev.isocheck.history.SqlStatement;
 import dev.isocheck.history.Transaction;
 import dev.isocheck.history.Value;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Turns what the search found (local nodes, keys, observations, choices) into the explanation's
@@ -195,13 +198,14 @@ final class Narration {
             Optional<String> notInitial = notInitial(o, facts);
             // A reason that already says "in this case" needs no "(assumed in this case)".
             boolean saysWhy = notInitial.isPresent() && space.notInitial(o).isEmpty();
-            String reason = obs.isUnreturned()
-                    ? readPhrase(obs) + ": the version it saw, " + versionOf(obs.key(), a) + ", does not satisfy the predicate"
-                            + notInitial.map(w -> " (" + w + ")").orElse("")
-                    : readPhrase(obs) + ", which " + id(a) + " wrote" + notInitial.map(w -> " (" + w + ")").orElse("");
+            Optional<UnreturnedRow> unreturned = obs.isUnreturned()
+                    ? Optional.of(unreturnedRow(obs, Optional.of(installed(obs.key(), a)), Optional.empty()))
+                    : Optional.empty();
+            String reason = unreturned.map(UnreturnedRow::text).orElseGet(() -> readPhrase(obs) + ", which " + id(a) + " wrote")
+                    + notInitial.map(w -> " (" + w + ")").orElse("");
             return new Dependency(id(a), id(b), DependencyType.WRITE_READ, Optional.of(keyName(obs.key())),
                     List.of(finalWrite(obs.key(), a)), List.of(readOperation(obs)), assumed,
-                    reason + (assumed && !saysWhy ? " (assumed in this case)" : ""));
+                    reason + (assumed && !saysWhy ? " (assumed in this case)" : ""), unreturned);
         }
         throw new IllegalStateException("no write-read edge from " + id(a) + " to " + id(b));
     }
@@ -216,9 +220,17 @@ final class Narration {
             int remaining = facts.remaining(o);
             Sources sources = sources(obs, remaining);
             boolean certain = obs.candidates().length == 1 && obs.candidates()[0] == ExplanationSpace.INITIAL && !obs.pinned();
-            String saw = obs.isUnreturned()
-                    ? readPhrase(obs) + ", so the version it saw did not satisfy the predicate: " + sources.versions()
-                    : readPhrase(obs) + ", " + sources.which() + notInitial(o, facts).map(w -> " (" + w + ")").orElse("");
+            Optional<UnreturnedRow> unreturned = Optional.empty();
+            String saw;
+            if (obs.isUnreturned()) {
+                // Which version it saw is named only where the case leaves one; else the sentence lists them.
+                Optional<UnreturnedRow.Version> seen = sources.count() == 1
+                        ? source(obs.key(), obs.candidates()[Integer.numberOfTrailingZeros(remaining)]) : Optional.empty();
+                unreturned = Optional.of(unreturnedRow(obs, seen, Optional.of(installed(obs.key(), b))));
+                saw = unreturned.get().text() + (seen.isEmpty() ? ", " + sources.versions() : "");
+            } else {
+                saw = readPhrase(obs) + ", " + sources.which() + notInitial(o, facts).map(w -> " (" + w + ")").orElse("");
+            }
             String later = versionOf(obs.key(), b);
             String order = sources.writers().isEmpty()
                     ? "; " + id(b) + " installed a later version, " + later.substring(later.indexOf("'s ") + 3)
@@ -226,7 +238,7 @@ final class Narration {
                     : "; " + later + " was installed after " + (sources.count() == 1 ? "it" : "each of them") + " (in this case)";
             String reason = saw + order + ", so " + id(a) + " did not see " + id(b) + "'s write";
             return new Dependency(id(a), id(b), type, Optional.of(keyName(obs.key())), List.of(readOperation(obs)),
-                    List.of(finalWrite(obs.key(), b)), !certain, reason);
+                    List.of(finalWrite(obs.key(), b)), !certain, reason, unreturned);
         }
         throw new IllegalStateException("no read-write edge from " + id(a) + " to " + id(b));
     }
@@ -279,7 +291,8 @@ final class Narration {
      * @param initial  whether the initial state is among them
      * @param which    for an item read: "the initial value", "which T3 wrote", "which T3 or T4 wrote",
      *                 "the initial value, or the version T3 wrote"
-     * @param versions for a predicate read: "the initial value (null)", "T3's version"...
+     * @param versions for a predicate read that left the key out, among which it saw one: "the
+     *                 initial one (absent) or T3's", "T3's or T4's"
      */
     private record Sources(List<String> writers, boolean initial, String which, String versions) {
         int count() {
@@ -305,9 +318,14 @@ final class Narration {
                 : String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
         String which = names.isEmpty() ? "the initial value"
                 : (initial ? "the initial value, or the version " : "which ") + writers + " wrote";
-        String initialVersion = "the initial value" + initialValue(obs.key());
-        String versions = names.isEmpty() ? initialVersion : (initial ? initialVersion + " or " : "") + writers + "'s version";
-        return new Sources(List.copyOf(names), initial, which, versions);
+        List<String> versions = new ArrayList<>();
+        if (initial) {
+            versions.add("the initial one" + initialValue(obs.key()));
+        }
+        names.forEach(name -> versions.add(name.equals("a transaction not shown here") ? "one " + name + " installed" : name + "'s"));
+        String either = versions.size() == 1 ? versions.get(0)
+                : String.join(", ", versions.subList(0, versions.size() - 1)) + " or " + versions.get(versions.size() - 1);
+        return new Sources(List.copyOf(names), initial, which, either);
     }
 
     /** One source, as what a read saw: "the initial value", "T3's write". */
@@ -343,6 +361,43 @@ final class Narration {
         Transaction t = transaction(obs.reader());
         return obs.isUnreturned() ? unreturned(history, t, obs.operation(), space.keyId(obs.key()))
                 : operation(history, t, obs.operation(), obs.row());
+    }
+
+    /** Observation {@code obs}, of a row a predicate read left out, as an edge carries it. */
+    private UnreturnedRow unreturnedRow(ExplanationSpace.Observation obs, Optional<UnreturnedRow.Version> saw,
+            Optional<UnreturnedRow.Version> missed) {
+        Transaction t = transaction(obs.reader());
+        PredicateRead read = t.predicate(obs.operation());
+        return new UnreturnedRow(t.id(), readOperation(obs), statement(t, obs.operation()), read.table(), read.where(),
+                keyName(obs.key()), saw, missed);
+    }
+
+    /** A node's installed version of a key, with the write behind it. */
+    private UnreturnedRow.Version installed(int key, int node) {
+        Transaction t = transaction(node);
+        int op = space.finalWrite(key, node);
+        return new UnreturnedRow.Version(Optional.of(t.id()), Optional.of(history.values().get(t.value(op))),
+                Optional.of(finalWrite(key, node)), statement(t, op));
+    }
+
+    /** One source of a read as a version; none for a write by a transaction not shown, which has no one value. */
+    private Optional<UnreturnedRow.Version> source(int key, int source) {
+        if (source == ExplanationSpace.OUTSIDE) {
+            return Optional.empty();
+        }
+        if (source != ExplanationSpace.INITIAL) {
+            return Optional.of(installed(key, source));
+        }
+        int value = history.initialState().valueOf(space.keyId(key));
+        return Optional.of(UnreturnedRow.Version.initial(
+                value == InitialState.UNKNOWN ? Optional.empty() : Optional.of(history.values().get(value))));
+    }
+
+    /** The statement that did operation {@code op} of {@code t}, when recorded. */
+    private static Optional<SqlStatement> statement(Transaction t, int op) {
+        OptionalInt index = t.statementOf(op);
+        return index.isPresent() && index.getAsInt() < t.statements().size()
+                ? Optional.of(t.statements().get(index.getAsInt())) : Optional.empty();
     }
 
     private OperationRef finalWrite(int key, int node) {

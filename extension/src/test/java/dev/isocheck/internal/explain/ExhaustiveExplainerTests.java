@@ -134,8 +134,8 @@ class ExhaustiveExplainerTests {
             assertThat(cycle.familiarName()).contains("phantom write skew");
             assertThat(types(cycle)).containsExactly("predicate-rw bookings/b", "predicate-rw bookings/a");
             assertThat(cycle.edges().get(0).reason()).startsWith(
-                    "T1's read of bookings where room = 1 did not return bookings/b, so the version it saw did not satisfy the"
-                            + " predicate: the initial value (absent); T2 installed a later version");
+                    "T1's read of bookings where room = 1 did not return bookings/b: it saw the initial version, in which"
+                            + " bookings/b did not exist; T2 installed a later version");
             assertThat(EXPLAINER.explain(ClassicHistories.phantomWriteSkew(), SI)).isInstanceOf(Explanation.Unexplained.class);
         }
 

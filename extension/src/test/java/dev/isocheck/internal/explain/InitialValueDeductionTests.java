@@ -221,8 +221,8 @@ class InitialValueDeductionTests {
             assertThat(cycle.arrows()).isEqualTo("T1 -rw test/1-> T2 -wr test/2-> T1");
             Dependency wr = edge(cycle, "T2");
             assertThat(wr.assumed()).isFalse();
-            assertThat(wr.reason()).isEqualTo("T1's read of test where value = 20 did not return test/2: the version it"
-                    + " saw, T2's test/2 = {\"id\":2,\"value\":19}, does not satisfy the predicate (not the initial version:"
+            assertThat(wr.reason()).isEqualTo("T1's read of test where value = 20 did not return test/2: it saw T2's"
+                    + " version, {\"id\":2,\"value\":19}, which does not satisfy value = 20 (not the initial version:"
                     + " test/2's initial value, which T2's read of test where TRUE (operation 0) returned as"
                     + " {\"id\":2,\"value\":20}, satisfies the predicate)");
         }

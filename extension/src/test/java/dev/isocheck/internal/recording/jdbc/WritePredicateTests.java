@@ -127,8 +127,10 @@ class WritePredicateTests {
             AnomalyCycle cycle = twoTransactionCycle(recorded, level);
             assertThat(cycle.anomaly()).isEqualTo("G-single");
             assertThat(cycle.toString()).contains("-rw g_single_wp/1->", "-wr g_single_wp/2->");
-            assertThat(cycle.edges()).anySatisfy(edge -> assertThat(edge.reason())
-                    .contains("where v = 20 did not return g_single_wp/2: the version it saw"));
+            assertThat(cycle.edges()).anySatisfy(edge -> {
+                assertThat(edge.reason()).contains("DELETE FROM g_single_wp WHERE v = 20 did not match g_single_wp/2: it saw");
+                assertThat(edge.unreturnedRow()).hasValueSatisfying(row -> assertThat(row.where()).isEqualTo("v = 20"));
+            });
         }
     }
 
