@@ -3,6 +3,7 @@ package dev.isocheck.internal.engine;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.Verdict;
 import dev.isocheck.history.History;
+import dev.isocheck.internal.graph.ReadPins;
 import dev.isocheck.internal.limit.Limits;
 
 /** Decides whether a history satisfies an isolation level. Implementations are named by strategy. */
@@ -25,6 +26,19 @@ public interface Checker {
      */
     default Verdict check(History history, IsolationLevel level, Limits limits) {
         return check(history, level);
+    }
+
+    /**
+     * Checks {@code history} at {@code level} within {@code limits}, in the explanations where each
+     * pinned read saw its pinned source ({@link ReadPins}): "violated" then says that no valid
+     * order of the history has every pinned read see its source. The default ignores the pins and
+     * checks every explanation, which is sound (a history with no valid order at all has none
+     * with the pins either), only weaker.
+     *
+     * @return never {@code null}
+     */
+    default Verdict check(History history, IsolationLevel level, Limits limits, ReadPins pins) {
+        return check(history, level, limits);
     }
 
     /**

@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Explains violations of histories of any size: first {@link ExhaustiveExplainer} on the
@@ -34,6 +35,11 @@ public final class CoreExplainer implements Explainer {
 
     /** The default time the search for a core may take. */
     public static final Duration DEFAULT_BUDGET = Duration.ofSeconds(30);
+    /**
+     * The time after which no more cases over which write a read saw are searched: the explanation
+     * comes within about this time unless finding the likeliest case alone takes longer.
+     */
+    static final long ANSWER_NANOS = 1_600_000_000L;
     /** The time the search for a core without assumptions gets before the case analysis takes over. */
     static final long PLAIN_SHARE_NANOS = 500_000_000L;
 
@@ -62,6 +68,7 @@ public final class CoreExplainer implements Explainer {
 
     @Override
     public Explanation explain(History history, IsolationLevel level, Collection<String> involved) {
+        long started = System.nanoTime();
         Explanation first = exhaustive.explain(history, level, involved);
         if (!(first instanceof Explanation.Unexplained unexplained)) {
             return first;
@@ -92,7 +99,10 @@ public final class CoreExplainer implements Explainer {
         // write the read may have seen needs only that one.
         ExhaustiveExplainer leaves = new ExhaustiveExplainer(Math.min(30, exhaustive.maxTransactions()
                 + SourceCases.LEAF_EXTRA), ExhaustiveExplainer.DEFAULT_BUDGET, ExhaustiveExplainer.DEFAULT_MAX_CASES);
-        Explanation cases = SourceCases.explain(history, level, checker, leaves, named, deadline);
+        // The cases get what is left of the time an answer should come in; the likeliest case is
+        // shown whenever it is found, which may take longer.
+        Explanation cases = SourceCases.explain(history, level, checker, leaves, named, deadline, SourceCases.MAX_CASES,
+                OptionalLong.of(ViolatingCore.earlier(deadline, started + ANSWER_NANOS)));
         if (cases instanceof Explanation.Unexplained none) {
             if (System.nanoTime() - deadline >= 0) {
                 return new Explanation.Unexplained(level, unexplained.reason() + "; no smaller set of transactions that"

@@ -18,6 +18,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -103,6 +104,15 @@ public final class ExhaustiveExplainer implements Explainer {
      * committed one), so that the pins the proof rests on are among theirs.
      */
     Explanation explain(History history, IsolationLevel level, Collection<String> involved, Map<Integer, Integer> pins) {
+        return explain(history, level, involved, pins, OptionalLong.empty());
+    }
+
+    /**
+     * As {@link #explain(History, IsolationLevel, Collection, Map)}, giving up (as when out of
+     * budget) at {@code deadlineNanos} when given (a {@link System#nanoTime()}).
+     */
+    Explanation explain(History history, IsolationLevel level, Collection<String> involved, Map<Integer, Integer> pins,
+            OptionalLong deadlineNanos) {
         Objects.requireNonNull(history, "history is null");
         Objects.requireNonNull(level, "level is null");
         Objects.requireNonNull(involved, "involved is null");
@@ -116,7 +126,7 @@ public final class ExhaustiveExplainer implements Explainer {
         if (nodes.length > maxTransactions) {
             return new Explanation.Unexplained(level, tooLarge(nodes.length, nodes == all ? "the history has" : "the verdict names"));
         }
-        Attempt attempt = attempt(history, level, nodes, pins);
+        Attempt attempt = attempt(history, level, nodes, pins, deadlineNanos);
         if (attempt.noCycle() && nodes.length < all.length && pins.isEmpty()) {
             // (Never with pins: the case analysis takes a pin as used only where its reader and
             // source are among the named transactions, so a proof over others could rest on a pin
@@ -127,7 +137,7 @@ public final class ExhaustiveExplainer implements Explainer {
                         + "; the whole history, " + all.length + " committed transactions, is too large to try (at most "
                         + maxTransactions + ")");
             }
-            return attempt(history, level, all, pins).explanation();
+            return attempt(history, level, all, pins, deadlineNanos).explanation();
         }
         return attempt.explanation();
     }
@@ -162,9 +172,10 @@ public final class ExhaustiveExplainer implements Explainer {
     private record Attempt(Explanation explanation, boolean noCycle) {
     }
 
-    private Attempt attempt(History history, IsolationLevel level, int[] nodes, Map<Integer, Integer> pins) {
+    private Attempt attempt(History history, IsolationLevel level, int[] nodes, Map<Integer, Integer> pins,
+            OptionalLong deadlineNanos) {
         ExplanationSpace space = ExplanationSpace.of(history, level, nodes, pins);
-        ProofSearch search = new ProofSearch(space, budget);
+        ProofSearch search = new ProofSearch(space, budget, deadlineNanos);
         int bound = search.worstShortest();
         if (bound == ProofSearch.EXHAUSTED) {
             return new Attempt(new Explanation.Unexplained(level, exhausted(space)), false);

@@ -113,6 +113,16 @@ final class ExplanationSpace {
         List<String> impossible = new ArrayList<>();
         List<Optional<String>> notInitial = new ArrayList<>();
         InitialValueFacts initialFacts = InitialValueFacts.of(history, explanations);
+        // Pins of keys predicate reads left out (numbered after the observations, PinnableReads).
+        Map<List<Integer>, Integer> unreturnedPins = new java.util.HashMap<>();
+        if (pins.keySet().stream().anyMatch(id -> id >= explanations.size())) {
+            PinnableReads reads = PinnableReads.of(explanations);
+            pins.forEach((id, source) -> {
+                if (id >= explanations.size() && id < reads.size()) {
+                    unreturnedPins.put(List.of(reads.transaction(id), reads.operation(id), reads.key(id)), source);
+                }
+            });
+        }
         for (int node = 0; node < nodes.length; node++) {
             Transaction t = history.transaction(nodes[node]);
             for (int obs = explanations.firstOf(t.index()); obs < explanations.endOf(t.index()); obs++) {
@@ -146,7 +156,8 @@ final class ExplanationSpace {
             }
             for (int op = 0; op < t.size(); op++) {
                 if (t.kind(op) == OpKind.PREDICATE) {
-                    unreturned(node, t, op, localKeys, found, impossible, initialFacts, rests, notInitial, localOf);
+                    unreturned(node, t, op, localKeys, found, impossible, initialFacts, rests, notInitial, localOf,
+                            unreturnedPins);
                 }
             }
             while (rests.size() < found.size()) {
@@ -227,9 +238,10 @@ final class ExplanationSpace {
      * reads' sources ({@link SourceCases}). A proof over it holds wherever the case's assumptions
      * do.
      *
-     * @param pins per observation of {@link ReadExplanations} (its global number), the source
-     *             assumed: a transaction index or {@link #INITIAL}; a pin whose reader or writer
-     *             is not among the nodes is ignored
+     * @param pins per read of {@link PinnableReads} (an observation of {@link ReadExplanations}, by
+     *             its number there, or a key a predicate read left out, numbered after them), the
+     *             source assumed: a transaction index or {@link #INITIAL}; a pin whose reader or
+     *             writer is not among the nodes is ignored
      * @throws IllegalArgumentException if there are more than 30 transactions
      */
     static ExplanationSpace of(History history, IsolationLevel level, int[] transactions, Map<Integer, Integer> pins) {
@@ -267,7 +279,7 @@ final class ExplanationSpace {
      */
     private void unreturned(int node, Transaction t, int op, Map<Integer, Integer> localKeys, List<Observation> found,
             List<String> impossible, InitialValueFacts initialFacts, List<Optional<Assumption.UnwrittenInitialValue>> rests,
-            List<Optional<String>> notInitial, int[] localOf) {
+            List<Optional<String>> notInitial, int[] localOf, Map<List<Integer>, Integer> pins) {
         PredicateRead read = t.predicate(op);
         ParsedWhere parsed = WherePredicate.parse(read.where());
         if (!(parsed instanceof WherePredicate where)) {
@@ -311,8 +323,16 @@ final class ExplanationSpace {
                 continue;
             }
             int[] candidates = candidates(writers.stream().mapToInt(Integer::intValue).toArray(), initial);
+            Integer pinned = pins.get(List.of(t.index(), op, key));
+            boolean applied = pinned != null && (pinned == INITIAL || localOf[pinned] >= 0);
+            if (applied) {
+                // As for a pinned item read: the case assumes this version; one by a transaction
+                // that is not a node assumes nothing here.
+                candidates = new int[] {pinned == INITIAL ? INITIAL : localOf[pinned]};
+                ruledOut = Optional.empty();
+            }
             int local = localKeys.computeIfAbsent(key, k -> localKeys.size());
-            found.add(new Observation(node, local, op, UNRETURNED, -1, candidates, false));
+            found.add(new Observation(node, local, op, UNRETURNED, -1, candidates, applied));
             // A row a predicate read did not return may have been the unknown initial one, unless ruled out.
             rests.add(Optional.empty());
             notInitial.add(ruledOut);

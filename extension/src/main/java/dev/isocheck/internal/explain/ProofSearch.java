@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * The search for a proof by cases over an {@link ExplanationSpace}: a tree of choices (the order of
@@ -40,9 +41,20 @@ final class ProofSearch {
     private int worst;
     private final Map<Facts.Key, Integer> failed = new HashMap<>();
 
+    /** A {@link System#nanoTime()} after which the search counts as out of budget, if {@link #timed}. */
+    private final long deadline;
+    private final boolean timed;
+
     ProofSearch(ExplanationSpace space, long budget) {
+        this(space, budget, OptionalLong.empty());
+    }
+
+    /** A search that also runs out at {@code deadlineNanos} when given (a {@link System#nanoTime()}). */
+    ProofSearch(ExplanationSpace space, long budget, OptionalLong deadlineNanos) {
         this.space = space;
         this.budget = budget;
+        this.timed = deadlineNanos.isPresent();
+        this.deadline = deadlineNanos.orElse(0);
     }
 
     /** Whether the budget ran out. */
@@ -175,6 +187,10 @@ final class ProofSearch {
     /** The shortest forbidden cycle certain under {@code facts}, counted against the budget. */
     int shortest(Facts facts) {
         spent++;
+        if (timed && (spent & 255) == 0 && System.nanoTime() - deadline >= 0) {
+            // Out of time: the search stops as if out of budget.
+            spent = Math.max(spent, budget + 1);
+        }
         return CertainGraph.of(space, facts).shortestForbidden();
     }
 

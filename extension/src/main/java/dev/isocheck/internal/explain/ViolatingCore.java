@@ -4,6 +4,7 @@ import dev.isocheck.Verdict;
 import dev.isocheck.internal.engine.Checker;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.internal.graph.ReadExplanations;
+import dev.isocheck.internal.graph.ReadPins;
 import dev.isocheck.history.History;
 import dev.isocheck.history.KeyIndex;
 import dev.isocheck.history.OpKind;
@@ -27,7 +28,11 @@ import java.util.Optional;
  * which is in {@code S} or the initial state: an item read is dropped (with the transaction's
  * later reads of the key before its own first write of it, which repeat it) when some committed
  * transaction outside {@code S} wrote a value it may have seen; a predicate read is dropped when
- * a transaction outside {@code S} wrote any row of its table. Every valid order of the whole
+ * one of its rows is: a row it returned, as an item read, or a key it left out, when a
+ * transaction outside {@code S} installed a version of it the predicate does not certainly select
+ * (the versions it may have seen there, {@link dev.isocheck.internal.graph.UnreturnedRows}); one
+ * whose {@code where} is not supported, when a transaction outside {@code S} wrote any row of its
+ * table ({@link #restrict}). Every valid order of the whole
  * history, restricted to {@code S}, is then a valid order of the restriction: each kept read's
  * writer is in {@code S} (or it read the initial state), and no transaction of {@code S} comes
  * between them in one order and not in the other. So a restriction that the checker finds violated
@@ -43,7 +48,7 @@ final class ViolatingCore {
     private final IsolationLevel level;
     private final Checker checker;
     private final long deadline;
-    private final ReadExplanations explanations;
+    private final PinnableReads reads;
     private final Map<String, int[]> tables = new HashMap<>();
     private final int limit;
     /** Observations assumed to have seen a source (a case of {@link SourceCases}); see {@link #restriction}. */
@@ -60,7 +65,7 @@ final class ViolatingCore {
         this.checker = checker;
         this.limit = limit;
         this.deadline = deadline;
-        this.explanations = ReadExplanations.of(history);
+        this.reads = PinnableReads.of(history);
     }
 
     /**
@@ -80,18 +85,33 @@ final class ViolatingCore {
 
     /**
      * A minimal set of committed transactions that violates the level in every explanation where
-     * each pinned observation saw its pinned source: one case of a case analysis over reads'
-     * sources ({@link SourceCases}). As {@link #find(History, IsolationLevel, Checker, int[], int, long)},
+     * each pinned read saw its pinned source: one case of a case analysis over reads' sources
+     * ({@link SourceCases}). As {@link #find(History, IsolationLevel, Checker, int[], int, long)},
      * but a pinned read is kept in a restriction whenever its pinned source is in it (or is the
      * initial state), whoever else wrote its value: in the case's explanations its writer is in
-     * the set, which is all the soundness argument asks of a kept read.
+     * the set, which is all the soundness argument asks of a kept read. The checker is asked
+     * under the pins the restriction keeps ({@link Checker#check(History, IsolationLevel,
+     * dev.isocheck.internal.limit.Limits, ReadPins)}: solving under the case's assumptions), so
+     * that a kept read whose other writers are in the set too is still taken to have seen its
+     * pinned one.
      *
-     * @param pins per observation of {@link ReadExplanations}, the source the case assumes: a
-     *             transaction index or {@link ExplanationSpace#INITIAL}
+     * @param pins per read of {@link PinnableReads}, the source the case assumes: a transaction
+     *             index or {@link ExplanationSpace#INITIAL}
      */
     static Optional<Result> find(History history, IsolationLevel level, Checker checker, int[] start, int limit,
             long deadlineNanos, Map<Integer, Integer> pins) {
         return new ViolatingCore(history, level, checker, limit, deadlineNanos, pins).search(start);
+    }
+
+    /**
+     * As {@link #find(History, IsolationLevel, Checker, int[], int, long, Map)}, but among
+     * {@code within} only: empty unless the restriction to all of them is violated under the pins.
+     * For a case whose core is expected near one already found: a check of a few dozen
+     * transactions, and QuickXplain among them, instead of a search of the whole history.
+     */
+    static Optional<Result> findWithin(History history, IsolationLevel level, Checker checker, int[] within, int limit,
+            long deadlineNanos, Map<Integer, Integer> pins) {
+        return new ViolatingCore(history, level, checker, limit, deadlineNanos, pins).searchWithin(within);
     }
 
     /**
@@ -117,6 +137,23 @@ final class ViolatingCore {
     /** The earlier of two {@link System#nanoTime()} deadlines. */
     static long earlier(long a, long b) {
         return a - b < 0 ? a : b;
+    }
+
+    private Optional<Result> searchWithin(int[] within) {
+        try {
+            List<Integer> candidates = new ArrayList<>();
+            Arrays.stream(within).filter(t -> history.transaction(t).isCommitted()).distinct().sorted()
+                    .forEach(candidates::add);
+            if (!violated(candidates)) {
+                return Optional.empty();
+            }
+            List<Integer> core = quickXplain(new ArrayList<>(), false, candidates);
+            return Optional.of(new Result(core.stream().mapToInt(Integer::intValue).sorted().toArray(), true, checks));
+        } catch (OutOfTime e) {
+            return Optional.empty();
+        } catch (TooLarge e) {
+            return Optional.of(new Result(e.found.stream().mapToInt(Integer::intValue).sorted().toArray(), false, checks));
+        }
     }
 
     private Optional<Result> search(int[] start) {
@@ -254,39 +291,81 @@ final class ViolatingCore {
         // A check of a large restriction can take a good part of a second: it gets the time the
         // search has left, not the whole check's, so that a search given a second (the cases of
         // SourceCases) ends then, not after a check that started just before.
-        Verdict verdict = checker.check(restriction(history, explanations, kept, tables, pins), level,
-                checker.limits().until(deadline));
+        Restriction restriction = restrict(reads, kept, tables, pins);
+        Verdict verdict = checker.check(restriction.history(), level, checker.limits().until(deadline), restriction.pins());
         if (verdict instanceof Verdict.Unknown && System.nanoTime() - deadline >= 0) {
             throw new OutOfTime();
         }
         return verdict.isViolated();
     }
 
+    /**
+     * Whether the restriction of {@code history} to {@code kept} under {@code pins} is found
+     * violated before {@code deadlineNanos} ("unknown" counts as not violated), the engine solving
+     * under the pins it keeps: then no explanation of the whole history in which every pinned read
+     * saw its source is valid.
+     */
+    static boolean violated(IsolationLevel level, Checker checker, PinnableReads reads, int[] kept,
+            Map<Integer, Integer> pins, Map<String, int[]> tables, long deadlineNanos) {
+        Restriction r = restrict(reads, kept, tables, pins);
+        return checker.check(r.history(), level, checker.limits().until(deadlineNanos), r.pins()).isViolated();
+    }
+
     /** The restriction of {@code history} to {@code kept}, as the class comment defines it. */
     static History restriction(History history, ReadExplanations explanations, int[] kept, Map<String, int[]> tables) {
-        return restriction(history, explanations, kept, tables, Map.of());
+        return restrict(PinnableReads.of(explanations), kept, tables, Map.of()).history();
     }
 
     /**
-     * The restriction of {@code history} to {@code kept}, keeping besides each pinned read whose
-     * pinned source is kept or is the initial state ({@link #find(History, IsolationLevel, Checker,
-     * int[], int, long, Map)}).
+     * A restricted history, and the pins it keeps in its own numbering.
+     *
+     * @param history the restriction
+     * @param pins    per pinned read it keeps (by its transaction, operation and key there), the
+     *                pinned source there
      */
-    static History restriction(History history, ReadExplanations explanations, int[] kept, Map<String, int[]> tables,
-            Map<Integer, Integer> pins) {
+    record Restriction(History history, ReadPins pins) {
+    }
+
+    /**
+     * The restriction of a history to {@code kept} under {@code pins} (per read of
+     * {@link PinnableReads}, an assumed source: a transaction index or {@link ExplanationSpace#INITIAL}).
+     *
+     * <p>An item read is kept when every committed writer of its value is in the set, or it is
+     * pinned to the initial state or to a writer in the set (with the transaction's later reads of
+     * the key before its own first write of it, which repeat it). A predicate read is kept when each
+     * of its rows is: a row it returned as an item read; a key it left out when every committed
+     * writer of a version it may have seen there (one its predicate does not certainly select) is in
+     * the set, or the key is pinned to the initial state or to such a writer in the set. A predicate
+     * read whose {@code where} is not supported is kept only when no committed transaction outside the
+     * set wrote a row of its table. Sound: in every explanation of the whole history where each pin
+     * holds, each kept read's source is in the set or the initial state, so the explanation restricted
+     * to the set is one of the restriction (the class comment's argument); the pins kept hold in
+     * it too, so a restriction violated under them leaves none of those explanations valid.
+     */
+    static Restriction restrict(PinnableReads reads, int[] kept, Map<String, int[]> tables, Map<Integer, Integer> pins) {
+        History history = reads.history();
+        ReadExplanations explanations = reads.explanations();
         boolean[] in = new boolean[history.size()];
         for (int t : kept) {
             in[t] = true;
         }
-        // Per kept transaction, the keys whose external read has a source outside the set.
+        // Per kept transaction, the keys whose external read has a source outside the set, and the
+        // predicate reads (by operation) some row of which does.
         BitSet[] dropKeys = new BitSet[history.size()];
+        BitSet[] dropPredicates = new BitSet[history.size()];
         for (int t : kept) {
             for (int obs = explanations.firstOf(t); obs < explanations.endOf(t); obs++) {
-                if (explanations.row(obs) == -1 && hasOutsideSource(explanations, obs, in) && !pinnedWithin(pins, obs, in)) {
-                    if (dropKeys[t] == null) {
-                        dropKeys[t] = new BitSet();
+                if (outside(reads, obs, in, pins)) {
+                    if (explanations.row(obs) == -1) {
+                        dropKeys[t] = set(dropKeys[t], explanations.key(obs));
+                    } else {
+                        dropPredicates[t] = set(dropPredicates[t], explanations.operation(obs));
                     }
-                    dropKeys[t].set(explanations.key(obs));
+                }
+            }
+            for (int id = reads.firstUnreturnedOf(t); id < reads.endUnreturnedOf(t); id++) {
+                if (outside(reads, id, in, pins)) {
+                    dropPredicates[t] = set(dropPredicates[t], reads.operation(id));
                 }
             }
         }
@@ -300,25 +379,65 @@ final class ViolatingCore {
                 }
             }
         }
-        return history.restrictedTo(kept, (t, op) -> switch (t.kind(op)) {
+        History.OperationFilter filter = (t, op) -> switch (t.kind(op)) {
             case WRITE -> true;
             case READ -> dropKeys[t.index()] == null || !dropKeys[t.index()].get(t.key(op)) || writtenBefore(t, op);
-            case PREDICATE -> Arrays.stream(tableKeys(history, t.predicate(op).table(), tables)).noneMatch(writtenOutside::get);
-        });
+            case PREDICATE -> reads.modelsUnreturned(t, op)
+                    ? dropPredicates[t.index()] == null || !dropPredicates[t.index()].get(op)
+                    : Arrays.stream(tableKeys(history, t.predicate(op).table(), tables)).noneMatch(writtenOutside::get);
+        };
+        History restricted = history.restrictedTo(kept, filter);
+        if (pins.isEmpty()) {
+            return new Restriction(restricted, ReadPins.none());
+        }
+        // The restriction keeps transactions in file order (a transaction's index there is its
+        // rank) and each one's operations in order (an operation's index is its rank among those kept).
+        int[] rank = new int[history.size()];
+        int count = 0;
+        for (int t = 0; t < rank.length; t++) {
+            rank[t] = in[t] ? count++ : -1;
+        }
+        ReadPins.Builder out = ReadPins.builder();
+        for (Map.Entry<Integer, Integer> pin : pins.entrySet()) {
+            int id = pin.getKey();
+            int source = pin.getValue();
+            int reader = reads.transaction(id);
+            Transaction t = history.transaction(reader);
+            int op = reads.operation(id);
+            if (!in[reader] || !pinnedWithin(pins, id, in) || !filter.keeps(t, op)) {
+                continue;
+            }
+            int at = 0;
+            for (int i = 0; i < op; i++) {
+                at += filter.keeps(t, i) ? 1 : 0;
+            }
+            out.pin(rank[reader], at, reads.key(id), source == ExplanationSpace.INITIAL ? ReadPins.INITIAL : rank[source]);
+        }
+        return new Restriction(restricted, out.build());
     }
 
-    private static boolean pinnedWithin(Map<Integer, Integer> pins, int obs, boolean[] in) {
-        Integer source = pins.get(obs);
-        return source != null && (source == ExplanationSpace.INITIAL || in[source]);
+    private static BitSet set(BitSet bits, int bit) {
+        BitSet out = bits == null ? new BitSet() : bits;
+        out.set(bit);
+        return out;
     }
 
-    private static boolean hasOutsideSource(ReadExplanations explanations, int obs, boolean[] in) {
-        for (int i = 0; i < explanations.writerCount(obs); i++) {
-            if (!in[explanations.writer(obs, i)]) {
+    /** Whether read {@code id} may have had a source outside the set, and is not pinned to one in it. */
+    private static boolean outside(PinnableReads reads, int id, boolean[] in, Map<Integer, Integer> pins) {
+        if (pinnedWithin(pins, id, in)) {
+            return false;
+        }
+        for (int source : reads.sources(id)) {
+            if (source != ExplanationSpace.INITIAL && !in[source]) {
                 return true;
             }
         }
         return false;
+    }
+
+    private static boolean pinnedWithin(Map<Integer, Integer> pins, int id, boolean[] in) {
+        Integer source = pins.get(id);
+        return source != null && (source == ExplanationSpace.INITIAL || in[source]);
     }
 
     /** Whether the transaction wrote the key of read {@code op} before it: the read saw its own write. */

@@ -61,7 +61,7 @@ public final class HyperPolygraph {
     private final int[] initialGroupObservations;
     private final int[] incompatibleGroups;
 
-    private HyperPolygraph(KnownGraph known, ReadExplanations explanations, UnreturnedRows unreturned) {
+    private HyperPolygraph(KnownGraph known, ReadExplanations explanations, UnreturnedRows unreturned, ReadPins pins) {
         this.known = known;
         this.explanations = explanations;
         this.unreturned = unreturned;
@@ -73,21 +73,28 @@ public final class HyperPolygraph {
         for (int o = 0; o < items; o++) {
             WherePredicate clause = rowClause(history, explanations, o);
             int key = explanations.key(o);
-            if (explanations.initialStateExplains(o)
+            // A pinned read keeps only its pinned source (none if that is not a candidate).
+            int pin = pins.sourceOf(explanations.transaction(o), explanations.operation(o), key);
+            if (explanations.initialStateExplains(o) && (pin == ReadPins.NONE || pin == ReadPins.INITIAL)
                     && mayBeSelected(clause, history, history.initialState().valueOf(key))) {
                 candidateList.add(KnownGraph.INITIAL);
             }
             for (int i = 0; i < explanations.writerCount(o); i++) {
                 int writer = explanations.writer(o, i);
-                if (clause == null || mayBeSelected(clause, history, history.transaction(writer).finalValue(key))) {
+                if ((pin == ReadPins.NONE || pin == writer)
+                        && (clause == null || mayBeSelected(clause, history, history.transaction(writer).finalValue(key)))) {
                     candidateList.add(known.node(writer));
                 }
             }
             candidateStart[o + 1] = candidateList.size();
         }
         for (int r = 0; r < unreturned.size(); r++) {
+            int pin = pins.sourceOf(unreturned.transaction(r), unreturned.operation(r), unreturned.key(r));
             for (int i = 0; i < unreturned.candidateCount(r); i++) {
                 int c = unreturned.candidate(r, i);
+                if (pin != ReadPins.NONE && pin != (c == UnreturnedRows.INITIAL ? ReadPins.INITIAL : c)) {
+                    continue;
+                }
                 candidateList.add(c == UnreturnedRows.INITIAL ? KnownGraph.INITIAL : known.node(c));
             }
             candidateStart[items + r + 1] = candidateList.size();
@@ -193,10 +200,22 @@ public final class HyperPolygraph {
      * @return never {@code null}
      */
     public static HyperPolygraph of(KnownGraph known, ReadExplanations explanations) {
+        return of(known, explanations, ReadPins.none());
+    }
+
+    /**
+     * The hyper-polygraph over {@code known} in which each pinned item read has only its pinned
+     * source as a candidate ({@link ReadPins}): its models are the explanations where the pins
+     * hold. A pinned read whose source is not among its candidates has none, and the history is
+     * then violated under the pins.
+     *
+     * @throws UnreturnedRows.TooManyException when predicate reads leave out more rows than the engine holds
+     */
+    public static HyperPolygraph of(KnownGraph known, ReadExplanations explanations, ReadPins pins) {
         if (explanations.history() != known.history()) {
             throw new IllegalArgumentException("the explanations are of another history");
         }
-        return new HyperPolygraph(known, explanations, UnreturnedRows.of(explanations));
+        return new HyperPolygraph(known, explanations, UnreturnedRows.of(explanations), pins);
     }
 
     /** The known graph this polygraph constrains further. */

@@ -278,6 +278,11 @@ public final class UnreturnedRows {
         return transaction[r];
     }
 
+    /** The operation (a predicate read) of {@link #transaction(int)} that left row {@code r} out. */
+    public int operation(int r) {
+        return operation[r];
+    }
+
     /** The key of row {@code r}. */
     public int key(int r) {
         return key[r];

@@ -21,6 +21,7 @@ import dev.isocheck.internal.simulate.SeededRuns;
 import dev.isocheck.internal.simulate.SimulatedDatabase;
 import dev.isocheck.internal.simulate.SmallWorkloads;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -106,6 +107,38 @@ class SourceCasesTests {
                 .isEqualTo("the x = 1 that T3 read was T2's write");
         assertThat(json.get("unshown").asText()).isEqualTo(likely.unshown());
         assertThat(new HtmlRenderer().render(likely)).contains("in the likeliest case").contains("<svg");
+    }
+
+    /**
+     * T3's read of t where v >= 1 returned nothing, so it saw a version of t/1 that is not
+     * selected: T1's or T2's (the initial one is selected). With T2's, T2 -wr-> T3 -rw z-> T2; with
+     * T1's, a cycle through T4. The key left out is a read like any other to split on.
+     */
+    private static History twoVersionsOfALeftOutRow() {
+        HistoryBuilder b = History.builder().initialValue("y", 0).initialValue("z", 0)
+                .initialValue("t/1", Map.of("id", 1, "v", 1)).initialStateComplete(true);
+        b.transaction("T4").session("d").times(10, 20).write("y", 1);
+        b.transaction("T1").session("a").times(30, 40).read("y", 1).write("t/1", Map.of("id", 1, "v", 0));
+        b.transaction("T2").session("b").times(50, 60).write("t/1", Map.of("id", 1, "v", 0)).write("z", 1);
+        b.transaction("T3").session("c").times(70, 80).predicate("t", "v >= 1", Map.of()).read("y", 0).read("z", 0);
+        return b.build();
+    }
+
+    @Test
+    void oneCasePerVersionOfAKeyAPredicateReadLeftOut() {
+        History history = twoVersionsOfALeftOutRow();
+        assertThat(PIPELINE.check(history, IsolationLevel.SERIALIZABLE)).isInstanceOf(Verdict.Violated.class);
+        Explanation explanation = explain(history, 3);
+
+        assertThat(explanation).isInstanceOf(Explanation.Cycles.class);
+        Explanation.Cycles cycles = (Explanation.Cycles) explanation;
+        assertThat(cycles.cases()).hasSize(2);
+        assertThat(cycles.cases()).extracting(c -> c.assuming().get(0).text()).containsExactlyInAnyOrder(
+                "the version of t/1 that T3's read of t where v >= 1 left out was T1's",
+                "the version of t/1 that T3's read of t where v >= 1 left out was T2's");
+        BruteForceExplanations brute = new BruteForceExplanations(history, IsolationLevel.SERIALIZABLE);
+        assertThat(brute.assertCovered(cycles.cases(), choice -> true, "a key left out")).isPositive();
+        assertThat(new TextRenderer().render(cycles)).contains("left out was T1's");
     }
 
     /**
