@@ -61,9 +61,9 @@ import java.util.TreeSet;
 final class SourceCases {
 
     /** The most reads split on the way to one case. */
-    static final int MAX_DEPTH = 8;
+    static final int MAX_DEPTH = 10;
     /** The most cases an analysis may end with. */
-    static final int MAX_CASES = 32;
+    static final int MAX_CASES = 64;
     /**
      * How many more transactions than the exhaustive explainer's bound a case is explained over:
      * with a write assumed for every read, only the orders of versions are left to enumerate.
