@@ -140,39 +140,39 @@ final class ViolatingCore {
     }
 
     private Optional<Result> searchWithin(int[] within) {
-        try {
+        return shrunk(() -> {
             List<Integer> candidates = new ArrayList<>();
             Arrays.stream(within).filter(t -> history.transaction(t).isCommitted()).distinct().sorted()
                     .forEach(candidates::add);
-            if (!violated(candidates)) {
-                return Optional.empty();
-            }
-            List<Integer> core = quickXplain(new ArrayList<>(), false, candidates);
-            return Optional.of(new Result(core.stream().mapToInt(Integer::intValue).sorted().toArray(), true, checks));
-        } catch (OutOfTime e) {
-            return Optional.empty();
-        } catch (TooLarge e) {
-            return Optional.of(new Result(e.found.stream().mapToInt(Integer::intValue).sorted().toArray(), false, checks));
-        }
+            return violated(candidates) ? candidates : null;
+        });
     }
 
     private Optional<Result> search(int[] start) {
-        try {
-            List<int[]> rings = rings(start);
+        return shrunk(() -> {
             // The smallest neighbourhood of the start that is violated bounds the search, so that
             // the checks of a large history are mostly of small restrictions.
             List<Integer> candidates = new ArrayList<>();
-            boolean violated = false;
-            for (int[] ring : rings) {
+            for (int[] ring : rings(start)) {
                 for (int t : ring) {
                     candidates.add(t);
                 }
                 if (violated(candidates)) {
-                    violated = true;
-                    break;
+                    return candidates;
                 }
             }
-            if (!violated) {
+            return null;
+        });
+    }
+
+    /**
+     * The core within the violated set {@code violatedSet} finds ({@code null}: none is
+     * violated), shrunk by QuickXplain; empty when out of time, incomplete when too large.
+     */
+    private Optional<Result> shrunk(java.util.function.Supplier<List<Integer>> violatedSet) {
+        try {
+            List<Integer> candidates = violatedSet.get();
+            if (candidates == null) {
                 return Optional.empty();
             }
             List<Integer> core = quickXplain(new ArrayList<>(), false, candidates);

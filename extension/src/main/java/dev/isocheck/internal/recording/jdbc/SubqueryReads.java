@@ -68,7 +68,7 @@ final class SubqueryReads {
                 continue;
             }
             ExactWhere exact = ExactWhere.of(subquery.where(), parameters,
-                    (column, ordered) -> table.get().comparedExactly(column, ordered));
+                    table.get()::comparedExactly);
             if (exact.where() == null) {
                 continue;
             }

@@ -54,7 +54,7 @@ final class UnmatchedWhere {
             return Optional.empty();
         }
         ExactWhere exact = ExactWhere.of(write.where(), parameters,
-                (column, ordered) -> table.get().comparedExactly(column, ordered));
+                table.get()::comparedExactly);
         if (exact.where() == null) {
             return Optional.empty();
         }

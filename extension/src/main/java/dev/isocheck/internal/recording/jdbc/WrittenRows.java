@@ -268,7 +268,7 @@ final class WrittenRows {
             // says the same of a write sent as written). Where the WHERE is not exact its reads
             // stay unchecked, as an UPDATE's are here.
             rangedOver = ExactWhere.of(write.where(), statement.parameters.snapshot(),
-                    (column, ordered) -> table.get().comparedExactly(column, ordered)).where();
+                    table.get()::comparedExactly).where();
         }
         return new Observation.RowsWritten(write.table(), rows, deleted, write.assigned(), batch, rangedOver, oldRows,
                 write.kind() == WriteKind.UPDATE, write.kind() == WriteKind.INSERT && !write.isUpsert());
