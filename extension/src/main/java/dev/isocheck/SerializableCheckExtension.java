@@ -3,6 +3,7 @@ package dev.isocheck;
 import dev.isocheck.internal.junit.Configuration;
 import dev.isocheck.internal.junit.LeftOut;
 import dev.isocheck.internal.junit.RecordingHandle;
+import dev.isocheck.internal.junit.ScheduledRun;
 import dev.isocheck.internal.junit.TestCheck;
 import dev.isocheck.internal.junit.TestCheck.Outcome;
 import dev.isocheck.internal.junit.TestFiles;
@@ -37,7 +38,11 @@ import org.opentest4j.TestAbortedException;
  */
 class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecutionCallback, ParameterResolver {
 
-    private static final Namespace NAMESPACE = Namespace.create(SerializableCheckExtension.class);
+    /** Where the extensions of isocheck keep what they share. */
+    static final Namespace NAMESPACE = Namespace.create(SerializableCheckExtension.class);
+
+    /** A run of an interleaving test, {@link ScheduledRun}, in the invocation's store. */
+    static final String RUN_KEY = "scheduledRun";
 
     /** The run's {@link Configuration}, in the root store: read once, shared by every test. */
     private static final String CONFIGURATION_KEY = "configuration";
@@ -77,6 +82,15 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
         return new RecordingHandle(recording, levelOf(context, configuration(context)), configuration(context));
     }
 
+    /** The recording of the test {@code context} runs, started before its {@code @BeforeEach} methods. */
+    static TestRecording recordingOf(ExtensionContext context) {
+        TestRecording recording = context.getStore(NAMESPACE).get(RECORDING_KEY, TestRecording.class);
+        if (recording == null) {
+            throw new ExtensionConfigurationException("isocheck: no recording for " + context.getDisplayName());
+        }
+        return recording;
+    }
+
     private static void startRecordingClosedWithTheTest(ExtensionContext context) {
         // Read first, so that a configuration error fails the test before it runs.
         configuration(context);
@@ -97,15 +111,34 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
         IsolationLevel level = levelOf(context, configuration);
         Outcome outcome = new TestCheck(configuration).check(recording.name(), TestFiles.baseName(context), recorded, level);
         List<String> expected = expectedOf(context);
+        ScheduledRun run = context.getStore(NAMESPACE).get(RUN_KEY, ScheduledRun.class);
+        if (run != null) {
+            context.publishReportEntry("isocheck.schedule", run.entry());
+            boolean shows = outcome instanceof Outcome.Violated violated && expected.stream().anyMatch(violated.result()::showsAnomaly);
+            run.judged(outcome instanceof Outcome.Violated, shows);
+        }
         if (!expected.isEmpty() && !(outcome instanceof Outcome.Undecided)) {
-            expectedAnomaly(context, recording.name(), outcome, expected, level);
+            if (run != null && outcome instanceof Outcome.Satisfied && !run.last()) {
+                // One schedule that did not show the anomaly says nothing yet: the exploration goes on.
+                notJudgedAfterATimeout(run);
+                return;
+            }
+            expectedAnomaly(context, recording.name(), outcome, expected, level, run);
         } else if (outcome instanceof Outcome.Satisfied satisfied) {
+            notJudgedAfterATimeout(run);
             reportWhatWasNotModelled(context, satisfied);
             notAPlainPassWithTablesLeftOut(recording.name(), satisfied, configuration.leftOut(), levelOf(context, configuration));
         } else if (outcome instanceof Outcome.Violated violated) {
-            failWithTheExplanation(context, violated);
+            failWithTheExplanation(context, violated, run);
         } else if (outcome instanceof Outcome.Undecided undecided) {
             failOrAbortAsConfigured(context, undecided, configuration.undecided());
+        }
+    }
+
+    /** A run whose database or pool timed out, which the holding may have caused, is no pass. */
+    private static void notJudgedAfterATimeout(ScheduledRun run) {
+        if (run != null && run.invalid().isPresent()) {
+            throw new TestAbortedException("isocheck: " + run.plan().name() + " is not judged: " + run.invalid().get());
         }
     }
 
@@ -117,7 +150,7 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
      * The anomalies the nearest annotation that names some expects (the method's, else its
      * class's), each checked to be one isocheck can show.
      */
-    private static List<String> expectedOf(ExtensionContext context) {
+    static List<String> expectedOf(ExtensionContext context) {
         Optional<SerializableCheck> onMethod = annotation(context.getTestMethod());
         Optional<SerializableCheck> onClass = context.getTestClass().flatMap(c -> AnnotationSupport.findAnnotation(c,
                 SerializableCheck.class, context.getEnclosingTestClasses()));
@@ -142,7 +175,7 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
      * and fails, saying what the run showed instead, otherwise.
      */
     private static void expectedAnomaly(ExtensionContext context, String testName, Outcome outcome, List<String> expected,
-            IsolationLevel level) {
+            IsolationLevel level, ScheduledRun run) {
         if (outcome instanceof Outcome.Violated violated) {
             if (expected.stream().anyMatch(violated.result()::showsAnomaly)) {
                 publish(context, violated.reportFile(), MediaType.create("text", "html", StandardCharsets.UTF_8));
@@ -153,13 +186,18 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
             }
             throw new AssertionFailedError("isocheck: " + testName + " was expected to show " + String.join(" or ", expected)
                     + " at " + level.cliName() + ", but its violation shows " + violated.result().anomaliesShown() + ":\n"
-                    + violated.message());
+                    + violated.message() + (run == null ? "" : "\n" + run.section("@InterleavingTest")));
         }
         Outcome.Satisfied satisfied = (Outcome.Satisfied) outcome;
         StringBuilder message = new StringBuilder("isocheck: ").append(testName).append(" was expected to show ")
                 .append(String.join(" or ", expected)).append(" at ").append(level.cliName())
-                .append(", but its transactions satisfy ").append(level.cliName())
-                .append(": the run did not overlap as it had to, or the database prevented the anomaly");
+                .append(", but its transactions satisfy ").append(level.cliName());
+        if (run == null) {
+            message.append(": the run did not overlap as it had to, or the database prevented the anomaly");
+        } else {
+            message.append(" in every schedule explored (").append(run.explored())
+                    .append("): the database prevented the anomaly, or no schedule explored found the order that shows it");
+        }
         if (!satisfied.notModelled().isEmpty()) {
             message.append("\nNot modelled, so not checked:\n");
             satisfied.notModelled().forEach(n -> message.append("  ").append(n).append('\n'));
@@ -195,10 +233,11 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
         throw new TestAbortedException(message.toString());
     }
 
-    private static void failWithTheExplanation(ExtensionContext context, Outcome.Violated violated) {
+    private static void failWithTheExplanation(ExtensionContext context, Outcome.Violated violated, ScheduledRun run) {
         publish(context, violated.reportFile(), MediaType.create("text", "html", StandardCharsets.UTF_8));
         publish(context, violated.historyFile(), MediaType.APPLICATION_JSON_UTF_8);
-        throw new IsolationViolationError(violated.message(), violated.result(), violated.reportFile(), violated.historyFile(),
+        String message = run == null ? violated.message() : violated.message() + "\n" + run.section("@InterleavingTest");
+        throw new IsolationViolationError(message, violated.result(), violated.reportFile(), violated.historyFile(),
                 violated.notModelled().stream().map(NotModelled::toString).toList());
     }
 

@@ -65,7 +65,8 @@ public record Configuration(IsolationLevel level, Path reportDirectory, Duration
     public static final String LEFT_OUT = "isocheck.left-out";
 
     /** Every key isocheck reads; any other {@code isocheck.*} key is a mistake. */
-    public static final List<String> KEYS = List.of(LEVEL, REPORT_DIR, TIMEOUT, UNDECIDED, GPU, LEFT_OUT);
+    public static final List<String> KEYS = List.of(LEVEL, REPORT_DIR, TIMEOUT, UNDECIDED, GPU, LEFT_OUT,
+            ScheduleSettings.SCHEDULES, ScheduleSettings.STALL);
 
     /** The default of {@value #REPORT_DIR}, relative to the working directory (the module's, under Maven and Gradle). */
     public static final Path DEFAULT_REPORT_DIRECTORY = Path.of("target", "isocheck");
@@ -127,7 +128,7 @@ public record Configuration(IsolationLevel level, Path reportDirectory, Duration
     }
 
     /** The value a key sets, parsed; empty when unset. */
-    private static <T> Optional<T> parameter(ExtensionContext context, String key, Function<String, Optional<T>> parser,
+    static <T> Optional<T> parameter(ExtensionContext context, String key, Function<String, Optional<T>> parser,
             String expected) {
         return context.getConfigurationParameter(key)
                 .map(value -> parser.apply(value).orElseThrow(() -> invalid(key, value, expected)));

@@ -2,6 +2,9 @@ package dev.isocheck.internal.junit;
 
 import dev.isocheck.internal.recording.RecordedHistory;
 import dev.isocheck.internal.recording.Recording;
+import dev.isocheck.internal.schedule.Gate;
+import dev.isocheck.internal.schedule.Strategy;
+import dev.isocheck.internal.schedule.Timing;
 import java.util.Objects;
 
 /**
@@ -50,6 +53,14 @@ public final class TestRecording implements AutoCloseable {
      */
     public RecordedHistory soFar(long readsFrom) {
         return recording.soFar(readsFrom);
+    }
+
+    /**
+     * Holds the test's threads at a gate choosing by {@code strategy} until the gate is closed:
+     * the body of one run of an interleaving test.
+     */
+    public Gate openGate(Strategy strategy, Timing timing) {
+        return Gate.open(recording, strategy, timing);
     }
 
     /** Finishes the recording if the check never did; what it recorded is dropped. */

@@ -28,13 +28,17 @@ public final class Recording {
      * The recording bound to a thread, and whether the thread only inherited it from the thread
      * that started it (a pool's thread may later run work for another test).
      */
-    private record Bound(Recording recording, boolean inherited) {
+    private record Bound(Recording recording, boolean inherited, Object ticket) {
     }
 
     private static final InheritableThreadLocal<Bound> BOUND = new InheritableThreadLocal<>() {
         @Override
         protected Bound childValue(Bound parent) {
-            return parent == null ? null : new Bound(parent.recording(), true);
+            if (parent == null) {
+                return null;
+            }
+            StatementGate gate = parent.recording().gate;
+            return new Bound(parent.recording(), true, gate == null ? null : gate.threadCreated());
         }
     };
     private static final Set<Recording> IN_PROGRESS = ConcurrentHashMap.newKeySet();
@@ -49,6 +53,8 @@ public final class Recording {
     private final Map<Object, String> sessions = new IdentityHashMap<>();
     /** Read on every statement from every recorded thread: volatile, so that reading it takes no lock. */
     private volatile boolean finished;
+    /** The scheduler of an interleaving test while its body runs; {@code null} otherwise. Read at every point. */
+    private volatile StatementGate gate;
     /** What {@link #finish()} built, kept for later questions; {@code null} before. */
     private Built built;
 
@@ -107,8 +113,32 @@ public final class Recording {
      */
     public Binding bind() {
         Bound previous = BOUND.get();
-        BOUND.set(new Bound(this, false));
+        BOUND.set(new Bound(this, false, null));
         return () -> BOUND.set(previous);
+    }
+
+    /**
+     * Holds the calling thread at {@code gate} while one is set and its recording is the current
+     * one: the scheduler of an interleaving test decides when it goes on.
+     *
+     * @param what  the statement's SQL, or {@code commit}, {@code rollback}, {@code getConnection}
+     * @param probe what asks the database whether the call waits for a lock (giving {@code null} for nothing), asked only when a gate is set
+     * @return what the caller tells when its call is back; {@link StatementGate.Passage#FREE} when
+     *         no gate holds the thread
+     */
+    public static StatementGate.Passage enterGate(String what, java.util.function.Supplier<LockProbe> probe) {
+        Bound bound = BOUND.get();
+        Optional<Recording> current = current();
+        StatementGate gate = current.map(r -> r.gate).orElse(null);
+        if (gate == null) {
+            return StatementGate.Passage.FREE;
+        }
+        return gate.enter(what, bound != null && bound.recording() == current.get() ? bound.ticket() : null, probe.get());
+    }
+
+    /** Sets the gate the recording's threads pass, or none ({@code null}). */
+    public void gate(StatementGate gate) {
+        this.gate = gate;
     }
 
     /**

@@ -25,6 +25,11 @@ public final class LogicalDecoding {
         this.side = Objects.requireNonNull(side, "side is null");
     }
 
+    /** Where the recorder gets connections of its own to this database. */
+    public SideConnections side() {
+        return side;
+    }
+
     /**
      * The log of {@code recording}'s writes to this database, opened now if this is its first
      * transaction here. Two data sources of one database (two pools, a pool and a URL) share one

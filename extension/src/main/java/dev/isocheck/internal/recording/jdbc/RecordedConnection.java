@@ -5,6 +5,7 @@ import dev.isocheck.internal.recording.Observation;
 import dev.isocheck.internal.recording.Recording;
 import dev.isocheck.internal.recording.TransactionLog;
 import dev.isocheck.internal.recording.TransactionLog.Outcome;
+import dev.isocheck.internal.recording.LockProbe;
 import dev.isocheck.internal.recording.decoding.LogicalDecoding;
 import dev.isocheck.internal.recording.sql.AnalysedStatement;
 import dev.isocheck.internal.recording.sql.Dialect;
@@ -55,6 +56,9 @@ final class RecordedConnection implements InvocationHandler {
      * through it (COPY, large objects, anything) the recorder does not see.
      */
     private boolean unwrapped;
+    /** The {@link LockProbe} once looked for, {@link #NO_PROBE} when there is none; read by the connection's thread only. */
+    private Object lockProbe;
+    private static final Object NO_PROBE = new Object();
     private final Map<Savepoint, Integer> savepoints = new IdentityHashMap<>();
     private Connection proxy;
     private boolean autoCommit;
@@ -357,11 +361,19 @@ final class RecordedConnection implements InvocationHandler {
                 return RecordedStatement.wrap(new PreparedStatementLogic(this, (CallableStatement) Proxies.call(real, method, args),
                         (String) args[0], PreparedMode.AS_WRITTEN), CallableStatement.class);
             case "commit":
-                commit(method, args);
-                return null;
+                return GatePoint.pass("commit", this::lockProbe, () -> {
+                    commit(method, args);
+                    return null;
+                });
             case "rollback":
-                rollback(method, args);
-                return null;
+                if (args != null && args.length == 1) {
+                    rollback(method, args);
+                    return null;
+                }
+                return GatePoint.pass("rollback", this::lockProbe, () -> {
+                    rollback(method, args);
+                    return null;
+                });
             case "setSavepoint":
                 return savepoint(method, args);
             case "setAutoCommit":
@@ -378,6 +390,21 @@ final class RecordedConnection implements InvocationHandler {
             default:
                 return Proxies.call(real, method, args);
         }
+    }
+
+    /**
+     * What tells an interleaving test's gate whether this connection's statement waits for a
+     * lock: on PostgreSQL, asked of the server on a connection of the recorder's own; elsewhere
+     * {@code null} (an embedded database's lock waits park the thread, which the gate sees).
+     */
+    LockProbe lockProbe() {
+        Object known = lockProbe;
+        if (known == null) {
+            known = dialect == Dialect.POSTGRESQL && decoding != null
+                    ? PostgresLockProbe.of(real, decoding.side()).map(Object.class::cast).orElse(NO_PROBE) : NO_PROBE;
+            lockProbe = known;
+        }
+        return known == NO_PROBE ? null : (LockProbe) known;
     }
 
     /** Called before a statement is sent: starts a transaction when none is in progress. */

@@ -59,14 +59,16 @@ final class RecordedStatement implements InvocationHandler {
             case "execute":
             case "executeUpdate":
             case "executeLargeUpdate":
-                return sqlGiven ? statement.executeText(method, args) : prepared.executePrepared(method, args);
+                return GatePoint.pass(sqlGiven ? String.valueOf(args[0]) : statement.preparedSql, statement.connection::lockProbe,
+                        () -> sqlGiven ? statement.executeText(method, args) : prepared.executePrepared(method, args));
             case "addBatch":
                 return sqlGiven ? statement.addBatch(method, args) : prepared.addEntry(method, args);
             case "clearBatch":
                 return statement.clearBatch(method, args);
             case "executeBatch":
             case "executeLargeBatch":
-                return statement.executeBatch(method, args);
+                return GatePoint.pass(statement.preparedSql == null ? "a batch of statements" : "a batch of " + statement.preparedSql,
+                        statement.connection::lockProbe, () -> statement.executeBatch(method, args));
             case "clearParameters":
                 return prepared.clearParameters(method, args);
             case "getGeneratedKeys":

@@ -1,0 +1,64 @@
+package dev.isocheck.internal.recording.jdbc;
+
+import dev.isocheck.internal.recording.LockProbe;
+import dev.isocheck.internal.recording.SideSessions;
+import dev.isocheck.internal.recording.decoding.SideConnections;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+
+/**
+ * Whether a PostgreSQL connection's statement waits for a lock: {@code pg_blocking_pids} of its
+ * server process, asked on a connection of the recorder's own. The process id comes from the
+ * driver ({@code PGConnection.getBackendPID}), which asks the server nothing.
+ */
+final class PostgresLockProbe implements LockProbe {
+
+    private final int pid;
+    private final SideConnections side;
+
+    private PostgresLockProbe(int pid, SideConnections side) {
+        this.pid = pid;
+        this.side = side;
+    }
+
+    /** The probe of {@code real}, when its driver is PostgreSQL's and tells its process id. */
+    static Optional<LockProbe> of(Connection real, SideConnections side) {
+        try {
+            Class<?> pg = Class.forName("org.postgresql.PGConnection", false, real.getClass().getClassLoader());
+            if (!real.isWrapperFor(pg)) {
+                return Optional.empty();
+            }
+            Object unwrapped = real.unwrap(pg);
+            int pid = (Integer) pg.getMethod("getBackendPID").invoke(unwrapped);
+            return Optional.of(new PostgresLockProbe(pid, side));
+        } catch (ReflectiveOperationException | SQLException | RuntimeException | LinkageError e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public void prepare(SideSessions sessions) {
+        sessions.connectionTo(side);
+    }
+
+    @Override
+    public Optional<Boolean> waitsForLock(SideSessions sessions) {
+        Optional<Connection> connection = sessions.connectionTo(side);
+        if (connection.isEmpty()) {
+            return Optional.empty();
+        }
+        try (PreparedStatement ask = connection.get().prepareStatement(
+                "SELECT pg_catalog.cardinality(pg_catalog.pg_blocking_pids(?))")) {
+            ask.setInt(1, pid);
+            try (ResultSet rows = ask.executeQuery()) {
+                return Optional.of(rows.next() && rows.getInt(1) > 0);
+            }
+        } catch (SQLException | RuntimeException e) {
+            sessions.failed(side);
+            return Optional.empty();
+        }
+    }
+}
