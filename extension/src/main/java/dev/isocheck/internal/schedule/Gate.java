@@ -34,8 +34,12 @@ import java.util.concurrent.TimeUnit;
 public final class Gate implements StatementGate {
 
     private static final Set<String> RETRIED = Set.of("40001", "40P01");
-    /** Statement timeout or cancel, lock timeout, idle-in-transaction timeout: what holding threads may cause. */
-    private static final Set<String> TIMEOUTS = Set.of("57014", "55P03", "25P03", "HYT00", "HYT01");
+    /**
+     * Statement timeout or cancel, idle-in-transaction timeout, a driver's timeout: what holding
+     * threads may cause. Not 55P03: a NOWAIT lock refused is the order's doing, which a run
+     * exists to show, and the gate holds no thread long enough for a lock timeout.
+     */
+    private static final Set<String> TIMEOUTS = Set.of("57014", "25P03", "HYT00", "HYT01");
 
     private final Strategy strategy;
     private final Timing timing;
@@ -406,7 +410,8 @@ public final class Gate implements StatementGate {
         boolean timeout = failure instanceof SQLTimeoutException || failure instanceof SQLTransientConnectionException
                 || (state != null && TIMEOUTS.contains(state));
         if (timeout && invalid == null) {
-            invalid = p.letter + " (" + p.name + ")'s " + oneLine(p.step.what) + " timed out (" + failure + "); a timeout"
+            invalid = p.letter + " (" + p.name + ")'s " + oneLine(p.step.what) + " timed out (" + (state == null ? "" : "SQLSTATE "
+                    + state + ": ") + failure.getMessage() + "); a timeout"
                     + " of the database or the pool can come of the gate holding threads, so this run is not judged";
         }
     }
