@@ -3,6 +3,7 @@ package dev.isocheck;
 import dev.isocheck.internal.junit.ScheduleSettings;
 import dev.isocheck.internal.junit.ScheduledRun;
 import dev.isocheck.internal.junit.TestRecording;
+import dev.isocheck.internal.recording.SideSessions;
 import dev.isocheck.internal.schedule.Exploration;
 import dev.isocheck.internal.schedule.Gate;
 import dev.isocheck.internal.schedule.Trace;
@@ -51,9 +52,12 @@ class InterleavingExtension implements TestTemplateInvocationContextProvider {
         }
         int budget = annotation.schedules() == 0 ? settings.schedules() : annotation.schedules();
         boolean expecting = !SerializableCheckExtension.expectedOf(context).isEmpty();
+        // Closed by JUnit with the test's store, after its last run.
+        SideSessions sessions = context.getStore(SerializableCheckExtension.NAMESPACE)
+                .getOrComputeIfAbsent(SideSessions.class, key -> new SideSessions(), SideSessions.class);
         Exploration exploration = new Exploration(budget, annotation.seed(), annotation.replay(), expecting);
         return Stream.generate(exploration::next).takeWhile(Optional::isPresent).map(Optional::get)
-                .map(plan -> new Invocation(new ScheduledRun(exploration, plan), settings));
+                .map(plan -> new Invocation(new ScheduledRun(exploration, plan), settings, sessions));
     }
 
     private static boolean validOrder(String order) {
@@ -68,7 +72,8 @@ class InterleavingExtension implements TestTemplateInvocationContextProvider {
     }
 
     /** One run: named after its plan, its body held at the gate. */
-    private record Invocation(ScheduledRun run, ScheduleSettings settings) implements TestTemplateInvocationContext {
+    private record Invocation(ScheduledRun run, ScheduleSettings settings, SideSessions sessions)
+            implements TestTemplateInvocationContext {
 
         @Override
         public String getDisplayName(int invocationIndex) {
@@ -77,19 +82,19 @@ class InterleavingExtension implements TestTemplateInvocationContextProvider {
 
         @Override
         public List<Extension> getAdditionalExtensions() {
-            return List.of(new GatedBody(run, settings));
+            return List.of(new GatedBody(run, settings, sessions));
         }
     }
 
     /** Runs the body with the test's threads held at the gate, and keeps the run where the check finds it. */
-    private record GatedBody(ScheduledRun run, ScheduleSettings settings) implements InvocationInterceptor {
+    private record GatedBody(ScheduledRun run, ScheduleSettings settings, SideSessions sessions) implements InvocationInterceptor {
 
         @Override
         public void interceptTestTemplateMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> invocationContext,
                 ExtensionContext context) throws Throwable {
             TestRecording recording = SerializableCheckExtension.recordingOf(context);
             context.getStore(SerializableCheckExtension.NAMESPACE).put(SerializableCheckExtension.RUN_KEY, run);
-            Gate gate = recording.openGate(run.plan().strategy(), settings.timing());
+            Gate gate = recording.openGate(run.plan().strategy(), settings.timing(), sessions);
             Throwable thrown = null;
             try {
                 invocation.proceed();

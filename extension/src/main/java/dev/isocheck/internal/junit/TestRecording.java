@@ -2,6 +2,7 @@ package dev.isocheck.internal.junit;
 
 import dev.isocheck.internal.recording.RecordedHistory;
 import dev.isocheck.internal.recording.Recording;
+import dev.isocheck.internal.recording.SideSessions;
 import dev.isocheck.internal.schedule.Gate;
 import dev.isocheck.internal.schedule.Strategy;
 import dev.isocheck.internal.schedule.Timing;
@@ -59,8 +60,8 @@ public final class TestRecording implements AutoCloseable {
      * Holds the test's threads at a gate choosing by {@code strategy} until the gate is closed:
      * the body of one run of an interleaving test.
      */
-    public Gate openGate(Strategy strategy, Timing timing) {
-        return Gate.open(recording, strategy, timing);
+    public Gate openGate(Strategy strategy, Timing timing, SideSessions sessions) {
+        return Gate.open(recording, strategy, timing, sessions);
     }
 
     /** Finishes the recording if the check never did; what it recorded is dropped. */

@@ -5,23 +5,39 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.IdentityHashMap;
 import java.util.Map;
-import java.util.Optional;
 
 /**
- * The connections of the recorder's own that one run of an interleaving test asks its questions
- * on, one per database, opened on a thread of their own (a pool may make the opener wait while
- * the test's threads hold every connection it has) and returned when the run ends, so that a
- * pool lends one for the run only.
+ * The connections of the recorder's own that the runs of one interleaving test ask their
+ * questions on, one per database, opened on a thread of their own (a pool may make the opener
+ * wait while the test's threads hold every connection it has) only when a question first needs
+ * one, and returned when the test ends, or for good as soon as one of the test's threads waits for
+ * a pool: the application never waits for the recorder's connection.
  */
 public final class SideSessions implements AutoCloseable {
 
     private final Map<SideConnections, Object> open = new IdentityHashMap<>();
     private boolean closed;
 
-    /** The connection to {@code side}'s database, once open; asking the first time starts opening it. */
-    public synchronized Optional<Connection> connectionTo(SideConnections side) {
+    /** Where the connection to one database stands. */
+    public sealed interface Session {
+
+        /** Being opened: ask again. */
+        record Opening() implements Session {
+        }
+
+        /** Open. */
+        record Open(Connection connection) implements Session {
+        }
+
+        /** It could not be opened, it failed a question, or the sessions are closed: not asked again. */
+        record Unavailable() implements Session {
+        }
+    }
+
+    /** The connection to {@code side}'s database; asking the first time starts opening it. */
+    public synchronized Session connectionTo(SideConnections side) {
         if (closed) {
-            return Optional.empty();
+            return new Session.Unavailable();
         }
         Object state = open.get(side);
         if (state == null) {
@@ -29,9 +45,12 @@ public final class SideSessions implements AutoCloseable {
             Thread opener = new Thread(() -> opened(side), "isocheck-side-session");
             opener.setDaemon(true);
             opener.start();
-            return Optional.empty();
+            return new Session.Opening();
         }
-        return state instanceof Connection c ? Optional.of(c) : Optional.empty();
+        if (state instanceof Connection c) {
+            return new Session.Open(c);
+        }
+        return "opening".equals(state) ? new Session.Opening() : new Session.Unavailable();
     }
 
     /** The connection to {@code side}'s database failed a question: it is not asked again in this run. */
@@ -59,7 +78,7 @@ public final class SideSessions implements AutoCloseable {
         }
     }
 
-    /** Returns every connection (to its pool). */
+    /** Returns every connection (to its pool); none is opened after. */
     @Override
     public synchronized void close() {
         closed = true;

@@ -50,7 +50,7 @@ public final class Gate implements StatementGate {
     private final List<MutableStep> steps = new ArrayList<>();
     private final List<String> uncontrolled = new ArrayList<>();
     private final Thread scheduler;
-    private final SideSessions sessions = new SideSessions();
+    private final SideSessions sessions;
     /**
      * The threads inside the gate's own methods: a thread waiting for the gate's lock is blocked by
      * the gate, not by the application, and must not be taken to wait outside the database.
@@ -65,8 +65,9 @@ public final class Gate implements StatementGate {
     private String invalid;
     private String stalled;
 
-    private Gate(Recording recording, Strategy strategy, Timing timing) {
+    private Gate(Recording recording, Strategy strategy, Timing timing, SideSessions sessions) {
         this.recording = recording;
+        this.sessions = sessions;
         this.strategy = strategy;
         this.timing = timing;
         this.testThread = Thread.currentThread();
@@ -74,9 +75,13 @@ public final class Gate implements StatementGate {
         scheduler.setDaemon(true);
     }
 
-    /** Opens a gate on {@code recording}'s threads, choosing by {@code strategy}. */
-    public static Gate open(Recording recording, Strategy strategy, Timing timing) {
-        Gate gate = new Gate(recording, strategy, timing);
+    /**
+     * Opens a gate on {@code recording}'s threads, choosing by {@code strategy}, asking its lock
+     * questions on {@code sessions} (kept by the caller across the runs of one test, which closes
+     * them).
+     */
+    public static Gate open(Recording recording, Strategy strategy, Timing timing, SideSessions sessions) {
+        Gate gate = new Gate(recording, strategy, timing, sessions);
         recording.gate(gate);
         gate.scheduler.start();
         return gate;
@@ -84,6 +89,7 @@ public final class Gate implements StatementGate {
 
     /** Lets every thread go on unheld from now on, and says what the run was. */
     public Trace close() {
+
         recording.gate(null);
         synchronized (this) {
             closed = true;
@@ -94,7 +100,6 @@ public final class Gate implements StatementGate {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        sessions.close();
         synchronized (this) {
             Map<String, String> threads = new LinkedHashMap<>();
             participants.values().stream().filter(p -> p.letter != null).forEach(p -> threads.put(p.letter, p.name));
@@ -137,9 +142,6 @@ public final class Gate implements StatementGate {
                 p.letter = Letters.of(letters++);
             }
             p.hold(what, probe);
-            if (probe != null) {
-                probe.prepare(sessions);
-            }
             lastProgress = System.nanoTime();
             notifyAll();
             boolean interrupted = false;
@@ -221,6 +223,7 @@ public final class Gate implements StatementGate {
     }
 
     private void release(Participant p, long now) {
+
         p.state = State.IN_DATABASE;
         p.since = now;
         p.step = new MutableStep(steps.size() + 1, p.letter, p.name, p.what);
@@ -289,19 +292,25 @@ public final class Gate implements StatementGate {
                 return true;
             }
             p.step.waited = true;
+            if ("getConnection".equals(p.what)) {
+                // A pool makes the thread wait: the recorder's own connection must not be what it waits for.
+                sessions.close();
+            }
             return false;
         }
         p.parkedSince = -1;
         if (p.probe != null && elapsed >= timing.parked().toNanos() && now - p.probed >= timing.parked().toNanos()) {
+            // Asked only of a statement not back within a few milliseconds: most never need the
+            // recorder's own connection, which a small pool would miss.
             p.probed = now;
-            Optional<Boolean> waits = p.probe.waitsForLock(sessions);
-            if (waits.isPresent()) {
-                p.answered = true;
-                if (waits.get()) {
-                    p.step.waited = true;
-                    return false;
-                }
+            LockProbe.Answer answer = p.probe.waitsForLock(sessions);
+            if (answer == LockProbe.Answer.WAITS) {
+                p.step.waited = true;
+                return false;
             }
+            // Working (the statement, or the recorder's own questions inside the call), or the
+            // recorder's connection still opening: the database will say.
+            p.answered = answer == LockProbe.Answer.WORKS || answer == LockProbe.Answer.NOT_YET;
         }
         boolean connecting = "getConnection".equals(p.what);
         long limit = (p.answered || connecting ? timing.slow() : timing.database()).toNanos();

@@ -40,25 +40,23 @@ final class PostgresLockProbe implements LockProbe {
     }
 
     @Override
-    public void prepare(SideSessions sessions) {
-        sessions.connectionTo(side);
-    }
-
-    @Override
-    public Optional<Boolean> waitsForLock(SideSessions sessions) {
-        Optional<Connection> connection = sessions.connectionTo(side);
-        if (connection.isEmpty()) {
-            return Optional.empty();
+    public Answer waitsForLock(SideSessions sessions) {
+        SideSessions.Session session = sessions.connectionTo(side);
+        if (session instanceof SideSessions.Session.Opening) {
+            return Answer.NOT_YET;
         }
-        try (PreparedStatement ask = connection.get().prepareStatement(
+        if (!(session instanceof SideSessions.Session.Open open)) {
+            return Answer.UNKNOWN;
+        }
+        try (PreparedStatement ask = open.connection().prepareStatement(
                 "SELECT pg_catalog.cardinality(pg_catalog.pg_blocking_pids(?))")) {
             ask.setInt(1, pid);
             try (ResultSet rows = ask.executeQuery()) {
-                return Optional.of(rows.next() && rows.getInt(1) > 0);
+                return rows.next() && rows.getInt(1) > 0 ? Answer.WAITS : Answer.WORKS;
             }
         } catch (SQLException | RuntimeException e) {
             sessions.failed(side);
-            return Optional.empty();
+            return Answer.UNKNOWN;
         }
     }
 }
