@@ -86,6 +86,16 @@ class InterleavingExtension implements TestTemplateInvocationContextProvider {
         }
     }
 
+    /** The order a failing body ran in, attached to its failure. */
+    static final class ScheduleOfTheFailure extends Exception {
+
+        private static final long serialVersionUID = 1L;
+
+        ScheduleOfTheFailure(String message) {
+            super(message, null, false, false);
+        }
+    }
+
     /** Runs the body with the test's threads held at the gate, and keeps the run where the check finds it. */
     private record GatedBody(ScheduledRun run, ScheduleSettings settings, SideSessions sessions) implements InvocationInterceptor {
 
@@ -113,6 +123,9 @@ class InterleavingExtension implements TestTemplateInvocationContextProvider {
                 throw new TestAbortedException("isocheck: " + run.plan().name() + " is not judged: " + trace.invalid().get(), thrown);
             }
             if (thrown != null) {
+                // The body's own failure may hold in this order only: say which order it was.
+                thrown.addSuppressed(new ScheduleOfTheFailure("isocheck: the body failed in " + run.plan().name() + ".\n"
+                        + run.section("@InterleavingTest")));
                 throw thrown;
             }
         }

@@ -36,6 +36,10 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * start of it to its end: {@code @BeforeEach} resetting the rows, the gated body, the check), and
  * the time of the whole test (every schedule and replay).
  *
+ * <p>Each body runs twice over: on the driver's {@code DataSource}, which opens a connection per
+ * {@code getConnection} (a PostgreSQL backend started each time, tens of milliseconds), and on a
+ * HikariCP pool of 4, as most applications run.
+ *
  * <p>{@code java -cp bench/target/isocheck-bench.jar dev.isocheck.bench.ScheduleBenchmark [runs]}
  * (default 10); prints each body's medians.
  */
@@ -53,25 +57,39 @@ public final class ScheduleBenchmark {
         System.out.printf("@InterleavingTest, two requests, default budget, %d runs of each test, %d cores%n", runs,
                 Runtime.getRuntime().availableProcessors());
         try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start()) {
-            database = postgres.getPostgresDatabase();
-            for (String body : List.of("lostUpdateAtReadCommitted", "writeSkewAtRepeatableRead", "writeSkewCodeAtSerializable",
-                    "incrementInPlaceAtReadCommitted")) {
-                run(body, reports); // warm-up
-                List<Result> results = new ArrayList<>();
-                for (int i = 0; i < runs; i++) {
-                    results.add(run(body, reports));
+            DataSource plain = postgres.getPostgresDatabase();
+            com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
+            config.setDataSource(plain);
+            config.setMaximumPoolSize(4);
+            try (com.zaxxer.hikari.HikariDataSource pool = new com.zaxxer.hikari.HikariDataSource(config)) {
+                for (DataSource source : List.of(plain, pool)) {
+                    database = source;
+                    System.out.println(source == plain ? "a connection opened per request (the driver's DataSource):"
+                            : "a pool of 4 (HikariCP):");
+                    bodies(runs, reports);
                 }
-                long[] total = results.stream().mapToLong(Result::totalMillis).sorted().toArray();
-                long[] schedule = results.stream().flatMapToLong(r -> Arrays.stream(r.scheduleMillis())).sorted().toArray();
-                long[] found = results.stream().mapToLong(Result::foundAt).sorted().toArray();
-                long foundRuns = results.stream().filter(r -> r.foundAt() > 0).count();
-                System.out.printf("  %-32s found in %d of %d runs%s; schedules per run %s; one schedule: median %d ms;"
-                                + " the whole test: median %d ms (min %d, max %d)%n", body, foundRuns, runs,
-                        foundRuns == 0 ? "" : " (schedule: median " + found[found.length - (int) foundRuns + (int) foundRuns / 2]
-                                + ", max " + found[found.length - 1] + ")",
-                        results.stream().map(r -> r.scheduleMillis().length).distinct().sorted().toList(),
-                        schedule[schedule.length / 2], total[total.length / 2], total[0], total[total.length - 1]);
             }
+        }
+    }
+
+    private static void bodies(int runs, Path reports) {
+        for (String body : List.of("lostUpdateAtReadCommitted", "writeSkewAtRepeatableRead", "writeSkewCodeAtSerializable",
+                "incrementInPlaceAtReadCommitted")) {
+            run(body, reports); // warm-up
+            List<Result> results = new ArrayList<>();
+            for (int i = 0; i < runs; i++) {
+                results.add(run(body, reports));
+            }
+            long[] total = results.stream().mapToLong(Result::totalMillis).sorted().toArray();
+            long[] schedule = results.stream().flatMapToLong(r -> Arrays.stream(r.scheduleMillis())).sorted().toArray();
+            long[] found = results.stream().mapToLong(Result::foundAt).sorted().toArray();
+            long foundRuns = results.stream().filter(r -> r.foundAt() > 0).count();
+            System.out.printf("  %-32s found in %d of %d runs%s; schedules per run %s; one schedule: median %d ms;"
+                            + " the whole test: median %d ms (min %d, max %d)%n", body, foundRuns, runs,
+                    foundRuns == 0 ? "" : " (schedule: median " + found[found.length - (int) foundRuns + (int) foundRuns / 2]
+                            + ", max " + found[found.length - 1] + ")",
+                    results.stream().map(r -> r.scheduleMillis().length).distinct().sorted().toList(),
+                    schedule[schedule.length / 2], total[total.length / 2], total[0], total[total.length - 1]);
         }
     }
 

@@ -15,6 +15,16 @@ public interface LockProbe {
      */
     Answer waitsForLock(SideSessions sessions);
 
+    /** The database's id of the connection's session (PostgreSQL's process id), if it has one. */
+    default java.util.OptionalInt session() {
+        return java.util.OptionalInt.empty();
+    }
+
+    /** The sessions the statement waited for when last asked and found waiting; empty otherwise. */
+    default java.util.List<Integer> blockers() {
+        return java.util.List.of();
+    }
+
     /** What the database said. */
     enum Answer {
         /** The statement waits for a lock another session holds. */

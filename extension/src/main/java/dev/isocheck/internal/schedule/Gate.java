@@ -306,6 +306,7 @@ public final class Gate implements StatementGate {
             LockProbe.Answer answer = p.probe.waitsForLock(sessions);
             if (answer == LockProbe.Answer.WAITS) {
                 p.step.waited = true;
+                p.step.blockedBy = holders(p.probe.blockers());
                 return false;
             }
             // Working (the statement, or the recorder's own questions inside the call), or the
@@ -319,6 +320,17 @@ public final class Gate implements StatementGate {
         }
         p.step.waited = true;
         return false;
+    }
+
+    /** The test's threads whose connections are the sessions {@code blockers}, by letter and name. */
+    private String holders(List<Integer> blockers) {
+        List<String> named = new ArrayList<>();
+        for (Participant other : participants.values()) {
+            if (other.probe != null && other.probe.session().isPresent() && blockers.contains(other.probe.session().getAsInt())) {
+                named.add(other.letter + " (" + other.name + ")");
+            }
+        }
+        return named.isEmpty() ? (blockers.isEmpty() ? null : "another session") : String.join(" and ", named);
     }
 
     private void note(Participant p, String what) {
@@ -490,6 +502,7 @@ public final class Gate implements StatementGate {
         final long releasedAt = System.nanoTime();
         boolean waited;
         long waitedMillis;
+        String blockedBy;
         String failure;
         String afterward;
 
@@ -501,8 +514,8 @@ public final class Gate implements StatementGate {
         }
 
         Step toStep() {
-            return new Step(index, letter, thread, what, waited ? Math.max(1, waitedMillis) : 0, Optional.ofNullable(failure),
-                    Optional.ofNullable(afterward));
+            return new Step(index, letter, thread, what, waited ? Math.max(1, waitedMillis) : 0, Optional.ofNullable(blockedBy),
+                    Optional.ofNullable(failure), Optional.ofNullable(afterward));
         }
     }
 

@@ -30,9 +30,9 @@ import java.time.Duration;
 public record Timing(Duration arrival, Duration database, Duration slow, Duration parked, Duration application, Duration stall,
         int retries) {
 
-    /** The defaults: 30 ms, 50 ms, 2 s, 5 ms, 500 ms, 10 s and 3. */
+    /** The defaults: 30 ms, 50 ms, 2 s, 20 ms, 500 ms, 10 s and 3. */
     public static Timing defaults() {
-        return new Timing(Duration.ofMillis(30), Duration.ofMillis(50), Duration.ofSeconds(2), Duration.ofMillis(5),
+        return new Timing(Duration.ofMillis(30), Duration.ofMillis(50), Duration.ofSeconds(2), Duration.ofMillis(20),
                 Duration.ofMillis(500), Duration.ofSeconds(10), 3);
     }
 

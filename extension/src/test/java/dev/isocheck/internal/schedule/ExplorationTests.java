@@ -187,7 +187,7 @@ class ExplorationTests {
         for (int i = 0; i < order.length(); i++) {
             String letter = String.valueOf(order.charAt(i));
             threads.put(letter, "thread-" + letter);
-            steps.add(new Step(i + 1, letter, "thread-" + letter, "SELECT 1", 0, Optional.empty(), Optional.empty()));
+            steps.add(new Step(i + 1, letter, "thread-" + letter, "SELECT 1", 0, Optional.empty(), Optional.empty(), Optional.empty()));
         }
         return new Trace(steps, threads, List.of(), Optional.empty(), Optional.empty());
     }

@@ -18,6 +18,7 @@ final class PostgresLockProbe implements LockProbe {
 
     private final int pid;
     private final SideConnections side;
+    private volatile java.util.List<Integer> blockers = java.util.List.of();
 
     private PostgresLockProbe(int pid, SideConnections side) {
         this.pid = pid;
@@ -40,6 +41,16 @@ final class PostgresLockProbe implements LockProbe {
     }
 
     @Override
+    public java.util.OptionalInt session() {
+        return java.util.OptionalInt.of(pid);
+    }
+
+    @Override
+    public java.util.List<Integer> blockers() {
+        return blockers;
+    }
+
+    @Override
     public Answer waitsForLock(SideSessions sessions) {
         SideSessions.Session session = sessions.connectionTo(side);
         if (session instanceof SideSessions.Session.Opening) {
@@ -48,11 +59,18 @@ final class PostgresLockProbe implements LockProbe {
         if (!(session instanceof SideSessions.Session.Open open)) {
             return Answer.UNKNOWN;
         }
-        try (PreparedStatement ask = open.connection().prepareStatement(
-                "SELECT pg_catalog.cardinality(pg_catalog.pg_blocking_pids(?))")) {
+        try (PreparedStatement ask = open.connection().prepareStatement("SELECT pg_catalog.pg_blocking_pids(?)")) {
             ask.setInt(1, pid);
             try (ResultSet rows = ask.executeQuery()) {
-                return rows.next() && rows.getInt(1) > 0 ? Answer.WAITS : Answer.WORKS;
+                java.util.List<Integer> found = new java.util.ArrayList<>();
+                if (rows.next()) {
+                    java.sql.Array pids = rows.getArray(1);
+                    for (Object each : (Object[]) pids.getArray()) {
+                        found.add(((Number) each).intValue());
+                    }
+                }
+                blockers = java.util.List.copyOf(found);
+                return found.isEmpty() ? Answer.WORKS : Answer.WAITS;
             }
         } catch (SQLException | RuntimeException e) {
             sessions.failed(side);
