@@ -43,9 +43,9 @@ public final class ScheduledRun {
         return trace().flatMap(Trace::invalid);
     }
 
-    /** Whether no run follows this one unless it shows an anomaly. */
+    /** Whether no run follows this one, asked once it was judged. */
     public boolean last() {
-        return plan.last();
+        return exploration.over();
     }
 
     /** The check judged the run: the exploration plans what comes next from it. */
@@ -56,7 +56,9 @@ public final class ScheduledRun {
 
     /** The order as a report entry: {@code ABAB (A = pay-bob, B = pay-carol)}. */
     public String entry() {
-        return trace().map(t -> t.order() + " " + legend(t)).orElse("(the body did not run)");
+        return trace().map(t -> t.order() + " " + legend(t)
+                + (t.uncontrolled().isEmpty() ? "" : "; not fully controlled: " + String.join("; ", t.uncontrolled())))
+                .orElse("(the body did not run)");
     }
 
     /** How many runs the exploration made so far, for a message about all of them. */

@@ -112,10 +112,31 @@ public final class Exploration {
                 explored == budget));
     }
 
+    /**
+     * Whether no run would follow now: asked after a run was judged, when the plan's own
+     * {@link Plan#last()} may no longer hold (a run took an order planned for later).
+     */
+    public synchronized boolean over() {
+        if (stopped) {
+            return true;
+        }
+        if (violating != null) {
+            return replays == REPLAYS;
+        }
+        if (planned + 1 - replays > budget) {
+            return true;
+        }
+        return everyOrder != null && everyOrder.stream().allMatch(ordersRun::contains);
+    }
+
     /** A run ended with {@code trace}: after the first, every order is planned when they fit the budget. */
     public synchronized void ran(Plan plan, Trace trace) {
         ordersRun.add(trace.order());
-        if (plan.number() == 1 && plan.kind() == Kind.ROUND_ROBIN && trace.threads().size() > 1) {
+        if (plan.number() == 1 && plan.kind() == Kind.ROUND_ROBIN && trace.threads().size() <= 1) {
+            // One thread (or none) reached the database: there is one order, and it ran.
+            orderCount = 1;
+            everyOrder = new ArrayDeque<>();
+        } else if (plan.number() == 1 && plan.kind() == Kind.ROUND_ROBIN) {
             orderCount = Orders.count(trace.stepsPerThread(), budget);
             if (orderCount <= budget) {
                 everyOrder = new ArrayDeque<>(Orders.all(trace.stepsPerThread()));

@@ -96,6 +96,7 @@ class ExplorationTests {
             exploration.ran(plan, trace(order));
             exploration.judged(plan, trace(order), false, false);
         }
+        assertThat(exploration.over()).isTrue();
         // Six orders of 2 + 2 points; round robin ran ABAB already.
         assertThat(planned).containsExactly("BABA", "ABBA", "BAAB", "AABB", "BBAA");
         assertThat(exploration.distinctOrders()).isEqualTo(6);
@@ -158,6 +159,17 @@ class ExplorationTests {
         exploration.ran(only, trace("BBAA"));
         exploration.judged(only, trace("BBAA"), true, false);
         assertThat(exploration.next()).isEmpty();
+    }
+
+    @Test
+    void aRunOfOneThreadHasOneOrderAndEndsTheExploration() {
+        Exploration exploration = new Exploration(20, 0, "", false);
+        Exploration.Plan first = exploration.next().orElseThrow();
+        exploration.ran(first, trace("AAAA"));
+        exploration.judged(first, trace("AAAA"), false, false);
+        assertThat(exploration.over()).isTrue();
+        assertThat(exploration.next()).isEmpty();
+        assertThat(exploration.orderCount()).isEqualTo(1);
     }
 
     @Test
