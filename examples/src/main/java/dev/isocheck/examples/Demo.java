@@ -10,6 +10,11 @@ import dev.isocheck.internal.junit.TestCheck.Outcome;
 import dev.isocheck.internal.junit.Undecided;
 import dev.isocheck.internal.recording.RecordedHistory;
 import dev.isocheck.internal.recording.Recording;
+import dev.isocheck.internal.recording.SideSessions;
+import dev.isocheck.internal.schedule.Gate;
+import dev.isocheck.internal.schedule.Strategy;
+import dev.isocheck.internal.schedule.Timing;
+import dev.isocheck.internal.schedule.Trace;
 import dev.isocheck.examples.bank.Bank;
 import dev.isocheck.examples.bank.FraudScreen;
 import dev.isocheck.examples.rota.Pager;
@@ -29,21 +34,23 @@ import javax.sql.DataSource;
 /**
  * The demo the README starts with: two small applications, {@link Bank} and {@link Rota}, run
  * against a real PostgreSQL at READ COMMITTED, REPEATABLE READ and SERIALIZABLE, two requests at
- * once each time. Their transactions are recorded as {@code @SerializableCheck} records a test's,
- * checked at serializable, and reported as a failing test would report them; the HTML reports and
- * the recorded histories go into a directory, by default {@code target/isocheck-demo}.
+ * once each time. The requests are started plainly, with no latch or delay; isocheck's gate lets
+ * them through statement by statement in turn (round robin), as the first schedule of an
+ * {@code @InterleavingTest} does, so that they overlap on every run. Their transactions are
+ * recorded as {@code @SerializableCheck} records a test's, checked at serializable, and reported
+ * as a failing test would report them; the HTML reports and the recorded histories go into a
+ * directory, by default {@code target/isocheck-demo}.
  *
  * <p>Usage: {@code java -jar examples/target/isocheck-demo.jar [DIRECTORY]}
  */
 public final class Demo {
 
-    /** How long the fraud screen and the pager take: long enough that two requests overlap. */
-    private static final long SERVICE_MILLIS = 200;
-
     private final PrintStream out;
     private final Path directory;
     private final Set<String> explained = new HashSet<>();
     private int violations;
+    /** The order the gate let the last run's statements through, for the verdict's lines. */
+    private String order = "";
 
     private Demo(PrintStream out, Path directory) {
         this.out = out;
@@ -80,8 +87,10 @@ public final class Demo {
     private void run() throws Exception {
         out.println("""
                 isocheck demo: two small applications against a real PostgreSQL, each run at three isolation
-                levels with two requests at once. Every run is recorded as @SerializableCheck records a test
-                and checked at serializable: what the failure would say in a test is printed below.
+                levels with two requests at once, which isocheck's gate lets through one statement of each in
+                turn (round robin), as the first schedule of an @InterleavingTest does. Every run is recorded
+                as @SerializableCheck records a test and checked at serializable: what the failure would say
+                in a test is printed below.
                 """);
         out.print("starting PostgreSQL (embedded; the first start unpacks it) ... ");
         out.flush();
@@ -97,16 +106,15 @@ public final class Demo {
                 + directory.resolve("bank-repeatable-read.jsonl"));
         out.println();
         out.println(violations == 0
-                ? "No anomaly this time: the requests did not overlap. Run it again."
+                ? "No anomaly: the requests did not overlap as the gate meant them to (see the orders above)."
                 : violations + " of 6 runs violate serializable. In a test suite, each would be a failed test.");
     }
 
     private void bank(DataSource postgres) throws Exception {
         out.println("""
                 The bank. Alice may overdraw one account as long as her accounts together stay at or above 0.
-                She has 50 in checking and 50 in savings, and pays 80 from each at the same moment; the bank's
-                fraud screen takes %d ms between the balance check and the withdrawal.
-                """.formatted(SERVICE_MILLIS));
+                She has 50 in checking and 50 in savings, and pays 80 from each at the same moment.
+                """);
         for (IsolationSetting isolation : IsolationSetting.values()) {
             Bank.createSchema(postgres);
             Bank setUp = new Bank(new Transactions(postgres, isolation), FraudScreen.NONE);
@@ -116,14 +124,11 @@ public final class Demo {
             setUp.open("carol", "carol", 0);
 
             Transactions transactions = new Transactions(Isocheck.record(postgres), isolation);
-            Bank bank = new Bank(transactions, (from, to, amount) -> pause());
+            Bank bank = new Bank(transactions, FraudScreen.NONE);
             Recording recording = new Recording("the bank at " + isolation.sqlName());
-            List<Throwable> failures;
-            try (Recording.Binding bound = recording.bind()) {
-                failures = Concurrently.run(List.of(
-                        new Concurrently.Task("pay-bob", () -> { bank.transfer("alice-checking", "bob", 80); return null; }),
-                        new Concurrently.Task("pay-carol", () -> { bank.transfer("alice-savings", "carol", 80); return null; })));
-            }
+            List<Throwable> failures = inTurn(recording, List.of(
+                    new Concurrently.Task("pay-bob", () -> { bank.transfer("alice-checking", "bob", 80); return null; }),
+                    new Concurrently.Task("pay-carol", () -> { bank.transfer("alice-savings", "carol", 80); return null; })));
             long total = setUp.balancesOf("alice").values().stream().mapToLong(Long::longValue).sum();
             String happened = outcome(failures, transactions.retries(), "payment") + "; Alice's accounts total " + total
                     + (total < 0 ? " (the rule is broken)" : "");
@@ -134,9 +139,8 @@ public final class Demo {
     private void rota(DataSource postgres) throws Exception {
         out.println("""
                 The on-call rota. A shift keeps at least one doctor on call: a doctor may go off call only while
-                another is on. Alice and Bob, both on call, ask to go off at the same moment; the pager takes
-                %d ms to tell the colleague who stays.
-                """.formatted(SERVICE_MILLIS));
+                another is on. Alice and Bob, both on call, ask to go off at the same moment.
+                """);
         for (IsolationSetting isolation : IsolationSetting.values()) {
             Rota.createSchema(postgres);
             Rota setUp = new Rota(new Transactions(postgres, isolation), Pager.NONE);
@@ -144,19 +148,36 @@ public final class Demo {
             setUp.addOnCall("bob", 1);
 
             Transactions transactions = new Transactions(Isocheck.record(postgres), isolation);
-            Rota rota = new Rota(transactions, (doctors, message) -> pause());
+            Rota rota = new Rota(transactions, Pager.NONE);
             Recording recording = new Recording("the rota at " + isolation.sqlName());
-            List<Throwable> failures;
-            try (Recording.Binding bound = recording.bind()) {
-                failures = Concurrently.run(List.of(
-                        new Concurrently.Task("alice", () -> { rota.goOffCall("alice", 1); return null; }),
-                        new Concurrently.Task("bob", () -> { rota.goOffCall("bob", 1); return null; })));
-            }
+            List<Throwable> failures = inTurn(recording, List.of(
+                    new Concurrently.Task("alice", () -> { rota.goOffCall("alice", 1); return null; }),
+                    new Concurrently.Task("bob", () -> { rota.goOffCall("bob", 1); return null; })));
             List<String> onCall = setUp.onCall(1);
             String happened = outcome(failures, transactions.retries(), "request") + "; on call now: "
                     + (onCall.isEmpty() ? "nobody (the rule is broken)" : String.join(", ", onCall));
             check("rota", isolation, recording, happened);
         }
+    }
+
+    /**
+     * Runs the tasks at once, recorded into {@code recording}, their threads held at isocheck's gate
+     * and let through one statement of each in turn; the order they went in is printed with the verdict.
+     */
+    private List<Throwable> inTurn(Recording recording, List<Concurrently.Task> tasks) throws InterruptedException {
+        List<Throwable> failures;
+        Trace trace;
+        try (Recording.Binding bound = recording.bind(); SideSessions sessions = new SideSessions()) {
+            Gate gate = Gate.open(recording, new Strategy.RoundRobin("A"), Timing.defaults(), sessions);
+            try {
+                failures = Concurrently.run(tasks);
+            } finally {
+                trace = gate.close();
+            }
+        }
+        order = trace.order() + " (" + String.join(", ", trace.threads().entrySet().stream()
+                .sorted(java.util.Map.Entry.comparingByKey()).map(e -> e.getKey() + " = " + e.getValue()).toList()) + ")";
+        return failures;
     }
 
     /** What the application saw: which requests went through, which were refused, and the retries. */
@@ -178,6 +199,7 @@ public final class Demo {
                 Undecided.FAIL, GpuMode.AUTO);
         Outcome outcome = new TestCheck(configuration).check(recording.name(), fileName, recorded, IsolationLevel.SERIALIZABLE);
         out.printf("  %-16s %s%n", isolation.sqlName(), happened);
+        out.printf("  %-16s statements in the order %s%n", "", order);
         if (outcome instanceof Outcome.Satisfied) {
             // The check writes files only for a failure; the demo keeps every history.
             new JsonlHistoryWriter().write(recorded.history(), directory.resolve(fileName + ".jsonl"));
@@ -201,13 +223,5 @@ public final class Demo {
         StringBuilder indented = new StringBuilder();
         text.lines().forEach(line -> indented.append(prefix).append(line).append('\n'));
         return indented.toString();
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(SERVICE_MILLIS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }
