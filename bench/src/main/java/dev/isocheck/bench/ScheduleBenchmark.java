@@ -40,8 +40,8 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * {@code getConnection} (a PostgreSQL backend started each time, tens of milliseconds), and on a
  * HikariCP pool of 4, as most applications run.
  *
- * <p>{@code java -cp bench/target/isocheck-bench.jar dev.isocheck.bench.ScheduleBenchmark [runs]}
- * (default 10); prints each body's medians.
+ * <p>{@code java [-Dsources=driver|pool] [-Dbodies=NAME,...] -cp bench/target/isocheck-bench.jar
+ * dev.isocheck.bench.ScheduleBenchmark [runs]} (default 10); prints each body's medians.
  */
 public final class ScheduleBenchmark {
 
@@ -62,7 +62,12 @@ public final class ScheduleBenchmark {
             config.setDataSource(plain);
             config.setMaximumPoolSize(4);
             try (com.zaxxer.hikari.HikariDataSource pool = new com.zaxxer.hikari.HikariDataSource(config)) {
-                for (DataSource source : List.of(plain, pool)) {
+                List<DataSource> sources = switch (System.getProperty("sources", "both")) {
+                    case "driver" -> List.of(plain);
+                    case "pool" -> List.of(pool);
+                    default -> List.of(plain, pool);
+                };
+                for (DataSource source : sources) {
                     database = source;
                     System.out.println(source == plain ? "a connection opened per request (the driver's DataSource):"
                             : "a pool of 4 (HikariCP):");
@@ -73,8 +78,9 @@ public final class ScheduleBenchmark {
     }
 
     private static void bodies(int runs, Path reports) {
-        for (String body : List.of("lostUpdateAtReadCommitted", "writeSkewAtRepeatableRead", "writeSkewCodeAtSerializable",
-                "incrementInPlaceAtReadCommitted")) {
+        List<String> bodies = List.of("lostUpdateAtReadCommitted", "writeSkewAtRepeatableRead", "writeSkewCodeAtSerializable",
+                "incrementInPlaceAtReadCommitted");
+        for (String body : System.getProperty("bodies") == null ? bodies : List.of(System.getProperty("bodies").split(","))) {
             run(body, reports); // warm-up
             List<Result> results = new ArrayList<>();
             for (int i = 0; i < runs; i++) {

@@ -286,6 +286,7 @@ public final class Gate implements StatementGate {
         if (now - p.parkedSince < timing.parked().toNanos()) {
             return true;
         }
+        releaseConnectionsIfAPoolIsWaitedFor(p.thread);
         String where = waitingAt(p.thread);
         p.step.afterward = "waited outside the database" + where;
         note(p, "waited outside the database" + where);
@@ -312,10 +313,7 @@ public final class Gate implements StatementGate {
                 return true;
             }
             p.step.waited = true;
-            if ("getConnection".equals(p.what)) {
-                // A pool makes the thread wait: the recorder's own connection must not be what it waits for.
-                sessions.close();
-            }
+            releaseConnectionsIfAPoolIsWaitedFor(p.thread);
             return false;
         }
         p.parkedSince = -1;
@@ -373,6 +371,20 @@ public final class Gate implements StatementGate {
             }
         }
         return false;
+    }
+
+    /**
+     * A thread parked in a {@code getConnection} waits for a pool (the application's own call, or
+     * the recorder's lookups through it): the recorder's connection for lock questions goes back
+     * to the pool for good, so that it is never what the application waits for.
+     */
+    private void releaseConnectionsIfAPoolIsWaitedFor(Thread thread) {
+        for (StackTraceElement frame : thread.getStackTrace()) {
+            if (frame.getMethodName().equals("getConnection")) {
+                sessions.close();
+                return;
+            }
+        }
     }
 
     /** Whether a thread is inside a call on a recorded connection, statement or result. */
