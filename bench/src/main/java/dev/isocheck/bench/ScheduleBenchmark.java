@@ -40,7 +40,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * {@code getConnection} (a PostgreSQL backend started each time, tens of milliseconds), and on a
  * HikariCP pool of 4, as most applications run.
  *
- * <p>{@code java [-Dsources=driver|pool] [-Dbodies=NAME,...] -cp bench/target/isocheck-bench.jar
+ * <p>{@code java [-Dsources=driver|pool] [-Dbodies=NAME,...] [-Dorders=true] -cp bench/target/isocheck-bench.jar
  * dev.isocheck.bench.ScheduleBenchmark [runs]} (default 10); prints each body's medians.
  */
 public final class ScheduleBenchmark {
@@ -116,6 +116,13 @@ public final class ScheduleBenchmark {
         long[] found = new long[1];
         TestExecutionListener listener = new TestExecutionListener() {
             @Override
+            public void reportingEntryPublished(TestIdentifier test, org.junit.platform.engine.reporting.ReportEntry entry) {
+                if (Boolean.getBoolean("orders") && entry.getKeyValuePairs().containsKey("isocheck.schedule")) {
+                    System.out.println("    " + test.getDisplayName() + ": " + entry.getKeyValuePairs().get("isocheck.schedule"));
+                }
+            }
+
+            @Override
             public void executionStarted(TestIdentifier test) {
                 started.put(test.getUniqueId(), System.nanoTime());
             }
@@ -125,6 +132,9 @@ public final class ScheduleBenchmark {
                 long millis = (System.nanoTime() - started.get(test.getUniqueId())) / 1_000_000;
                 if (test.isTest()) {
                     schedules.add(millis);
+                    if (Boolean.getBoolean("orders")) {
+                        System.out.println("    " + test.getDisplayName() + ": " + millis + " ms, " + result.getStatus());
+                    }
                     if (result.getStatus() == TestExecutionResult.Status.FAILED && found[0] == 0) {
                         found[0] = schedules.size();
                     }

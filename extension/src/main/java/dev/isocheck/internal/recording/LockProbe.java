@@ -15,6 +15,10 @@ public interface LockProbe {
      */
     Answer waitsForLock(SideSessions sessions);
 
+    /** Starts opening the recorder's connection the questions go on, so that the first is answered. */
+    default void prepare(SideSessions sessions) {
+    }
+
     /** The database's id of the connection's session (PostgreSQL's process id), if it has one. */
     default java.util.OptionalInt session() {
         return java.util.OptionalInt.empty();

@@ -142,6 +142,10 @@ public final class Gate implements StatementGate {
                 p.letter = Letters.of(letters++);
             }
             p.hold(what, probe);
+            if (probe != null) {
+                // Opened once for the test's runs, on a thread of its own: ready when a statement first waits.
+                probe.prepare(sessions);
+            }
             lastProgress = System.nanoTime();
             notifyAll();
             boolean interrupted = false;
@@ -327,12 +331,14 @@ public final class Gate implements StatementGate {
                 p.step.blockedBy = holders(p.probe.blockers());
                 return false;
             }
-            // Working (the statement, or the recorder's own questions inside the call), or the
-            // recorder's connection still opening: the database will say.
-            p.answered = answer == LockProbe.Answer.WORKS || answer == LockProbe.Answer.NOT_YET;
+            // Working (the statement, or the recorder's own questions inside the call): the
+            // database says so, and the call is waited for; the recorder's connection still
+            // opening: for a while.
+            p.answered = answer == LockProbe.Answer.WORKS;
+            p.opening = answer == LockProbe.Answer.NOT_YET;
         }
         boolean connecting = "getConnection".equals(p.what);
-        long limit = (p.answered || connecting ? timing.slow() : timing.database()).toNanos();
+        long limit = (p.answered || connecting ? timing.slow() : p.opening ? timing.application() : timing.database()).toNanos();
         if (elapsed < limit) {
             return true;
         }
@@ -515,6 +521,7 @@ public final class Gate implements StatementGate {
         LockProbe probe;
         long probed;
         boolean answered;
+        boolean opening;
 
         Participant(Thread thread) {
             this.thread = thread;
@@ -526,6 +533,7 @@ public final class Gate implements StatementGate {
             this.probe = probe;
             this.probed = 0;
             this.answered = false;
+            this.opening = false;
             this.state = State.HELD;
             this.since = System.nanoTime();
         }

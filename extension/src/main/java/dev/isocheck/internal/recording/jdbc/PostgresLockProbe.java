@@ -41,6 +41,11 @@ final class PostgresLockProbe implements LockProbe {
     }
 
     @Override
+    public void prepare(SideSessions sessions) {
+        sessions.connectionTo(side);
+    }
+
+    @Override
     public java.util.OptionalInt session() {
         return java.util.OptionalInt.of(pid);
     }
