@@ -316,6 +316,11 @@ public final class Gate implements StatementGate {
             if (now - p.parkedSince < timing.parked().toNanos() || recorderAtWork(p.thread)) {
                 return true;
             }
+            if (opensAConnection(p.thread) && elapsed < timing.slow().toNanos()) {
+                // A driver that opens its connection on a thread of its own (PostgreSQL's, with a
+                // login timeout) parks the caller: it waits for the server, not for a lock.
+                return true;
+            }
             p.step.waited = true;
             releaseConnectionsIfAPoolIsWaitedFor(p.thread);
             return false;
@@ -391,6 +396,16 @@ public final class Gate implements StatementGate {
                 return;
             }
         }
+    }
+
+    /** Whether a thread is inside a driver's {@code connect}: opening a connection, not waiting for a pool's. */
+    private static boolean opensAConnection(Thread thread) {
+        for (StackTraceElement frame : thread.getStackTrace()) {
+            if (frame.getMethodName().equals("connect") && !frame.getClassName().startsWith("java.")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether a thread is inside a call on a recorded connection, statement or result. */
