@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  *
  * <p>Minutes of work, so not in the build (tag {@code reliability}, excluded by the examples'
  * pom); run it with
- * {@code mvn -B -o test -pl examples -am -Dgroups=reliability -Dtest=ExamplesReliabilityTests -Dsurefire.failIfNoSpecifiedTests=false}
+ * {@code mvn -B -ntp test -pl examples -am -Dgroups=reliability -Dtest=ExamplesReliabilityTests -Dsurefire.failIfNoSpecifiedTests=false}
  * ({@code -Dreliability.runs=N} and {@code -Dreliability.preventingRuns=N} change the counts).
  */
 @Tag("reliability")
