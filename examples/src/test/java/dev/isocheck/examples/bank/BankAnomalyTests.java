@@ -1,26 +1,26 @@
 package dev.isocheck.examples.bank;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
+import dev.isocheck.InterleavingTest;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.IsolationViolationError;
 import dev.isocheck.SerializableCheck;
+import dev.isocheck.examples.ExploredRuns;
 import dev.isocheck.examples.IsolationSetting;
 import dev.isocheck.explain.Explanation;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.platform.testkit.engine.EngineTestKit;
-import org.junit.platform.testkit.engine.Event;
 
 /**
  * What a failing bank test looks like: the payments below run at READ COMMITTED and REPEATABLE
- * READ, where PostgreSQL lets the write skew through, under {@code @SerializableCheck}. They are
- * run here through JUnit's EngineTestKit, and their failure is what these tests assert, so that
- * the build stays green.
+ * READ, where PostgreSQL lets the write skew through, under {@code @SerializableCheck}, in the
+ * schedules {@code @InterleavingTest} explores. They are run here through JUnit's EngineTestKit,
+ * and their failure is what these tests assert, so that the build stays green.
  */
 class BankAnomalyTests {
 
@@ -30,8 +30,10 @@ class BankAnomalyTests {
     @ParameterizedTest
     @EnumSource(names = {"READ_COMMITTED", "REPEATABLE_READ"})
     void writeSkewFailsTheTestWithTheCycleExplained(IsolationSetting isolation) {
-        IsolationViolationError failure = failureOf(isolation == IsolationSetting.READ_COMMITTED
-                ? "atReadCommitted" : "atRepeatableRead");
+        // Round robin, the first schedule, has both balance checks before either withdrawal.
+        IsolationViolationError failure = ExploredRuns.of(PaymentsAtOnce.class,
+                isolation == IsolationSetting.READ_COMMITTED ? "atReadCommitted" : "atRepeatableRead", reports)
+                .assertViolationFoundWithin(1);
 
         assertThat(failure.level()).isEqualTo(IsolationLevel.SERIALIZABLE);
         // The explanation names the cycle; the verdict alone may not (an order-free proof says only "no valid order").
@@ -44,63 +46,46 @@ class BankAnomalyTests {
                 .contains("G2-item (write skew) at serializable: a cycle of 2 transactions")
                 .contains("account/alice-checking", "account/alice-savings")
                 .contains("SELECT id, balance FROM account WHERE customer = ?")
-                .contains("thread pay-bob", "thread pay-carol");
+                .contains("thread pay-bob", "thread pay-carol")
+                .contains("(A = pay-bob, B = pay-carol)");
         assertThat(failure.reportFile()).isRegularFile().startsWith(reports);
         assertThat(failure.historyFile()).isRegularFile().startsWith(reports);
         assertThat(failure.notModelled()).isEmpty();
     }
 
     @Test
-    void theSameRunPassesTheCheckWhenTheTestAsksOnlyForSnapshotIsolation() {
-        EngineTestKit.engine("junit-jupiter")
-                .selectors(selectMethod(PaymentsAtOnce.class, "atRepeatableReadCheckedAtSnapshotIsolation"))
-                .configurationParameter("isocheck.report.dir", reports.toString())
-                .execute()
-                .testEvents()
-                .assertStatistics(stats -> stats.started(1).succeeded(1));
-    }
-
-    private IsolationViolationError failureOf(String method) {
-        Event failed = EngineTestKit.engine("junit-jupiter")
-                .selectors(selectMethod(PaymentsAtOnce.class, method))
-                .configurationParameter("isocheck.report.dir", reports.toString())
-                .execute()
-                .testEvents()
-                .assertStatistics(stats -> stats.started(1).failed(1))
-                .failed()
-                .list()
-                .get(0);
-        Throwable thrown = failed.getRequiredPayload(org.junit.platform.engine.TestExecutionResult.class)
-                .getThrowable().orElseThrow();
-        assertThat(thrown).isInstanceOf(IsolationViolationError.class);
-        return (IsolationViolationError) thrown;
+    void theSameRunsPassTheCheckWhenTheTestAsksOnlyForSnapshotIsolation() {
+        ExploredRuns.of(PaymentsAtOnce.class, "atRepeatableReadCheckedAtSnapshotIsolation", reports, Map.of("isocheck.schedules", "5"))
+                .assertEverySchedulePassed(5);
     }
 
     /** The bank's test, at the levels that let the anomaly through; run by the tests above only. */
     @SerializableCheck
     static class PaymentsAtOnce {
 
-        @Test
+        @InterleavingTest
         void atReadCommitted() throws Exception {
-            payAndSeeTheRuleBroken(IsolationSetting.READ_COMMITTED);
+            pay(IsolationSetting.READ_COMMITTED);
         }
 
-        @Test
+        @InterleavingTest
         void atRepeatableRead() throws Exception {
-            payAndSeeTheRuleBroken(IsolationSetting.REPEATABLE_READ);
+            pay(IsolationSetting.REPEATABLE_READ);
         }
 
-        @Test
+        @InterleavingTest
         @SerializableCheck(level = IsolationLevel.SNAPSHOT_ISOLATION)
         void atRepeatableReadCheckedAtSnapshotIsolation() throws Exception {
-            payAndSeeTheRuleBroken(IsolationSetting.REPEATABLE_READ);
+            pay(IsolationSetting.REPEATABLE_READ);
         }
 
-        private static void payAndSeeTheRuleBroken(IsolationSetting isolation) throws Exception {
+        /**
+         * What a test that only looked at the payments would assert, true in every order: whether
+         * both went through (the rule broken) depends on the schedule, and the check sees it.
+         */
+        private static void pay(IsolationSetting isolation) throws Exception {
             AlicesTwoPayments payments = new AlicesTwoPayments(isolation);
-            assertThat(payments.pay()).containsOnlyNulls();
-            // Both payments succeeded, as a test that only looked at them would see; the rule is broken.
-            assertThat(payments.alicesTotal()).isEqualTo(-60);
+            payments.assertThePaymentsAddUp(payments.pay());
         }
     }
 }

@@ -3,7 +3,6 @@ package dev.isocheck.examples.inventory;
 import dev.isocheck.Isocheck;
 import dev.isocheck.examples.Concurrently;
 import dev.isocheck.examples.IsolationSetting;
-import dev.isocheck.examples.Rendezvous;
 import dev.isocheck.examples.Transactions;
 import java.sql.SQLException;
 import java.util.List;
@@ -11,14 +10,15 @@ import javax.sql.DataSource;
 
 /**
  * The inventory's tests' scenario: 10 lamps on hand, and two orders of one lamp each at the same
- * moment. Booking the pickup holds both orders until both have read the stock.
+ * moment, each on a thread of its own. Nothing in the application holds them: an
+ * {@code @InterleavingTest} runs them in the orders that break them, creating the scenario in its
+ * body so that every schedule starts from a fresh stock.
  */
 final class TwoOrdersAtOnce {
 
     static final String LAMP = "lamp";
 
     private final Inventory unrecorded;
-    private final Transactions transactions;
     private final Inventory inventory;
 
     /** A fresh stock in {@code database}; the inventory under test runs at {@code isolation}, recorded. */
@@ -26,14 +26,12 @@ final class TwoOrdersAtOnce {
         Inventory.createSchema(database);
         unrecorded = new Inventory(new Transactions(database, isolation), Shipping.NONE);
         unrecorded.stock(LAMP, 10);
-        transactions = new Transactions(Isocheck.record(database), isolation);
-        Rendezvous bothRead = new Rendezvous(2);
-        inventory = new Inventory(transactions, (sku, quantity) -> bothRead.arrive());
+        inventory = new Inventory(new Transactions(Isocheck.record(database), isolation), Shipping.NONE);
     }
 
-    /** One order on its own, recorded as the others are: nobody to wait for. */
+    /** One order on its own, recorded as the others are. */
     void orderAlone() throws SQLException {
-        new Inventory(transactions, Shipping.NONE).reserve(LAMP, 1);
+        inventory.reserve(LAMP, 1);
     }
 
     /** Both orders at once; for each, {@code null} when it went through, or what it threw. */
@@ -52,10 +50,5 @@ final class TwoOrdersAtOnce {
     /** The lamps on hand now, read without recording. */
     int onHand() throws SQLException {
         return unrecorded.onHand(LAMP);
-    }
-
-    /** How many reservations the database made the inventory retry. */
-    int retries() {
-        return transactions.retries();
     }
 }

@@ -1,22 +1,17 @@
 package dev.isocheck.examples.rota;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
+import dev.isocheck.InterleavingTest;
 import dev.isocheck.IsolationViolationError;
 import dev.isocheck.SerializableCheck;
-import dev.isocheck.examples.Concurrently;
 import dev.isocheck.examples.EmbeddedPostgres;
+import dev.isocheck.examples.ExploredRuns;
 import dev.isocheck.examples.IsolationSetting;
-import dev.isocheck.examples.Rendezvous;
-import dev.isocheck.examples.Transactions;
 import dev.isocheck.examples.UrlDataSource;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.testkit.engine.EngineTestKit;
 
 /**
  * The rota configured the way many services are, by a JDBC URL: the test puts {@code isocheck:}
@@ -30,17 +25,9 @@ class RotaByUrlTests {
 
     @Test
     void aRecordingUrlCatchesTheWriteSkew() {
-        Throwable thrown = EngineTestKit.engine("junit-jupiter")
-                .selectors(selectMethod(ConfiguredByUrl.class, "atRepeatableRead"))
-                .configurationParameter("isocheck.report.dir", reports.toString())
-                .execute()
-                .testEvents()
-                .assertStatistics(stats -> stats.started(1).failed(1))
-                .failed().list().get(0)
-                .getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow();
+        IsolationViolationError failure = ExploredRuns.of(ConfiguredByUrl.class, "atRepeatableRead", reports).assertViolationFoundWithin(1);
 
-        assertThat(thrown).isInstanceOf(IsolationViolationError.class);
-        assertThat(thrown.getMessage()).contains("(write skew) at serializable").contains("thread alice", "thread bob");
+        assertThat(failure.getMessage()).contains("(write skew) at serializable").contains("thread alice", "thread bob");
     }
 
     @Test
@@ -57,28 +44,12 @@ class RotaByUrlTests {
     @SerializableCheck
     static class ConfiguredByUrl {
 
-        @Test
+        @InterleavingTest
         void atRepeatableRead() throws Exception {
-            Rota.createSchema(EmbeddedPostgres.dataSource());
-            Rota setUp = new Rota(new Transactions(EmbeddedPostgres.dataSource(), IsolationSetting.REPEATABLE_READ), Pager.NONE);
-            setUp.addOnCall("alice", 1);
-            setUp.addOnCall("bob", 1);
-            Rendezvous bothCounted = new Rendezvous(2);
-            Rota rota = new Rota(new Transactions(new UrlDataSource(recordingUrl()), IsolationSetting.REPEATABLE_READ),
-                    (doctors, message) -> bothCounted.arrive());
+            AliceAndBobGoOffCall requests = new AliceAndBobGoOffCall(IsolationSetting.REPEATABLE_READ,
+                    new UrlDataSource(recordingUrl()));
 
-            List<Throwable> outcomes = Concurrently.run(List.of(
-                    new Concurrently.Task("alice", () -> {
-                        rota.goOffCall("alice", 1);
-                        return null;
-                    }),
-                    new Concurrently.Task("bob", () -> {
-                        rota.goOffCall("bob", 1);
-                        return null;
-                    })));
-
-            assertThat(outcomes).containsOnlyNulls();
-            assertThat(setUp.onCall(1)).isEmpty();
+            requests.assertTheRotaAddsUp(requests.goOffCall());
         }
     }
 }
