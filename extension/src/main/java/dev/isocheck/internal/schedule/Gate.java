@@ -247,12 +247,7 @@ public final class Gate implements StatementGate {
         Thread.State state = p.thread.getState();
         if (state == Thread.State.RUNNABLE || inside.contains(p.thread)) {
             p.parkedSince = -1;
-            if (now - p.since < timing.application().toNanos() || recorderAtWork(p.thread)) {
-                return true;
-            }
-            note(p, "ran the application's code for more than " + timing.application().toMillis()
-                    + " ms without reaching the database; the gate let another thread go");
-            return false;
+            return stillInTheApplication(p, now);
         }
         if (p.parkedSince < 0) {
             p.parkedSince = now;
@@ -263,9 +258,24 @@ public final class Gate implements StatementGate {
         if (recorderAtWork(p.thread)) {
             return true;
         }
+        if (loadingAClass(p.thread)) {
+            // Waiting for a class another thread is loading (the first run loads the application's
+            // classes on several threads at once) ends by itself: the thread runs the application.
+            return stillInTheApplication(p, now);
+        }
         String where = waitingAt(p.thread);
         p.step.afterward = "waited outside the database" + where;
         note(p, "waited outside the database" + where);
+        return false;
+    }
+
+    /** Whether a thread running the application's code may still take its time to come back. */
+    private boolean stillInTheApplication(Participant p, long now) {
+        if (now - p.since < timing.application().toNanos() || recorderAtWork(p.thread)) {
+            return true;
+        }
+        note(p, "ran the application's code for more than " + timing.application().toMillis()
+                + " ms without reaching the database; the gate let another thread go");
         return false;
     }
 
@@ -329,6 +339,19 @@ public final class Gate implements StatementGate {
             String c = frame.getClassName();
             if (!c.startsWith("java.") && !c.startsWith("jdk.") && !c.startsWith("sun.")) {
                 return c.startsWith("dev.isocheck.internal.") && !c.startsWith("dev.isocheck.internal.schedule.");
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a thread that does not run loads a class or waits for another thread to (the class
+     * loader's lock): a {@code ClassLoader.loadClass} on its stack.
+     */
+    private static boolean loadingAClass(Thread thread) {
+        for (StackTraceElement frame : thread.getStackTrace()) {
+            if ("java.lang.ClassLoader".equals(frame.getClassName()) && "loadClass".equals(frame.getMethodName())) {
+                return true;
             }
         }
         return false;
