@@ -277,12 +277,7 @@ public final class Gate implements StatementGate {
         Thread.State state = p.thread.getState();
         if (state == Thread.State.RUNNABLE) {
             p.parkedSince = -1;
-            if (now - p.since < timing.application().toNanos()) {
-                return true;
-            }
-            note(p, "ran the application's code for more than " + timing.application().toMillis()
-                    + " ms without reaching the database; the gate let another thread go");
-            return false;
+            return stillInTheApplication(p, now);
         }
         if (p.parkedSince < 0) {
             p.parkedSince = now;
@@ -290,10 +285,25 @@ public final class Gate implements StatementGate {
         if (now - p.parkedSince < timing.parked().toNanos()) {
             return true;
         }
+        if (loadingAClass(p.thread)) {
+            // Waiting for a class another thread is loading (the first run loads the application's
+            // classes on several threads at once) ends by itself: the thread runs the application.
+            return stillInTheApplication(p, now);
+        }
         releaseConnectionsIfAPoolIsWaitedFor(p.thread);
         String where = waitingAt(p.thread);
         p.step.afterward = "waited outside the database" + where;
         note(p, "waited outside the database" + where);
+        return false;
+    }
+
+    /** Whether a thread running the application's code may still take its time to come back. */
+    private boolean stillInTheApplication(Participant p, long now) {
+        if (now - p.since < timing.application().toNanos() || recorderAtWork(p.thread)) {
+            return true;
+        }
+        note(p, "ran the application's code for more than " + timing.application().toMillis()
+                + " ms without reaching the database; the gate let another thread go");
         return false;
     }
 
@@ -412,6 +422,19 @@ public final class Gate implements StatementGate {
     private static boolean inRecordedCall(Thread thread) {
         for (StackTraceElement frame : thread.getStackTrace()) {
             if (frame.getClassName().startsWith("dev.isocheck.internal.recording.")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a thread that does not run loads a class or waits for another thread to (the class
+     * loader's lock): a {@code ClassLoader.loadClass} on its stack.
+     */
+    private static boolean loadingAClass(Thread thread) {
+        for (StackTraceElement frame : thread.getStackTrace()) {
+            if ("java.lang.ClassLoader".equals(frame.getClassName()) && "loadClass".equals(frame.getMethodName())) {
                 return true;
             }
         }

@@ -23,9 +23,8 @@ import org.jooq.exception.DataAccessException;
  * ({@link dev.isocheck.examples.jooq.db.Tables#ACCOUNT}), one {@link DSLContext} over the
  * application's {@code DataSource}, and each request in {@link DSLContext#transactionResult}.
  *
- * <p>Both of its requests that change a balance read it, have the fraud screen look at the
- * request, and write the balance they computed from what they read: a read-modify-write in the
- * application. {@link #charge} takes a fee: two at once on one account can lose one (a lost
+ * <p>Both of its requests that change a balance read it and write the balance they computed from
+ * what they read: a read-modify-write in the application. {@link #charge} takes a fee: two at once on one account can lose one (a lost
  * update, at READ COMMITTED). {@link #withdraw} keeps the bank's rule, that a customer may overdraw
  * one account as long as their accounts together stay at or above zero: two withdrawals at once
  * from two accounts of one customer can both pass the check that only one should (write skew, at
@@ -40,7 +39,6 @@ public final class Bank {
     private final DSLContext dsl;
     private final Isolation isolation;
     private final Locking locking;
-    private final FraudScreen fraudScreen;
     private final AtomicInteger retries = new AtomicInteger();
 
     /**
@@ -48,14 +46,12 @@ public final class Bank {
      *
      * @param dsl         jOOQ over the application's {@code DataSource}, in the PostgreSQL dialect
      * @param isolation   the level every request's transaction runs at
-     * @param locking     how a withdrawal reads the customer's accounts
-     * @param fraudScreen screens each withdrawal between its reads and its write
+     * @param locking     how a fee or a withdrawal reads the accounts it decides on
      */
-    public Bank(DSLContext dsl, Isolation isolation, Locking locking, FraudScreen fraudScreen) {
+    public Bank(DSLContext dsl, Isolation isolation, Locking locking) {
         this.dsl = Objects.requireNonNull(dsl, "dsl is null");
         this.isolation = Objects.requireNonNull(isolation, "isolation is null");
         this.locking = Objects.requireNonNull(locking, "locking is null");
-        this.fraudScreen = Objects.requireNonNull(fraudScreen, "fraudScreen is null");
     }
 
     /**
@@ -107,7 +103,6 @@ public final class Bank {
             if (read == null) {
                 throw new IllegalArgumentException("no account " + account);
             }
-            fraudScreen.screen(account, fee);
             tx.update(ACCOUNT)
                     .set(ACCOUNT.BALANCE, read.getBalance() - fee)
                     .where(ACCOUNT.ID.eq(account))
@@ -138,7 +133,6 @@ public final class Bank {
             if (total < amount) {
                 throw new InsufficientFunds(customer, total, amount);
             }
-            fraudScreen.screen(account, amount);
             tx.update(ACCOUNT)
                     .set(ACCOUNT.BALANCE, from.getBalance() - amount)
                     .where(ACCOUNT.ID.eq(account))

@@ -2,10 +2,7 @@ package dev.isocheck.examples.spring;
 
 import java.util.List;
 
-/**
- * Pages doctors; the rota calls it while a doctor's request to go off call is in its transaction:
- * after the doctors on call have been read, before the doctor's own row is written.
- */
+/** Pages doctors: the rota tells the doctors who stay on call that one is going off call. */
 @FunctionalInterface
 public interface Pager {
 

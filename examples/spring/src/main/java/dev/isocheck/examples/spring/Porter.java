@@ -1,9 +1,6 @@
 package dev.isocheck.examples.spring;
 
-/**
- * The porters' service, called for each box taken from the stockroom while its transaction is open:
- * after the count has been read and checked, before the new count is written.
- */
+/** The porters' service, told of each box taken from the stockroom, so that a porter brings it. */
 @FunctionalInterface
 public interface Porter {
 

@@ -10,13 +10,14 @@ import org.springframework.test.context.ContextConfiguration;
 
 /**
  * The hospital application against the embedded PostgreSQL, its {@code DataSource} recorded
- * ({@link RecordTheDataSource}) and its porter and pager held by the test ({@link HeldRequests}).
- * Every class annotated so shares one application context.
+ * ({@link RecordTheDataSource}), the application otherwise as it is. Every class annotated so
+ * shares one application context, which the runs of an {@code @InterleavingTest} share too: each
+ * run's {@code @BeforeEach} sets the rows it starts from ({@link Ward}).
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @SpringBootTest
-@Import({RecordTheDataSource.class, HeldRequests.class})
+@Import(RecordTheDataSource.class)
 @ContextConfiguration(initializers = EmbeddedPostgresUrl.class)
 @interface HospitalTest {
 }

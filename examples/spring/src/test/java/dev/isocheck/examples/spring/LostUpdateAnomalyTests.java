@@ -1,8 +1,8 @@
 package dev.isocheck.examples.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
+import dev.isocheck.InterleavingTest;
 import dev.isocheck.IsolationViolationError;
 import dev.isocheck.SerializableCheck;
 import dev.isocheck.examples.spring.jdbc.JdbcStockroom;
@@ -13,19 +13,16 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.function.BiConsumer;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.testkit.engine.EngineTestKit;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * What a failing stockroom test looks like, in each of the three ways the application is written:
  * at READ COMMITTED two nurses take a box of gloves at once, both read 10 and both write 9. The
- * fixture is run through EngineTestKit; these tests assert that it fails with the lost update
- * explained, the UPDATE each stack sent quoted.
+ * fixture is an {@code @InterleavingTest} run through EngineTestKit; these tests assert that one
+ * of its first schedules fails with the lost update explained, the UPDATE each stack sent quoted.
  */
 class LostUpdateAnomalyTests {
 
@@ -39,14 +36,8 @@ class LostUpdateAnomalyTests {
         "withMyBatis      | UPDATE supply SET on_hand = ? WHERE sku = ?  [9, gloves]",
     })
     void theLostUpdateFailsTheTest(String method, String update) {
-        Throwable thrown = EngineTestKit.engine("junit-jupiter")
-                .selectors(selectMethod(TwoNursesAtOnce.class, method))
-                .configurationParameter("isocheck.report.dir", reports.toString())
-                .execute()
-                .testEvents()
-                .assertStatistics(stats -> stats.started(1).failed(1))
-                .failed().list().get(0)
-                .getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow();
+        ExploredRun run = ExploredRun.of(TwoNursesAtOnce.class, method, reports);
+        Throwable thrown = run.firstFailure(3);
 
         assertThat(thrown).isInstanceOf(IsolationViolationError.class);
         IsolationViolationError failure = (IsolationViolationError) thrown;
@@ -55,17 +46,18 @@ class LostUpdateAnomalyTests {
         assertThat(failure.getMessage())
                 .contains("supply/gloves")
                 .contains(update)
-                .contains("thread nurse-1", "thread nurse-2");
+                .contains("thread nurse-1", "thread nurse-2")
+                .contains("Run this order again: @InterleavingTest(replay = \"");
         assertThat(failure.notModelled()).isEmpty();
     }
 
-    /** The stockroom's test at READ COMMITTED, in each stack; run by the test above only. */
+    /**
+     * The stockroom's test at READ COMMITTED, in each stack, the requests started together with no
+     * latch: the schedules explored find the order that loses a box. Run by the test above only.
+     */
     @HospitalTest
     @SerializableCheck
     static class TwoNursesAtOnce {
-
-        @Autowired
-        HeldRequests held;
 
         @Autowired
         JpaStockroom jpa;
@@ -79,32 +71,32 @@ class LostUpdateAnomalyTests {
         @BeforeEach
         void tenBoxes() {
             Ward.stockTenBoxesOfGloves();
-            held.holdAt(Rendezvous.of(2));
         }
 
-        @Test
+        @InterleavingTest
         void withJpa() throws Exception {
-            bothTakeOneAndOneIsLost(jpa::take);
+            bothTakeOne(jpa::take);
         }
 
-        @Test
+        @InterleavingTest
         void withJdbcTemplate() throws Exception {
-            bothTakeOneAndOneIsLost(jdbcTemplate::take);
+            bothTakeOne(jdbcTemplate::take);
         }
 
-        @Test
+        @InterleavingTest
         void withMyBatis() throws Exception {
-            bothTakeOneAndOneIsLost(myBatis::take);
+            bothTakeOne(myBatis::take);
         }
 
-        private static void bothTakeOneAndOneIsLost(BiConsumer<String, Integer> take) throws Exception {
+        private static void bothTakeOne(BiConsumer<String, Integer> take) throws Exception {
             List<Throwable> outcomes = Ward.atOnce(
                     "nurse-1", () -> take.accept(Ward.GLOVES, 1),
                     "nurse-2", () -> take.accept(Ward.GLOVES, 1));
 
             assertThat(outcomes).containsOnlyNulls();
-            // Two boxes left the shelf; the stockroom counts one.
-            assertThat(Ward.glovesOnHand()).isEqualTo(9);
+            // Two boxes left the shelf: 8 in the orders where one request ran after the other,
+            // 9 where both read 10 (the lost update, which the check fails the schedule for).
+            assertThat(Ward.glovesOnHand()).isIn(8, 9);
         }
     }
 }

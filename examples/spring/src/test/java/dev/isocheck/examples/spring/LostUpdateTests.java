@@ -2,6 +2,7 @@ package dev.isocheck.examples.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.isocheck.InterleavingTest;
 import dev.isocheck.Recording;
 import dev.isocheck.SerializableCheck;
 import dev.isocheck.assertj.IsocheckAssertions;
@@ -11,22 +12,18 @@ import dev.isocheck.examples.spring.mybatis.MyBatisStockroom;
 import java.util.List;
 import java.util.Objects;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.dao.OptimisticLockingFailureException;
 
 /**
  * The stockroom's concurrency tests, as the team keeps them: two nurses take a box of gloves at
- * once, through the fixed code of each stack, and every transaction is recorded and checked at
- * serializable. Each test also asserts that the recording left nothing out, so that the pass
- * covers every statement the stack sent.
+ * once, through the fixed code of each stack, in every schedule explored, and every transaction is
+ * recorded and checked at serializable. Each test also asserts that the recording left nothing out,
+ * so that the pass covers every statement the stack sent.
  */
 @HospitalTest
 @SerializableCheck
 class LostUpdateTests {
-
-    @Autowired
-    HeldRequests held;
 
     @Autowired
     JpaStockroom jpa;
@@ -40,13 +37,10 @@ class LostUpdateTests {
     @BeforeEach
     void tenBoxes() {
         Ward.stockTenBoxesOfGloves();
-        // The first request to lock the row holds it while the second waits for the lock, in
-        // PostgreSQL: the rendezvous lets the first through once the second is seen waiting.
-        held.holdAt(Rendezvous.orLockWait(2, EmbeddedPostgres.dataSource()));
     }
 
-    /** {@code @Lock(PESSIMISTIC_WRITE)}: the second request waits for the row, then reads 9. */
-    @Test
+    /** {@code @Lock(PESSIMISTIC_WRITE)}: the second request to read the row waits for the first's commit, then reads 9. */
+    @InterleavingTest
     void jpaWithAPessimisticLockCountsBothBoxes(Recording recording) throws Exception {
         List<Throwable> outcomes = bothTakeOne((sku, n) -> jpa.takeLocked(sku, n));
 
@@ -56,7 +50,7 @@ class LostUpdateTests {
     }
 
     /** {@code SELECT ... FOR UPDATE}: the same, with JdbcTemplate. */
-    @Test
+    @InterleavingTest
     void jdbcTemplateSelectForUpdateCountsBothBoxes(Recording recording) throws Exception {
         List<Throwable> outcomes = bothTakeOne((sku, n) -> jdbcTemplate.takeForUpdate(sku, n));
 
@@ -66,18 +60,18 @@ class LostUpdateTests {
     }
 
     /**
-     * A version column: both requests read version 0; the second's update finds version 1 and
-     * changes nothing, and the request fails rather than write over the first one's count.
+     * A version column: where both requests read version 0, the second's update finds version 1,
+     * changes nothing, and the request fails rather than write over the first one's count; where one
+     * ran after the other, the second read version 1 and both boxes count. No box is ever lost.
      */
-    @Test
-    void myBatisWithAVersionColumnRefusesTheSecondBox(Recording recording) throws Exception {
-        held.holdAt(Rendezvous.of(2));
-
+    @InterleavingTest
+    void myBatisWithAVersionColumnLosesNoBox(Recording recording) throws Exception {
         List<Throwable> outcomes = bothTakeOne((sku, n) -> myBatis.takeIfUnchanged(sku, n));
 
-        assertThat(outcomes).filteredOn(Objects::nonNull).singleElement()
-                .isInstanceOf(OptimisticLockingFailureException.class);
-        assertThat(Ward.glovesOnHand()).isEqualTo(9);
+        List<Throwable> refusals = outcomes.stream().filter(Objects::nonNull).toList();
+        assertThat(refusals).hasSizeLessThanOrEqualTo(1)
+                .allSatisfy(refused -> assertThat(refused).isInstanceOf(OptimisticLockingFailureException.class));
+        assertThat(Ward.glovesOnHand()).isEqualTo(10 - (2 - refusals.size()));
         IsocheckAssertions.assertThat(recording).hasNothingLeftOut().isSerializable();
     }
 
