@@ -290,6 +290,11 @@ public final class Gate implements StatementGate {
             // classes on several threads at once) ends by itself: the thread runs the application.
             return stillInTheApplication(p, now);
         }
+        if (inside.contains(p.thread) || p.thread.getState() == Thread.State.RUNNABLE) {
+            // It went on since its state was read, into the gate or running: it waited less than it seemed.
+            p.parkedSince = -1;
+            return true;
+        }
         releaseConnectionsIfAPoolIsWaitedFor(p.thread);
         String where = waitingAt(p.thread);
         p.step.afterward = "waited outside the database" + where;
