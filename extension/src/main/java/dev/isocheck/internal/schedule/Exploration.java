@@ -9,18 +9,23 @@ import java.util.Set;
 /**
  * The runs of one interleaving test, planned one at a time as the runs before them end: round
  * robin first (the order that interleaves most), then every order of the points the first run
- * reached when they fit the budget (most interleaved first), else random walks from seeds; after
+ * reached when they fit the budget (most interleaved first), else the orders with at most two
+ * switches between threads (one thread run whole between two steps of another: a read skew's
+ * order) and then random walks from seeds; after
  * a run that showed an anomaly, replays of its order, counting how often the anomaly comes back,
  * and no further exploration. With {@code replay} given, that order alone.
  */
 public final class Exploration {
+
+    /** The preemptions of the orders run first when every order does not fit the budget. */
+    static final int FEW_SWITCHES = 2;
 
     /** How many times a run that showed an anomaly is replayed. */
     public static final int REPLAYS = 2;
 
     /** What kind of run a plan is. */
     public enum Kind {
-        ROUND_ROBIN, EVERY_ORDER, RANDOM_WALK, REPLAY, GIVEN_ORDER
+        ROUND_ROBIN, EVERY_ORDER, FEW_SWITCHES, RANDOM_WALK, REPLAY, GIVEN_ORDER
     }
 
     /**
@@ -41,6 +46,8 @@ public final class Exploration {
     private final boolean expecting;
     private final Set<String> ordersRun = new HashSet<>();
     private Deque<String> everyOrder;
+    /** Where every order does not fit: the orders with at most {@link #FEW_SWITCHES} switches, run before the random walks. */
+    private Deque<String> fewSwitches;
     private long orderCount = -1;
     private int planned;
     private Plan violating;
@@ -107,6 +114,16 @@ public final class Exploration {
             boolean last = explored == budget || everyOrder.stream().allMatch(ordersRun::contains);
             return Optional.of(new Plan(number, Kind.EVERY_ORDER, new Strategy.Order(order), of + "order " + abbreviated(order), last));
         }
+        if (fewSwitches != null) {
+            while (!fewSwitches.isEmpty() && ordersRun.contains(fewSwitches.peek())) {
+                fewSwitches.poll();
+            }
+            if (!fewSwitches.isEmpty()) {
+                String order = fewSwitches.poll();
+                return Optional.of(new Plan(number, Kind.FEW_SWITCHES, new Strategy.Order(order),
+                        of + "order " + abbreviated(order) + " (few switches)", explored == budget));
+            }
+        }
         long walk = seed + explored;
         return Optional.of(new Plan(number, Kind.RANDOM_WALK, new Strategy.RandomWalk(walk), of + "random walk, seed " + walk,
                 explored == budget));
@@ -137,9 +154,12 @@ public final class Exploration {
             orderCount = 1;
             everyOrder = new ArrayDeque<>();
         } else if (plan.number() == 1 && plan.kind() == Kind.ROUND_ROBIN) {
-            orderCount = Orders.count(trace.stepsPerThread(), budget);
+            orderCount = Orders.count(trace.stepsPerThread(), Long.MAX_VALUE - 1);
             if (orderCount <= budget) {
                 everyOrder = new ArrayDeque<>(Orders.all(trace.stepsPerThread()));
+            } else {
+                // Too many to run each: those with few preemptions first, then random walks.
+                fewSwitches = new ArrayDeque<>(Orders.withSwitchesAtMost(trace.stepsPerThread(), FEW_SWITCHES));
             }
         }
     }

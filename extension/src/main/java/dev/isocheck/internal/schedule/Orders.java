@@ -61,6 +61,44 @@ final class Orders {
         }
     }
 
+    /**
+     * The orders with at most {@code most} switches between threads, the most switches first:
+     * where the orders are too many to run every one, those with few preemptions (one thread run
+     * whole between two steps of another, as a read skew needs) come first, as in CHESS's
+     * preemption bounding; their number grows polynomially, not exponentially.
+     */
+    static List<String> withSwitchesAtMost(Map<String, Integer> steps, int most) {
+        List<String> letters = new ArrayList<>(steps.keySet());
+        int[] left = letters.stream().mapToInt(steps::get).toArray();
+        List<List<String>> orders = new ArrayList<>();
+        bounded(letters, left, new ArrayList<>(), 0, most, orders);
+        return orders.stream()
+                .sorted(Comparator.comparingInt(Orders::switches).reversed().thenComparing(Letters::join))
+                .map(Letters::join).toList();
+    }
+
+    private static void bounded(List<String> letters, int[] left, List<String> prefix, int switches, int most,
+            List<List<String>> orders) {
+        boolean any = false;
+        for (int i = 0; i < left.length; i++) {
+            if (left[i] > 0) {
+                any = true;
+                int more = prefix.isEmpty() || prefix.get(prefix.size() - 1).equals(letters.get(i)) ? 0 : 1;
+                if (switches + more > most) {
+                    continue;
+                }
+                left[i]--;
+                prefix.add(letters.get(i));
+                bounded(letters, left, prefix, switches + more, most, orders);
+                prefix.remove(prefix.size() - 1);
+                left[i]++;
+            }
+        }
+        if (!any) {
+            orders.add(List.copyOf(prefix));
+        }
+    }
+
     private static int switches(List<String> order) {
         int switches = 0;
         for (int i = 1; i < order.size(); i++) {

@@ -103,21 +103,35 @@ class ExplorationTests {
     }
 
     @Test
-    void anExplorationWalksAtRandomWhenTheOrdersDoNotFitAndStopsAtItsBudget() {
-        Exploration exploration = new Exploration(5, 100, "", false);
+    void whenTheOrdersDoNotFitThoseWithFewSwitchesComeFirstThenRandomWalksToTheBudget() {
+        Exploration exploration = new Exploration(20, 100, "", false);
         List<Exploration.Plan> plans = new ArrayList<>();
         Optional<Exploration.Plan> next;
         while ((next = exploration.next()).isPresent()) {
             Exploration.Plan plan = next.get();
             plans.add(plan);
-            Trace trace = trace(plans.size() == 1 ? "ABABABABABABAB" : "AABBABABABABAB");
+            Trace trace = trace(plan.strategy() instanceof Strategy.Order order ? order.letters() : "ABABABABABABAB");
             exploration.ran(plan, trace);
             exploration.judged(plan, trace, false, false);
         }
-        assertThat(plans).extracting(Exploration.Plan::kind).containsExactly(Exploration.Kind.ROUND_ROBIN,
-                Exploration.Kind.RANDOM_WALK, Exploration.Kind.RANDOM_WALK, Exploration.Kind.RANDOM_WALK, Exploration.Kind.RANDOM_WALK);
-        assertThat(plans.get(1).name()).isEqualTo("schedule 2 of 5: random walk, seed 102");
-        assertThat(plans).extracting(Exploration.Plan::last).containsExactly(false, false, false, false, true);
+        // 7 + 7 points: 3,432 orders; 14 with at most two switches (2 serial, 12 with one thread
+        // run whole between two steps of the other), then random walks to the budget of 20.
+        assertThat(plans).hasSize(20);
+        assertThat(plans.get(0).kind()).isEqualTo(Exploration.Kind.ROUND_ROBIN);
+        assertThat(plans.subList(1, 15)).extracting(Exploration.Plan::kind).containsOnly(Exploration.Kind.FEW_SWITCHES);
+        assertThat(plans.subList(15, 20)).extracting(Exploration.Plan::kind).containsOnly(Exploration.Kind.RANDOM_WALK);
+        assertThat(plans.get(1).name()).isEqualTo("schedule 2 of 20: order AAAAAABBBBBBBA (few switches)");
+        assertThat(plans.get(15).name()).isEqualTo("schedule 16 of 20: random walk, seed 116");
+        assertThat(plans.get(19).last()).isTrue();
+        assertThat(exploration.orderCount()).isEqualTo(3432);
+    }
+
+    @Test
+    void theOrdersWithFewSwitchesRunOneThreadWholeBetweenTwoStepsOfAnother() {
+        assertThat(Orders.withSwitchesAtMost(linked("A", 2, "B", 2), 2)).containsExactly("ABBA", "BAAB", "AABB", "BBAA");
+        // Three threads with two switches: each whole, in any order.
+        assertThat(Orders.withSwitchesAtMost(linked("A", 2, "B", 1, "C", 1), 2)).hasSize(6).contains("AABC", "CBAA");
+        assertThat(Orders.withSwitchesAtMost(linked("A", 40, "B", 40), 2)).hasSize(2 + 39 + 39);
     }
 
     @Test
