@@ -45,8 +45,9 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * in turn: the order that interleaves most, in which a lost update or a write skew (both reads
  * before both writes) shows at once. When every order of the points the first run reached fits
  * the budget (two threads of 3 statements have 20, of 4 have 70), the following runs take each,
- * the most interleaved first; otherwise random walks, each choosing the next thread at random from
- * a seed. Each run is an invocation of its own in the test tree, {@code @BeforeEach} and
+ * the most interleaved first; otherwise the orders with at most two switches between threads (one
+ * thread run whole between two steps of another, as a read skew needs), then random walks, each
+ * choosing the next thread at random from a seed. Each run is an invocation of its own in the test tree, {@code @BeforeEach} and
  * {@code @AfterEach} around it: reset the database there. A run that violates the level fails
  * with the explanation, the statements in the order they ran, and the order to replay it; it is
  * then replayed {@value dev.isocheck.internal.schedule.Exploration#REPLAYS} times, each replay an
