@@ -31,7 +31,8 @@ class InventoryAnomalyTests {
     void theLostUpdateFailsTheTest(String method) {
         // Round robin, the first schedule, has both reads before either write: the second write
         // waits for the first's row lock, and once the first commits, overwrites its count.
-        IsolationViolationError failure = ExploredRuns.of(OrdersAtOnce.class, method, reports).assertViolationFoundWithin(1);
+        IsolationViolationError failure = ExploredRuns.of(OrdersAtOnce.class, method, reports)
+                .assertViolationFoundWithin(ExploredRuns.FIRST_FEW);
 
         assertThat(failure.explanation()).isInstanceOfSatisfying(Explanation.Cycles.class,
                 cycles -> assertThat(cycles.familiarName()).contains("lost update"));

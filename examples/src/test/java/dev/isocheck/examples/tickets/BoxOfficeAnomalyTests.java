@@ -29,7 +29,8 @@ class BoxOfficeAnomalyTests {
     @ValueSource(strings = {"atReadCommitted", "atRepeatableRead"})
     void theOversoldConcertFailsTheTest(String method) {
         // Round robin, the first schedule, has both counts before either ticket.
-        IsolationViolationError failure = ExploredRuns.of(FansAtOnce.class, method, reports).assertViolationFoundWithin(1);
+        IsolationViolationError failure = ExploredRuns.of(FansAtOnce.class, method, reports)
+                .assertViolationFoundWithin(ExploredRuns.FIRST_FEW);
 
         assertThat(failure.anomaly().type()).isEqualTo(AnomalyType.G2);
         assertThat(failure.getMessage())
