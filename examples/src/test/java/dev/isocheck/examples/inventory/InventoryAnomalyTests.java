@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.isocheck.InterleavingTest;
 import dev.isocheck.IsolationViolationError;
 import dev.isocheck.SerializableCheck;
-import dev.isocheck.examples.EmbeddedPostgres;
 import dev.isocheck.examples.ExploredRuns;
 import dev.isocheck.examples.IsolationSetting;
 import dev.isocheck.explain.Explanation;
@@ -51,7 +50,7 @@ class InventoryAnomalyTests {
 
         @InterleavingTest
         void onPostgresAtReadCommitted() throws Exception {
-            order(new TwoOrdersAtOnce(EmbeddedPostgres.dataSource(), IsolationSetting.READ_COMMITTED));
+            order(new TwoOrdersAtOnce(IsolationSetting.READ_COMMITTED));
         }
 
         @InterleavingTest

@@ -6,7 +6,6 @@ import dev.isocheck.AnomalyType;
 import dev.isocheck.InterleavingTest;
 import dev.isocheck.IsolationViolationError;
 import dev.isocheck.SerializableCheck;
-import dev.isocheck.examples.EmbeddedPostgres;
 import dev.isocheck.examples.ExploredRuns;
 import java.nio.file.Path;
 import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
@@ -57,7 +56,7 @@ class BoxOfficeAnomalyTests {
 
         /** True in every order; whether both got a ticket for the one seat is the schedule's doing, and the check's to catch. */
         private static void buy(TransactionIsolationLevel isolation) throws Exception {
-            TwoFansAtOnce fans = new TwoFansAtOnce(EmbeddedPostgres.dataSource(), isolation);
+            TwoFansAtOnce fans = new TwoFansAtOnce(isolation);
             fans.assertTheTicketsAddUp(fans.buy());
         }
     }
