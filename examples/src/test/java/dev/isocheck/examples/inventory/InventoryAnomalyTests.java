@@ -62,8 +62,9 @@ class InventoryAnomalyTests {
         }
 
         /**
-         * True in every order: both orders went through, and the stock lost one lamp (the second
-         * order read the first's count) or two. 9 is the lost update, which the check catches.
+         * True in every order: both orders went through, and the stock shows 8 lamps (the second
+         * order read the first's count) or 9 (it overwrote it: the lost update, which the check
+         * catches).
          */
         private static void order(TwoOrdersAtOnce orders) throws Exception {
             assertThat(orders.order()).containsOnlyNulls();
