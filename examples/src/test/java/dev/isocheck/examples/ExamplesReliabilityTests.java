@@ -1,6 +1,7 @@
 package dev.isocheck.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,7 +30,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * <p>Minutes of work, so not in the build (tag {@code reliability}, excluded by the examples'
  * pom); run it with
  * {@code mvn -B -ntp test -pl examples -am -Dgroups=reliability -Dtest=ExamplesReliabilityTests -Dsurefire.failIfNoSpecifiedTests=false}
- * ({@code -Dreliability.runs=N} and {@code -Dreliability.preventingRuns=N} change the counts).
+ * ({@code -Dreliability.runs=N} and {@code -Dreliability.preventingRuns=N} change the counts,
+ * {@code -Dreliability.only=H2} keeps the examples whose name contains {@code H2}).
  */
 @Tag("reliability")
 class ExamplesReliabilityTests {
@@ -38,6 +40,8 @@ class ExamplesReliabilityTests {
     private static final int DEFAULT_PREVENTING_RUNS = 10;
     private static final int RUNS = Integer.getInteger("reliability.runs", DEFAULT_RUNS);
     private static final int PREVENTING_RUNS = Integer.getInteger("reliability.preventingRuns", DEFAULT_PREVENTING_RUNS);
+    /** Only the examples whose name contains this ({@code -Dreliability.only=H2}), when given. */
+    private static final String ONLY = System.getProperty("reliability.only", "");
     private static final int BUDGET = 20;
 
     @ParameterizedTest(name = "{0}")
@@ -55,17 +59,21 @@ class ExamplesReliabilityTests {
             """)
     void theAnomalyIsFoundWithinTheDefaultBudget(String example, String fixture, String method, @TempDir Path reports)
             throws Exception {
+        assumeTrue(example.contains(ONLY), "only " + ONLY);
         Class<?> fixtureClass = Class.forName("dev.isocheck.examples." + fixture);
         List<Integer> foundIn = new ArrayList<>();
-        List<String> missed = new ArrayList<>();
+        List<String> notFirst = new ArrayList<>();
         long started = System.nanoTime();
         for (int run = 1; run <= RUNS; run++) {
             ExploredRuns runs = ExploredRuns.of(fixtureClass, method, fresh(reports, run));
             OptionalInt schedule = runs.firstViolatingSchedule();
             if (schedule.isPresent()) {
                 foundIn.add(schedule.getAsInt());
-            } else {
-                missed.add("run " + run + ": " + runs.names());
+            }
+            if (schedule.orElse(0) != 1) {
+                // What the schedules before the anomaly (or without one) did.
+                notFirst.add("run " + run + ": " + String.join("\n      ", runs.describe().subList(0,
+                        Math.min(runs.finished().size(), schedule.orElse(runs.finished().size())))));
             }
         }
         Collections.sort(foundIn);
@@ -73,7 +81,7 @@ class ExamplesReliabilityTests {
                 example, foundIn.size(), RUNS, BUDGET, foundIn.isEmpty() ? "-" : foundIn.get((foundIn.size() - 1) / 2),
                 foundIn.isEmpty() ? "-" : foundIn.get(foundIn.size() - 1), (System.nanoTime() - started) / 1e9);
         System.out.println(line);
-        missed.stream().limit(5).forEach(m -> System.out.println("reliability |   missed " + m));
+        notFirst.stream().limit(10).forEach(m -> System.out.println("reliability |   not in the first schedule, " + m));
         if (!foundIn.isEmpty()) {
             System.out.println("reliability |   schedules: " + foundIn.stream().collect(Collectors.groupingBy(n -> n, java.util.TreeMap::new,
                     Collectors.counting())));
@@ -91,6 +99,7 @@ class ExamplesReliabilityTests {
             """)
     void thePreventingLevelPassesEverySchedule(String example, String test, String method, @TempDir Path reports)
             throws Exception {
+        assumeTrue(example.contains(ONLY), "only " + ONLY);
         Class<?> testClass = Class.forName("dev.isocheck.examples." + test);
         int passed = 0;
         int schedules = 0;

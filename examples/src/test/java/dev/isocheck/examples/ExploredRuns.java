@@ -5,6 +5,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMetho
 
 import dev.isocheck.IsolationViolationError;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -12,6 +13,8 @@ import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.reporting.ReportEntry;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
 
@@ -20,9 +23,20 @@ import org.junit.platform.testkit.engine.Event;
  * schedule an invocation of its own ({@code "schedule 1 of 20: round robin"}), and after one that
  * violated the level, its replays ({@code "replay 1 of 2 of schedule 1 (ABAB...)"}).
  *
- * @param finished the invocations that finished, in the order they ran
+ * @param finished  the invocations that finished, in the order they ran
+ * @param schedules the order each invocation ran in, as its report entry {@code isocheck.schedule}
+ *                  gives it ({@code ABAB (A = pay-bob, B = pay-carol)}), by the invocation's unique id
  */
-public record ExploredRuns(List<Event> finished) {
+public record ExploredRuns(List<Event> finished, Map<String, String> schedules) {
+
+    /**
+     * Within how many schedules the examples' anomaly tests expect their anomaly: the first, round
+     * robin, shows each of them when both threads reach the gate in time for its first decision; a
+     * thread that starts late (a loaded machine, a connection opened outside the gate) finds the
+     * other one done, the first schedule is then serial, and a random walk finds the anomaly next
+     * ({@link ExamplesReliabilityTests}: 3 runs of 1,000 needed the second schedule, none a third).
+     */
+    public static final int FIRST_FEW = 3;
 
     private static final Pattern SCHEDULE = Pattern.compile("^schedule (\\d+) of (\\d+): ");
 
@@ -32,15 +46,16 @@ public record ExploredRuns(List<Event> finished) {
      * @param parameters further configuration parameters, such as {@code isocheck.schedules}
      */
     public static ExploredRuns of(Class<?> fixture, String method, Path reports, Map<String, String> parameters) {
-        List<Event> finished = EngineTestKit.engine("junit-jupiter")
+        EngineExecutionResults results = EngineTestKit.engine("junit-jupiter")
                 .selectors(selectMethod(fixture, method))
                 .configurationParameter("isocheck.report.dir", reports.toString())
                 .configurationParameters(parameters)
-                .execute()
-                .testEvents()
-                .finished()
-                .list();
-        return new ExploredRuns(finished);
+                .execute();
+        Map<String, String> schedules = new HashMap<>();
+        results.testEvents().reportingEntryPublished().stream().forEach(e -> e.getRequiredPayload(ReportEntry.class)
+                .getKeyValuePairs().entrySet().stream().filter(entry -> entry.getKey().equals("isocheck.schedule"))
+                .forEach(entry -> schedules.put(e.getTestDescriptor().getUniqueId().toString(), entry.getValue())));
+        return new ExploredRuns(results.testEvents().finished().list(), schedules);
     }
 
     /** {@link #of(Class, String, Path, Map)} with no further parameters. */
@@ -51,6 +66,17 @@ public record ExploredRuns(List<Event> finished) {
     /** The name of each invocation, in the order they ran. */
     public List<String> names() {
         return finished.stream().map(e -> e.getTestDescriptor().getDisplayName()).toList();
+    }
+
+    /**
+     * What each invocation did, one line each: its name, how it ended (with the first line of its
+     * failure) and the order its threads went in.
+     */
+    public List<String> describe() {
+        return finished.stream().map(e -> e.getTestDescriptor().getDisplayName() + ": " + status(e)
+                + failure(e).map(t -> " " + t.getClass().getSimpleName() + ": " + String.valueOf(t.getMessage()).strip().lines()
+                        .filter(l -> !l.isBlank()).findFirst().orElse("")).orElse("")
+                + " | " + schedules.getOrDefault(e.getTestDescriptor().getUniqueId().toString(), "(no order)")).toList();
     }
 
     /** How many invocations succeeded. */

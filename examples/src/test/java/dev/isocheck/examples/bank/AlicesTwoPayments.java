@@ -7,6 +7,7 @@ import dev.isocheck.examples.Concurrently;
 import dev.isocheck.examples.EmbeddedPostgres;
 import dev.isocheck.examples.IsolationSetting;
 import dev.isocheck.examples.Transactions;
+import dev.isocheck.examples.Unrecorded;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
@@ -20,19 +21,19 @@ import javax.sql.DataSource;
  */
 final class AlicesTwoPayments {
 
-    private final DataSource postgres = EmbeddedPostgres.dataSource();
     private final Bank unrecorded;
     private final Bank bank;
 
     /** Fresh accounts; the bank under test runs at {@code isolation} on recorded connections. */
     AlicesTwoPayments(IsolationSetting isolation) throws SQLException {
-        Bank.createSchema(postgres);
-        unrecorded = new Bank(new Transactions(postgres, isolation), FraudScreen.NONE);
+        DataSource setUp = Unrecorded.postgres();
+        Bank.createSchema(setUp);
+        unrecorded = new Bank(new Transactions(setUp, isolation), FraudScreen.NONE);
         unrecorded.open("alice-checking", "alice", 50);
         unrecorded.open("alice-savings", "alice", 50);
         unrecorded.open("bob", "bob", 0);
         unrecorded.open("carol", "carol", 0);
-        bank = new Bank(new Transactions(Isocheck.record(postgres), isolation), FraudScreen.NONE);
+        bank = new Bank(new Transactions(Isocheck.record(EmbeddedPostgres.dataSource()), isolation), FraudScreen.NONE);
     }
 
     /** Runs both payments at once; for each, {@code null} when it went through, or what it threw. */

@@ -33,7 +33,7 @@ class BankAnomalyTests {
         // Round robin, the first schedule, has both balance checks before either withdrawal.
         IsolationViolationError failure = ExploredRuns.of(PaymentsAtOnce.class,
                 isolation == IsolationSetting.READ_COMMITTED ? "atReadCommitted" : "atRepeatableRead", reports)
-                .assertViolationFoundWithin(1);
+                .assertViolationFoundWithin(ExploredRuns.FIRST_FEW);
 
         assertThat(failure.level()).isEqualTo(IsolationLevel.SERIALIZABLE);
         // The explanation names the cycle; the verdict alone may not (an order-free proof says only "no valid order").

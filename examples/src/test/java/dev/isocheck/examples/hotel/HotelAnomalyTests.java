@@ -26,7 +26,8 @@ class HotelAnomalyTests {
     @Test
     void thePhantomFailsTheTest() {
         // Round robin, the first schedule, has both look-ups before either booking.
-        IsolationViolationError failure = ExploredRuns.of(BookingAtOnce.class, "atRepeatableRead", reports).assertViolationFoundWithin(1);
+        IsolationViolationError failure = ExploredRuns.of(BookingAtOnce.class, "atRepeatableRead", reports)
+                .assertViolationFoundWithin(ExploredRuns.FIRST_FEW);
 
         assertThat(failure.explanation()).isInstanceOfSatisfying(Explanation.Cycles.class, cycles -> {
             assertThat(cycles.anomaly()).isEqualTo(AnomalyType.G2.shortName());

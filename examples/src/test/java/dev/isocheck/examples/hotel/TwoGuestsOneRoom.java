@@ -7,6 +7,7 @@ import dev.isocheck.examples.Concurrently;
 import dev.isocheck.examples.EmbeddedPostgres;
 import dev.isocheck.examples.IsolationSetting;
 import dev.isocheck.examples.Transactions;
+import dev.isocheck.examples.Unrecorded;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
@@ -28,10 +29,10 @@ final class TwoGuestsOneRoom {
 
     /** No bookings yet; the hotel under test runs at {@code isolation} on recorded connections. */
     TwoGuestsOneRoom(IsolationSetting isolation) throws SQLException {
-        DataSource postgres = EmbeddedPostgres.dataSource();
-        Hotel.createSchema(postgres);
-        unrecorded = new Hotel(new Transactions(postgres, isolation), Payments.NONE);
-        hotel = new Hotel(new Transactions(Isocheck.record(postgres), isolation), Payments.NONE);
+        DataSource setUp = Unrecorded.postgres();
+        Hotel.createSchema(setUp);
+        unrecorded = new Hotel(new Transactions(setUp, isolation), Payments.NONE);
+        hotel = new Hotel(new Transactions(Isocheck.record(EmbeddedPostgres.dataSource()), isolation), Payments.NONE);
     }
 
     /** Both bookings at once; for each, {@code null} when it went through, or what it threw. */

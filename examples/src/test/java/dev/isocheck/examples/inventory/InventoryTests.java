@@ -11,7 +11,6 @@ import static org.hamcrest.Matchers.nullValue;
 import dev.isocheck.InterleavingTest;
 import dev.isocheck.Recording;
 import dev.isocheck.SerializableCheck;
-import dev.isocheck.examples.EmbeddedPostgres;
 import dev.isocheck.examples.IsolationSetting;
 
 /**
@@ -30,7 +29,7 @@ class InventoryTests {
      */
     @InterleavingTest
     void atRepeatableReadBothOrdersCount() throws Exception {
-        TwoOrdersAtOnce orders = new TwoOrdersAtOnce(EmbeddedPostgres.dataSource(), IsolationSetting.REPEATABLE_READ);
+        TwoOrdersAtOnce orders = new TwoOrdersAtOnce(IsolationSetting.REPEATABLE_READ);
 
         assertThat(orders.order()).containsOnlyNulls();
 
@@ -45,7 +44,7 @@ class InventoryTests {
      */
     @InterleavingTest
     void aQuietOrderThenTwoAtOnceAllCount(Recording recording) throws Exception {
-        TwoOrdersAtOnce orders = new TwoOrdersAtOnce(EmbeddedPostgres.dataSource(), IsolationSetting.REPEATABLE_READ);
+        TwoOrdersAtOnce orders = new TwoOrdersAtOnce(IsolationSetting.REPEATABLE_READ);
         orders.orderAlone();
 
         Recording.Mark rush = recording.mark();

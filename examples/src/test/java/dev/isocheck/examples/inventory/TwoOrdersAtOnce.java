@@ -2,8 +2,10 @@ package dev.isocheck.examples.inventory;
 
 import dev.isocheck.Isocheck;
 import dev.isocheck.examples.Concurrently;
+import dev.isocheck.examples.EmbeddedPostgres;
 import dev.isocheck.examples.IsolationSetting;
 import dev.isocheck.examples.Transactions;
+import dev.isocheck.examples.Unrecorded;
 import java.sql.SQLException;
 import java.util.List;
 import javax.sql.DataSource;
@@ -21,10 +23,19 @@ final class TwoOrdersAtOnce {
     private final Inventory unrecorded;
     private final Inventory inventory;
 
+    /** A fresh stock in the embedded PostgreSQL; the inventory under test runs at {@code isolation}, recorded. */
+    TwoOrdersAtOnce(IsolationSetting isolation) throws SQLException {
+        this(Unrecorded.postgres(), EmbeddedPostgres.dataSource(), isolation);
+    }
+
     /** A fresh stock in {@code database}; the inventory under test runs at {@code isolation}, recorded. */
     TwoOrdersAtOnce(DataSource database, IsolationSetting isolation) throws SQLException {
-        Inventory.createSchema(database);
-        unrecorded = new Inventory(new Transactions(database, isolation), Shipping.NONE);
+        this(database, database, isolation);
+    }
+
+    private TwoOrdersAtOnce(DataSource setUp, DataSource database, IsolationSetting isolation) throws SQLException {
+        Inventory.createSchema(setUp);
+        unrecorded = new Inventory(new Transactions(setUp, isolation), Shipping.NONE);
         unrecorded.stock(LAMP, 10);
         inventory = new Inventory(new Transactions(Isocheck.record(database), isolation), Shipping.NONE);
     }

@@ -7,6 +7,7 @@ import dev.isocheck.examples.Concurrently;
 import dev.isocheck.examples.EmbeddedPostgres;
 import dev.isocheck.examples.IsolationSetting;
 import dev.isocheck.examples.Transactions;
+import dev.isocheck.examples.Unrecorded;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
@@ -32,9 +33,9 @@ final class AliceAndBobGoOffCall {
 
     /** A fresh rota; the one under test runs at {@code isolation} on connections of {@code recorded}. */
     AliceAndBobGoOffCall(IsolationSetting isolation, DataSource recorded) throws SQLException {
-        DataSource postgres = EmbeddedPostgres.dataSource();
-        Rota.createSchema(postgres);
-        unrecorded = new Rota(new Transactions(postgres, isolation), Pager.NONE);
+        DataSource setUp = Unrecorded.postgres();
+        Rota.createSchema(setUp);
+        unrecorded = new Rota(new Transactions(setUp, isolation), Pager.NONE);
         unrecorded.addOnCall("alice", SHIFT);
         unrecorded.addOnCall("bob", SHIFT);
         rota = new Rota(new Transactions(recorded, isolation), Pager.NONE);

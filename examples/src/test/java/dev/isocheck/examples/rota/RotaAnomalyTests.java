@@ -27,7 +27,8 @@ class RotaAnomalyTests {
     @ValueSource(strings = {"atReadCommitted", "atRepeatableRead"})
     void writeSkewOverThePredicateFailsTheTest(String method) {
         // Round robin, the first schedule, has both counts before either update.
-        IsolationViolationError failure = ExploredRuns.of(GoingOffCallAtOnce.class, method, reports).assertViolationFoundWithin(1);
+        IsolationViolationError failure = ExploredRuns.of(GoingOffCallAtOnce.class, method, reports)
+                .assertViolationFoundWithin(ExploredRuns.FIRST_FEW);
 
         // The explanation names the cycle; the verdict alone may not (an order-free proof says only "no valid order").
         assertThat(failure.explanation()).isInstanceOfSatisfying(Explanation.Cycles.class, cycles -> {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isocheck.InterleavingTest;
 import dev.isocheck.SerializableCheck;
-import dev.isocheck.examples.EmbeddedPostgres;
 import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
 
 /**
@@ -23,7 +22,7 @@ class BoxOfficeTests {
      */
     @InterleavingTest
     void atSerializableTheLastSeatIsSoldOnce() throws Exception {
-        TwoFansAtOnce fans = new TwoFansAtOnce(EmbeddedPostgres.dataSource(), TransactionIsolationLevel.SERIALIZABLE);
+        TwoFansAtOnce fans = new TwoFansAtOnce(TransactionIsolationLevel.SERIALIZABLE);
 
         assertThat(fans.buy()).filteredOn(t -> t != null).singleElement().isInstanceOf(SoldOut.class);
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isocheck.Isocheck;
 import dev.isocheck.examples.Concurrently;
+import dev.isocheck.examples.EmbeddedPostgres;
+import dev.isocheck.examples.Unrecorded;
 import dev.isocheck.jdbi.IsocheckPlugin;
 import java.sql.SQLException;
 import java.util.List;
@@ -25,13 +27,14 @@ final class TwoFansAtOnce {
     private final BoxOffice unrecorded;
     private final BoxOffice boxOffice;
 
-    /** A fresh concert of one seat in {@code database}; the box office under test recorded, at {@code isolation}. */
-    TwoFansAtOnce(DataSource database, TransactionIsolationLevel isolation) throws SQLException {
-        BoxOffice.createSchema(database);
-        unrecorded = new BoxOffice(Jdbi.create(database), isolation, CardPayments.NONE);
+    /** A fresh concert of one seat in the embedded PostgreSQL; the box office under test recorded, at {@code isolation}. */
+    TwoFansAtOnce(TransactionIsolationLevel isolation) throws SQLException {
+        DataSource setUp = Unrecorded.postgres();
+        BoxOffice.createSchema(setUp);
+        unrecorded = new BoxOffice(Jdbi.create(setUp), isolation, CardPayments.NONE);
         unrecorded.announce(CONCERT, 1);
         // What a team's test adds: the recorded data source, and statement names for the reports.
-        Jdbi recorded = Jdbi.create(Isocheck.record(database)).installPlugin(new IsocheckPlugin());
+        Jdbi recorded = Jdbi.create(Isocheck.record(EmbeddedPostgres.dataSource())).installPlugin(new IsocheckPlugin());
         boxOffice = new BoxOffice(recorded, isolation, CardPayments.NONE);
     }
 
