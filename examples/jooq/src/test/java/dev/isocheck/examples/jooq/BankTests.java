@@ -19,10 +19,9 @@ import org.junit.jupiter.api.BeforeEach;
  * included, is recorded (writes from logical decoding) and checked at serializable, and each test
  * asserts that the recording left nothing out, so that its pass covers every statement jOOQ sent.
  *
- * <p>Eight schedules each rather than the default twenty: every run recreates the table, opens
- * Alice's accounts and a replication slot on connections the embedded server starts afresh (about
- * a second a run), and round robin with seven random walks already takes the requests both one
- * after the other, either first, and interleaved.
+ * <p>Eight schedules each rather than the default twenty: every run recreates the table and opens
+ * Alice's accounts and a replication slot, and round robin with seven random walks already takes
+ * the requests one after the other, either first, and interleaved.
  */
 @SerializableCheck
 class BankTests {

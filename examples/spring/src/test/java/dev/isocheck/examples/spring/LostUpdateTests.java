@@ -20,6 +20,10 @@ import org.springframework.dao.OptimisticLockingFailureException;
  * once, through the fixed code of each stack, in every schedule explored, and every transaction is
  * recorded and checked at serializable. Each test also asserts that the recording left nothing out,
  * so that the pass covers every statement the stack sent.
+ *
+ * <p>Ten schedules each, not the default twenty: two requests of four points each have 70 orders,
+ * and round robin with nine random walks takes them one after the other, either first, and
+ * interleaved, while the module's build stays short.
  */
 @HospitalTest
 @SerializableCheck
@@ -40,7 +44,7 @@ class LostUpdateTests {
     }
 
     /** {@code @Lock(PESSIMISTIC_WRITE)}: the second request to read the row waits for the first's commit, then reads 9. */
-    @InterleavingTest
+    @InterleavingTest(schedules = 10)
     void jpaWithAPessimisticLockCountsBothBoxes(Recording recording) throws Exception {
         List<Throwable> outcomes = bothTakeOne((sku, n) -> jpa.takeLocked(sku, n));
 
@@ -50,7 +54,7 @@ class LostUpdateTests {
     }
 
     /** {@code SELECT ... FOR UPDATE}: the same, with JdbcTemplate. */
-    @InterleavingTest
+    @InterleavingTest(schedules = 10)
     void jdbcTemplateSelectForUpdateCountsBothBoxes(Recording recording) throws Exception {
         List<Throwable> outcomes = bothTakeOne((sku, n) -> jdbcTemplate.takeForUpdate(sku, n));
 
@@ -64,7 +68,7 @@ class LostUpdateTests {
      * changes nothing, and the request fails rather than write over the first one's count; where one
      * ran after the other, the second read version 1 and both boxes count. No box is ever lost.
      */
-    @InterleavingTest
+    @InterleavingTest(schedules = 10)
     void myBatisWithAVersionColumnLosesNoBox(Recording recording) throws Exception {
         List<Throwable> outcomes = bothTakeOne((sku, n) -> myBatis.takeIfUnchanged(sku, n));
 

@@ -19,6 +19,10 @@ import org.springframework.dao.ConcurrencyFailureException;
  * The rota's concurrency tests, as the team keeps them: Alice and Bob ask to go off call at once,
  * through the fixed code of each stack, in every schedule explored; someone stays on call, every
  * transaction is recorded and checked at serializable, and the recording left nothing out.
+ *
+ * <p>Ten schedules each, not the default twenty: round robin with nine random walks takes the
+ * requests one after the other, either first, and interleaved, while the module's build stays
+ * short.
  */
 @HospitalTest
 @SerializableCheck
@@ -43,7 +47,7 @@ class WriteSkewTests {
      * which Spring gives as a concurrency failure; where one ran after the other, the second finds
      * its doctor the last on call. Either way one request is refused.
      */
-    @InterleavingTest
+    @InterleavingTest(schedules = 10)
     void jpaAtSerializableKeepsSomeoneOnCall(Recording recording) throws Exception {
         List<Throwable> outcomes = bothGoOff(jpa::goOffCallSerializably);
 
@@ -52,7 +56,7 @@ class WriteSkewTests {
     }
 
     /** The same with JdbcTemplate. */
-    @InterleavingTest
+    @InterleavingTest(schedules = 10)
     void jdbcTemplateAtSerializableKeepsSomeoneOnCall(Recording recording) throws Exception {
         List<Throwable> outcomes = bothGoOff(jdbcTemplate::goOffCallSerializably);
 
@@ -65,7 +69,7 @@ class WriteSkewTests {
      * the doctors on call waits for the first one's locks, then reads one doctor on call, itself,
      * and is refused.
      */
-    @InterleavingTest
+    @InterleavingTest(schedules = 10)
     void myBatisLockingTheDoctorsOnCallKeepsSomeoneOnCall(Recording recording) throws Exception {
         List<Throwable> outcomes = bothGoOff(myBatis::goOffCallLocking);
 
