@@ -175,8 +175,7 @@ public final class Demo {
                 trace = gate.close();
             }
         }
-        order = trace.order() + " (" + String.join(", ", trace.threads().entrySet().stream()
-                .sorted(java.util.Map.Entry.comparingByKey()).map(e -> e.getKey() + " = " + e.getValue()).toList()) + ")";
+        order = trace.order() + " " + trace.legend();
         return failures;
     }
 

@@ -56,7 +56,7 @@ public final class ScheduledRun {
 
     /** The order as a report entry: {@code ABAB (A = pay-bob, B = pay-carol)}. */
     public String entry() {
-        return trace().map(t -> t.order() + " " + legend(t)
+        return trace().map(t -> t.order() + " " + t.legend()
                 + (t.uncontrolled().isEmpty() ? "" : "; not fully controlled: " + String.join("; ", t.uncontrolled())))
                 .orElse("(the body did not run)");
     }
@@ -83,23 +83,11 @@ public final class ScheduledRun {
                     .append(" of ").append(exploration.replays()).append(" replay").append(exploration.replays() == 1 ? "" : "s")
                     .append(" so far.\n");
         }
-        text.append("The order the threads went in (").append(plan.name()).append("), ").append(legend(t)).append(":\n");
+        text.append("The order the threads went in (").append(plan.name()).append("), ").append(t.legend()).append(":\n");
         text.append(t.table());
         text.append("Run this order again: ").append(annotation).append("(replay = \"").append(t.order()).append("\")")
                 .append(" (the database decides lock queues and which transaction fails: a replay brings back the anomaly,"
                         + " not necessarily the same bytes)\n");
         return text.toString();
-    }
-
-    private static String legend(Trace t) {
-        StringBuilder legend = new StringBuilder("(");
-        t.threads().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey((a, b) -> Integer.compare(
-                index(a), index(b)))).forEach(e -> legend.append(legend.length() > 1 ? ", " : "").append(e.getKey())
-                .append(" = ").append(e.getValue()));
-        return legend.append(')').toString();
-    }
-
-    private static int index(String letter) {
-        return letter.length() == 1 ? letter.charAt(0) - 'A' : Integer.parseInt(letter.substring(1)) - 1;
     }
 }

@@ -103,23 +103,17 @@ public final class Exploration {
             return Optional.of(new Plan(number, Kind.ROUND_ROBIN, new Strategy.RoundRobin("A"), of + "round robin", explored == budget));
         }
         if (everyOrder != null) {
-            while (!everyOrder.isEmpty() && ordersRun.contains(everyOrder.peek())) {
-                everyOrder.poll();
-            }
-            if (everyOrder.isEmpty()) {
+            String order = nextNotRun(everyOrder);
+            if (order == null) {
                 stopped = true;
                 return Optional.empty();
             }
-            String order = everyOrder.poll();
             boolean last = explored == budget || everyOrder.stream().allMatch(ordersRun::contains);
             return Optional.of(new Plan(number, Kind.EVERY_ORDER, new Strategy.Order(order), of + "order " + abbreviated(order), last));
         }
         if (fewSwitches != null) {
-            while (!fewSwitches.isEmpty() && ordersRun.contains(fewSwitches.peek())) {
-                fewSwitches.poll();
-            }
-            if (!fewSwitches.isEmpty()) {
-                String order = fewSwitches.poll();
+            String order = nextNotRun(fewSwitches);
+            if (order != null) {
                 return Optional.of(new Plan(number, Kind.FEW_SWITCHES, new Strategy.Order(order),
                         of + "order " + abbreviated(order) + " (few switches)", explored == budget));
             }
@@ -179,6 +173,14 @@ public final class Exploration {
         } else if (plan.kind() == Kind.REPLAY && violated) {
             reproduced++;
         }
+    }
+
+    /** The first of {@code orders} no run took yet, taken off; {@code null} when none is left. */
+    private String nextNotRun(Deque<String> orders) {
+        while (!orders.isEmpty() && ordersRun.contains(orders.peek())) {
+            orders.poll();
+        }
+        return orders.poll();
     }
 
     /** How many replays ran so far, and in how many the anomaly came back. */

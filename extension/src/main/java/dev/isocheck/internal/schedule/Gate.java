@@ -89,7 +89,6 @@ public final class Gate implements StatementGate {
 
     /** Lets every thread go on unheld from now on, and says what the run was. */
     public Trace close() {
-
         recording.gate(null);
         synchronized (this) {
             closed = true;
@@ -241,7 +240,6 @@ public final class Gate implements StatementGate {
     }
 
     private void release(Participant p, long now) {
-
         p.state = State.IN_DATABASE;
         p.since = now;
         p.step = new MutableStep(steps.size() + 1, p.letter, p.name, p.what);
@@ -268,7 +266,8 @@ public final class Gate implements StatementGate {
         if (inside.contains(p.thread)) {
             return true;
         }
-        if (inRecordedCall(p.thread) && now - p.since < timing.slow().toNanos()) {
+        Frames frames = new Frames(p.thread);
+        if (frames.inRecordedCall() && now - p.since < timing.slow().toNanos()) {
             // A call on a recorded connection that is no point of the gate (prepareStatement,
             // setAutoCommit, reading a result): the recorder's and the driver's work for the
             // application, parsing a statement the first time in a cold JVM among it.
@@ -277,7 +276,7 @@ public final class Gate implements StatementGate {
         Thread.State state = p.thread.getState();
         if (state == Thread.State.RUNNABLE) {
             p.parkedSince = -1;
-            return stillInTheApplication(p, now);
+            return stillInTheApplication(p, now, frames);
         }
         if (p.parkedSince < 0) {
             p.parkedSince = now;
@@ -285,26 +284,26 @@ public final class Gate implements StatementGate {
         if (now - p.parkedSince < timing.parked().toNanos()) {
             return true;
         }
-        if (loadingAClass(p.thread)) {
+        if (frames.loadingAClass()) {
             // Waiting for a class another thread is loading (the first run loads the application's
             // classes on several threads at once) ends by itself: the thread runs the application.
-            return stillInTheApplication(p, now);
+            return stillInTheApplication(p, now, frames);
         }
         if (inside.contains(p.thread) || p.thread.getState() == Thread.State.RUNNABLE) {
             // It went on since its state was read, into the gate or running: it waited less than it seemed.
             p.parkedSince = -1;
             return true;
         }
-        releaseConnectionsIfAPoolIsWaitedFor(p.thread);
-        String where = waitingAt(p.thread);
+        releaseConnectionsIfAPoolIsWaitedFor(frames);
+        String where = frames.waitingAt();
         p.step.afterward = "waited outside the database" + where;
         note(p, "waited outside the database" + where);
         return false;
     }
 
     /** Whether a thread running the application's code may still take its time to come back. */
-    private boolean stillInTheApplication(Participant p, long now) {
-        if (now - p.since < timing.application().toNanos() || recorderAtWork(p.thread)) {
+    private boolean stillInTheApplication(Participant p, long now, Frames frames) {
+        if (now - p.since < timing.application().toNanos() || frames.recorderAtWork()) {
             return true;
         }
         note(p, "ran the application's code for more than " + timing.application().toMillis()
@@ -328,16 +327,20 @@ public final class Gate implements StatementGate {
             if (p.parkedSince < 0) {
                 p.parkedSince = now;
             }
-            if (now - p.parkedSince < timing.parked().toNanos() || recorderAtWork(p.thread)) {
+            if (now - p.parkedSince < timing.parked().toNanos()) {
                 return true;
             }
-            if (opensAConnection(p.thread) && elapsed < timing.slow().toNanos()) {
+            Frames frames = new Frames(p.thread);
+            if (frames.recorderAtWork()) {
+                return true;
+            }
+            if (frames.opensAConnection() && elapsed < timing.slow().toNanos()) {
                 // A driver that opens its connection on a thread of its own (PostgreSQL's, with a
                 // login timeout) parks the caller: it waits for the server, not for a lock.
                 return true;
             }
             p.step.waited = true;
-            releaseConnectionsIfAPoolIsWaitedFor(p.thread);
+            releaseConnectionsIfAPoolIsWaitedFor(frames);
             return false;
         }
         p.parkedSince = -1;
@@ -385,76 +388,90 @@ public final class Gate implements StatementGate {
     }
 
     /**
-     * Whether a parked thread waits in the recorder's own work (a bounded parse, a question on a
-     * connection of its own), not in the application's: its innermost frame outside the JDK is
-     * the recorder's.
-     */
-    private static boolean recorderAtWork(Thread thread) {
-        for (StackTraceElement frame : thread.getStackTrace()) {
-            String c = frame.getClassName();
-            if (!c.startsWith("java.") && !c.startsWith("jdk.") && !c.startsWith("sun.")) {
-                return c.startsWith("dev.isocheck.internal.") && !c.startsWith("dev.isocheck.internal.schedule.");
-            }
-        }
-        return false;
-    }
-
-    /**
      * A thread parked in a {@code getConnection} waits for a pool (the application's own call, or
      * the recorder's lookups through it): the recorder's connection for lock questions goes back
      * to the pool for good, so that it is never what the application waits for.
      */
-    private void releaseConnectionsIfAPoolIsWaitedFor(Thread thread) {
-        for (StackTraceElement frame : thread.getStackTrace()) {
-            if (frame.getMethodName().equals("getConnection")) {
-                sessions.close();
-                return;
-            }
+    private void releaseConnectionsIfAPoolIsWaitedFor(Frames frames) {
+        if (frames.any(frame -> frame.getMethodName().equals("getConnection"))) {
+            sessions.close();
         }
-    }
-
-    /** Whether a thread is inside a driver's {@code connect}: opening a connection, not waiting for a pool's. */
-    private static boolean opensAConnection(Thread thread) {
-        for (StackTraceElement frame : thread.getStackTrace()) {
-            if (frame.getMethodName().equals("connect") && !frame.getClassName().startsWith("java.")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether a thread is inside a call on a recorded connection, statement or result. */
-    private static boolean inRecordedCall(Thread thread) {
-        for (StackTraceElement frame : thread.getStackTrace()) {
-            if (frame.getClassName().startsWith("dev.isocheck.internal.recording.")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
-     * Whether a thread that does not run loads a class or waits for another thread to (the class
-     * loader's lock): a {@code ClassLoader.loadClass} on its stack.
+     * A thread's stack, read once, when the first question about it is asked, for the questions
+     * one look at the thread asks: where it is tells the gate whether it waits for the
+     * application, the database, a pool or the recorder.
      */
-    private static boolean loadingAClass(Thread thread) {
-        for (StackTraceElement frame : thread.getStackTrace()) {
-            if ("java.lang.ClassLoader".equals(frame.getClassName()) && "loadClass".equals(frame.getMethodName())) {
-                return true;
-            }
-        }
-        return false;
-    }
+    private static final class Frames {
 
-    /** The application frame a thread waits in: the first below the JDK's own. */
-    private static String waitingAt(Thread thread) {
-        for (StackTraceElement frame : thread.getStackTrace()) {
-            String c = frame.getClassName();
-            if (!c.startsWith("java.") && !c.startsWith("jdk.") && !c.startsWith("sun.") && !c.startsWith("dev.isocheck.internal.")) {
-                return " (at " + frame + ")";
-            }
+        private final Thread thread;
+        private StackTraceElement[] frames;
+
+        Frames(Thread thread) {
+            this.thread = thread;
         }
-        return "";
+
+        boolean any(java.util.function.Predicate<StackTraceElement> frame) {
+            if (frames == null) {
+                frames = thread.getStackTrace();
+            }
+            for (StackTraceElement each : frames) {
+                if (frame.test(each)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** The innermost frame outside the JDK (and, with {@code recorder} false, outside the recorder), if any. */
+        private Optional<StackTraceElement> innermost(boolean recorder) {
+            StackTraceElement[] found = new StackTraceElement[1];
+            any(frame -> {
+                String c = frame.getClassName();
+                boolean outside = !c.startsWith("java.") && !c.startsWith("jdk.") && !c.startsWith("sun.")
+                        && (recorder || !c.startsWith("dev.isocheck.internal."));
+                if (outside) {
+                    found[0] = frame;
+                }
+                return outside;
+            });
+            return Optional.ofNullable(found[0]);
+        }
+
+        /**
+         * Whether a parked thread waits in the recorder's own work (a bounded parse, a question on
+         * a connection of its own), not in the application's: its innermost frame outside the JDK
+         * is the recorder's.
+         */
+        boolean recorderAtWork() {
+            return innermost(true).map(StackTraceElement::getClassName)
+                    .filter(c -> c.startsWith("dev.isocheck.internal.") && !c.startsWith("dev.isocheck.internal.schedule."))
+                    .isPresent();
+        }
+
+        /** Whether the thread is inside a driver's {@code connect}: opening a connection, not waiting for a pool's. */
+        boolean opensAConnection() {
+            return any(frame -> frame.getMethodName().equals("connect") && !frame.getClassName().startsWith("java."));
+        }
+
+        /** Whether the thread is inside a call on a recorded connection, statement or result. */
+        boolean inRecordedCall() {
+            return any(frame -> frame.getClassName().startsWith("dev.isocheck.internal.recording."));
+        }
+
+        /**
+         * Whether a thread that does not run loads a class or waits for another thread to (the
+         * class loader's lock): a {@code ClassLoader.loadClass} on its stack.
+         */
+        boolean loadingAClass() {
+            return any(frame -> "java.lang.ClassLoader".equals(frame.getClassName()) && "loadClass".equals(frame.getMethodName()));
+        }
+
+        /** The application frame the thread waits in, for a message: the first below the JDK's own. */
+        String waitingAt() {
+            return innermost(false).map(frame -> " (at " + frame + ")").orElse("");
+        }
     }
 
     /**
@@ -477,7 +494,7 @@ public final class Gate implements StatementGate {
         for (int i = 0; i < waiting.size(); i++) {
             Participant p = waiting.get(i);
             why.append(i == 0 ? "" : ", ").append(p.letter).append(" (").append(p.name).append(") waited outside it")
-                    .append(waitingAt(p.thread));
+                    .append(new Frames(p.thread).waitingAt());
         }
         stalled = why.toString();
         testThread.interrupt();

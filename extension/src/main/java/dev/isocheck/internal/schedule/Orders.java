@@ -35,30 +35,7 @@ final class Orders {
 
     /** Every order, most switches first, then alphabetically; call only where {@link #count} is small. */
     static List<String> all(Map<String, Integer> steps) {
-        List<String> letters = new ArrayList<>(steps.keySet());
-        int[] left = letters.stream().mapToInt(steps::get).toArray();
-        List<List<String>> orders = new ArrayList<>();
-        extend(letters, left, new ArrayList<>(), orders);
-        return orders.stream()
-                .sorted(Comparator.comparingInt(Orders::switches).reversed().thenComparing(Letters::join))
-                .map(Letters::join).toList();
-    }
-
-    private static void extend(List<String> letters, int[] left, List<String> prefix, List<List<String>> orders) {
-        boolean any = false;
-        for (int i = 0; i < left.length; i++) {
-            if (left[i] > 0) {
-                any = true;
-                left[i]--;
-                prefix.add(letters.get(i));
-                extend(letters, left, prefix, orders);
-                prefix.remove(prefix.size() - 1);
-                left[i]++;
-            }
-        }
-        if (!any) {
-            orders.add(List.copyOf(prefix));
-        }
+        return withSwitchesAtMost(steps, Integer.MAX_VALUE);
     }
 
     /**

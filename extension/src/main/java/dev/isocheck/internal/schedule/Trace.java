@@ -32,6 +32,14 @@ public record Trace(List<Step> steps, Map<String, String> threads, List<String> 
         return Letters.join(steps.stream().map(Step::letter).toList());
     }
 
+    /** The threads by letter, in letter order: {@code (A = pay-bob, B = pay-carol)}. */
+    public String legend() {
+        StringBuilder legend = new StringBuilder("(");
+        threads.entrySet().stream().sorted(Map.Entry.comparingByKey(Letters::compare))
+                .forEach(e -> legend.append(legend.length() > 1 ? ", " : "").append(e.getKey()).append(" = ").append(e.getValue()));
+        return legend.append(')').toString();
+    }
+
     /** How many steps each letter took, by letter. */
     public Map<String, Integer> stepsPerThread() {
         Map<String, Integer> counts = new java.util.TreeMap<>(Letters::compare);
