@@ -245,10 +245,14 @@ final class ObservedResultSet implements InvocationHandler {
         Optional<TableColumns> table = connection.knownColumnsOf(aggregate.table());
         ExactWhere exact = ExactWhere.of(aggregate.where(), parameters, (column, ordered) -> {
             Integer type = hidden.types().get(column);
-            return type != null && (TableColumns.exactlyComparable(type)
+            return type != null && (TableColumns.exactlyComparable(type) && (connection.booleansExact() || !booleanType(type))
                     || table.isPresent() && table.get().comparedExactly(column, ordered));
         });
         return exact.where() != null ? exact.where() : unchecked(aggregate.table(), aggregate.where(), exact.reason());
+    }
+
+    private static boolean booleanType(int type) {
+        return type == java.sql.Types.BIT || type == java.sql.Types.BOOLEAN;
     }
 
     /** The WHERE as a predicate read, when the checker evaluates it exactly as the database did. */
@@ -267,7 +271,9 @@ final class ObservedResultSet implements InvocationHandler {
             return null;
         }
         RowReader rows = reader;
+        boolean booleansExact = connection.booleansExact();
         ExactWhere exact = ExactWhere.of(query.where(), parameters, (column, ordered) -> rows.exactlyComparable(column)
+                && (booleansExact || !rows.isBoolean(column))
                 || rows.isText(column) && table.isPresent() && table.get().comparedExactly(column, ordered));
         return exact.where() != null ? exact.where() : unchecked(query.table(), query.where(), exact.reason());
     }

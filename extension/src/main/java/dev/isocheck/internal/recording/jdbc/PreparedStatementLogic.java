@@ -231,13 +231,15 @@ final class PreparedStatementLogic extends StatementLogic {
      * The statement to run a prepared write's batch on so that its generated keys are the rows the
      * batch wrote, every column asked for by name: the statement itself when it was prepared so
      * (HSQLDB); for a rewritten write, the original asking for them, where the driver answers
-     * with rows (PostgreSQL's RETURNING; H2 for INSERT and UPDATE). {@code null} when there is none.
+     * with rows (PostgreSQL's RETURNING; H2 for INSERT and UPDATE; not MySQL's or MariaDB's, whose
+     * keys are the auto-increment values). {@code null} when there is none.
      */
     private Statement batchReturningRows(Write write) {
         if (mode instanceof KeysAsRows) {
             return real;
         }
-        if (!(mode instanceof Rewritten rewritten) || connection.dialect() == Dialect.H2 && write.kind() == WriteKind.DELETE) {
+        if (!(mode instanceof Rewritten rewritten) || connection.dialect() == Dialect.H2 && write.kind() == WriteKind.DELETE
+                || !connection.dialect().returnsKeysByName()) {
             return null;
         }
         Optional<String[]> columns = connection.everyColumn(write.table()).or(this::returnedColumns);

@@ -50,6 +50,19 @@ final class PrimaryKeys implements PrimaryKeyLookup {
         return ref == null ? null : ref.get();
     }
 
+    /** Each table's name as the database spells it, with its schema or database: {schema or catalog, name}. */
+    private final Map<String, String[]> spelled = new ConcurrentHashMap<>();
+
+    /**
+     * The table as an identifier in {@code dialect}'s SQL, qualified and quoted as the database
+     * spells it (table names are case-sensitive on MySQL), when looked up.
+     */
+    Optional<String> qualifiedName(String table, Dialect dialect) {
+        String[] name = spelled.get(table);
+        return name == null ? Optional.empty()
+                : Optional.of((name[0] == null ? "" : dialect.quote(name[0]) + ".") + dialect.quote(name[1]));
+    }
+
     /** The table's key and columns, when looked up and the table has a key; empty otherwise. */
     Optional<TableColumns> columnsOf(String table) {
         Optional<TableColumns> found = columns.get(table);
@@ -183,7 +196,7 @@ final class PrimaryKeys implements PrimaryKeyLookup {
             try {
                 DatabaseMetaData metaData = connection.getMetaData();
                 if (objects == null) {
-                    objects = objects(metaData);
+                    objects = objects(metaData, databaseOf(connection, dialect));
                 }
                 lookUpOne(connection, dialect, metaData, objects, table, recording).stream()
                         .filter(queued::add).forEach(queue::add);
@@ -220,7 +233,11 @@ final class PrimaryKeys implements PrimaryKeyLookup {
         String schema = named.get(0)[0];
         String name = named.get(0)[1];
         String type = named.get(0)[2];
-        Map<String, String> effects = new TreeMap<>(cascades(metaData, schema, name));
+        // Where the catalog names the table (MySQL, MariaDB), the metadata is asked by it alone.
+        String catalog = named.get(0)[3];
+        String metaSchema = catalog == null ? schema : null;
+        spelled.put(table, new String[] {schema, name});
+        Map<String, String> effects = new TreeMap<>(cascades(metaData, catalog, metaSchema, name));
         boolean baseTable = type.equals("TABLE") || type.equals("BASE TABLE") || type.equals("PARTITIONED TABLE");
         TableTree tree = baseTable ? TableTree.of(connection, dialect, schema, name) : null;
         if (!baseTable) {
@@ -229,11 +246,11 @@ final class PrimaryKeys implements PrimaryKeyLookup {
         } else if (tree.mayWriteAnywhere()) {
             effects.put("*", "the table has triggers or rules (its partitions' and children's too), which may write any table unseen");
         }
-        Optional<List<String>> key = find(metaData, schema, name);
+        Optional<List<String>> key = find(metaData, catalog, metaSchema, name);
         keysComputed.remove(table);
         if (key.isPresent()) {
             Set<String> generated = new java.util.HashSet<>();
-            Map<String, TableColumns.Column> all = columns(connection, dialect, metaData, schema, name, generated);
+            Map<String, TableColumns.Column> all = columns(connection, dialect, metaData, catalog, metaSchema, name, generated);
             if (key.get().stream().anyMatch(column -> generated.contains(column) || generated.contains("*"))) {
                 keysComputed.add(table);
             }
@@ -256,17 +273,33 @@ final class PrimaryKeys implements PrimaryKeyLookup {
         return effects.keySet().stream().filter(t -> !t.equals("*")).toList();
     }
 
-    /** Every table-like object outside the system schemas: {schema, name, type}. */
-    private static List<String[]> objects(DatabaseMetaData metaData) throws SQLException {
+    /**
+     * The database the connection works in, on MySQL and MariaDB, whose JDBC catalogs are its
+     * databases: the look-ups stay in it, where its statements' unqualified tables are (another
+     * database's table of the same name is not theirs). {@code null} elsewhere: every schema.
+     */
+    private static String databaseOf(Connection connection, Dialect dialect) throws SQLException {
+        return dialect == Dialect.MARIADB || dialect == Dialect.MYSQL ? connection.getCatalog() : null;
+    }
+
+    /**
+     * Every table-like object outside the system schemas, of {@code catalog} when not null:
+     * {schema, name, type, catalog}. On MySQL and MariaDB the catalog stands where the schema
+     * does elsewhere, and is what names the table to the other look-ups.
+     */
+    private static List<String[]> objects(DatabaseMetaData metaData, String catalog) throws SQLException {
         List<String[]> objects = new ArrayList<>();
-        try (ResultSet rs = metaData.getTables(null, null, "%", null)) {
+        try (ResultSet rs = metaData.getTables(catalog, null, "%", null)) {
             while (rs.next()) {
                 String schema = rs.getString("TABLE_SCHEM");
                 if (schema != null && SYSTEM_SCHEMAS.contains(schema.toLowerCase(Locale.ROOT))) {
                     continue;
                 }
-                objects.add(new String[] {schema, rs.getString("TABLE_NAME"),
-                        String.valueOf(rs.getString("TABLE_TYPE")).toUpperCase(Locale.ROOT)});
+                if (catalog != null && !catalog.equals(rs.getString("TABLE_CAT"))) {
+                    continue;
+                }
+                objects.add(new String[] {catalog != null ? catalog : schema, rs.getString("TABLE_NAME"),
+                        String.valueOf(rs.getString("TABLE_TYPE")).toUpperCase(Locale.ROOT), catalog});
             }
         }
         return objects;
@@ -276,9 +309,10 @@ final class PrimaryKeys implements PrimaryKeyLookup {
      * The child tables of the table's foreign keys whose rows a write to it changes: ON DELETE or
      * ON UPDATE CASCADE, SET NULL or SET DEFAULT.
      */
-    private static Map<String, String> cascades(DatabaseMetaData metaData, String schema, String table) throws SQLException {
+    private static Map<String, String> cascades(DatabaseMetaData metaData, String catalog, String schema, String table)
+            throws SQLException {
         Map<String, String> children = new TreeMap<>();
-        try (ResultSet keys = metaData.getExportedKeys(null, schema, table)) {
+        try (ResultSet keys = metaData.getExportedKeys(catalog, schema, table)) {
             while (keys.next()) {
                 if (changesChildren(keys.getShort("UPDATE_RULE")) || changesChildren(keys.getShort("DELETE_RULE"))) {
                     children.put(keys.getString("FKTABLE_NAME").toLowerCase(Locale.ROOT),
@@ -395,11 +429,12 @@ final class PrimaryKeys implements PrimaryKeyLookup {
      *                  ({@code IS_GENERATEDCOLUMN}), or {@code "*"} where the driver does not say
      */
     private static Map<String, TableColumns.Column> columns(Connection connection, Dialect dialect, DatabaseMetaData metaData,
-                                                            String schema, String table, Set<String> generated) throws SQLException {
+                                                            String catalog, String schema, String table, Set<String> generated)
+            throws SQLException {
         Map<String, TableColumns.Column> found = new java.util.LinkedHashMap<>();
         Map<String, String> typeNames = new java.util.HashMap<>();
         Set<String> twice = new java.util.HashSet<>();
-        try (ResultSet rs = metaData.getColumns(null, schema, table, null)) {
+        try (ResultSet rs = metaData.getColumns(catalog, schema, table, null)) {
             while (rs.next()) {
                 // The arguments are patterns, in which _ matches any character: keep this table's only.
                 if (!table.equals(rs.getString("TABLE_NAME")) || schema != null && !schema.equals(rs.getString("TABLE_SCHEM"))) {
@@ -407,7 +442,12 @@ final class PrimaryKeys implements PrimaryKeyLookup {
                 }
                 String name = rs.getString("COLUMN_NAME");
                 String lower = name.toLowerCase(Locale.ROOT);
-                if (found.put(lower, new TableColumns.Column(name, rs.getInt("DATA_TYPE"))) != null) {
+                int type = rs.getInt("DATA_TYPE");
+                if ((dialect == Dialect.MARIADB || dialect == Dialect.MYSQL) && (type == java.sql.Types.BIT || type == java.sql.Types.BOOLEAN)) {
+                    // MySQL's BOOLEAN is TINYINT(1), which may hold 2: read as true, yet not = TRUE.
+                    type = java.sql.Types.OTHER;
+                }
+                if (found.put(lower, new TableColumns.Column(name, type)) != null) {
                     twice.add(lower);
                 }
                 typeNames.put(lower, rs.getString("TYPE_NAME"));
@@ -428,9 +468,10 @@ final class PrimaryKeys implements PrimaryKeyLookup {
         return twice.isEmpty() ? Map.copyOf(found) : Map.of();
     }
 
-    private static Optional<List<String>> find(DatabaseMetaData metaData, String schema, String table) throws SQLException {
+    private static Optional<List<String>> find(DatabaseMetaData metaData, String catalog, String schema, String table)
+            throws SQLException {
         TreeMap<Short, String> columns = new TreeMap<>();
-        try (ResultSet keys = metaData.getPrimaryKeys(null, schema, table)) {
+        try (ResultSet keys = metaData.getPrimaryKeys(catalog, schema, table)) {
             while (keys.next()) {
                 columns.put(keys.getShort("KEY_SEQ"), keys.getString("COLUMN_NAME").toLowerCase(Locale.ROOT));
             }

@@ -37,6 +37,8 @@ final class RecordedConnection implements InvocationHandler {
     private final Dialect dialect;
     /** The server's major version, 0 when unknown: which rewrites it understands. */
     private final int majorVersion;
+    /** The server's minor version (MariaDB's RETURNING depends on it). */
+    private final int minorVersion;
     private final PrimaryKeys primaryKeys;
     /** The database's write logs, {@code null} where it keeps none the recorder reads (not PostgreSQL). */
     private final LogicalDecoding decoding;
@@ -84,12 +86,16 @@ final class RecordedConnection implements InvocationHandler {
         this.decoding = dialect == Dialect.POSTGRESQL ? decoding : null;
         this.dialect = dialect;
         int major;
+        int minor;
         try {
             major = real.getMetaData().getDatabaseMajorVersion();
+            minor = real.getMetaData().getDatabaseMinorVersion();
         } catch (SQLException | RuntimeException e) {
             major = 0;
+            minor = 0;
         }
         this.majorVersion = major;
+        this.minorVersion = minor;
         this.savesEachStatement = dialect == Dialect.POSTGRESQL && autosaveAlways(real);
         this.primaryKeys = primaryKeys;
         this.autoCommit = real.getAutoCommit();
@@ -100,8 +106,9 @@ final class RecordedConnection implements InvocationHandler {
      * PostgreSQL) are shared by the connections to one database.
      */
     static Connection wrap(Connection real, PrimaryKeys primaryKeys, LogicalDecoding decoding) throws SQLException {
-        RecordedConnection handler = new RecordedConnection(real, Dialect.of(real.getMetaData().getDatabaseProductName()),
-                primaryKeys, decoding);
+        java.sql.DatabaseMetaData meta = real.getMetaData();
+        RecordedConnection handler = new RecordedConnection(real,
+                Dialect.of(meta.getDatabaseProductName(), meta.getDatabaseProductVersion()), primaryKeys, decoding);
         handler.proxy = Proxies.create(Connection.class, handler);
         return handler.proxy;
     }
@@ -195,7 +202,8 @@ final class RecordedConnection implements InvocationHandler {
      * old versions where the server gives both ({@link #returnsOldRows}), else the new ones.
      */
     Optional<String> rewrite(AnalysedStatement.Write write, String sql) {
-        if (!rewritable(write, sql)) {
+        if (!rewritable(write, sql) || dialect == Dialect.MARIADB && majorVersion * 100 + minorVersion < 1005) {
+            // MariaDB's INSERT ... RETURNING came in 10.5.
             return Optional.empty();
         }
         return dialect.rewriteWithOldRows(write, sql, majorVersion).or(() -> dialect.rewrite(write, sql));
@@ -216,8 +224,57 @@ final class RecordedConnection implements InvocationHandler {
         }
         java.util.List<String> names = new java.util.ArrayList<>(table.get().columns().keySet());
         java.util.List<String> quoted = new java.util.ArrayList<>();
-        table.get().columns().values().forEach(column -> quoted.add(column.quoted()));
+        table.get().columns().values().forEach(column -> quoted.add(dialect.quote(column.name())));
         return dialect.returningAlso(sql, quoted).map(rewritten -> new ReturnedRowsTee.Plan(write, rewritten, java.util.List.copyOf(names)));
+    }
+
+    /**
+     * The row of {@code table} with {@code key}, read back inside the transaction in progress after
+     * an UPDATE of it sent as written (MySQL, MariaDB: {@link Dialect#readsBackUpdates}): by its
+     * primary key, every column, as a locking read. The UPDATE locked the row and the transaction
+     * holds it, so the read waits for nothing, takes no lock the transaction lacks, and sees the
+     * row as the UPDATE left it; a locking read starts no snapshot, so the application's next
+     * plain read sees what it would have. Not when the UPDATE left warnings (or the driver does not
+     * say whether it did), which the read would clear before the application asks for them. Empty
+     * when the table is not known or the read fails or is not sent.
+     *
+     * @param key the value of each key column, by lower-case name
+     */
+    Optional<Map<String, Object>> readBack(String table, Map<String, Object> key) {
+        if (ServerStatus.warnings(real) != 0) {
+            // The read would clear the warnings the application has yet to ask for.
+            return Optional.empty();
+        }
+        Optional<TableColumns> columns = primaryKeys.columnsOf(table);
+        Optional<String> name = primaryKeys.qualifiedName(table, dialect);
+        if (columns.isEmpty() || name.isEmpty() || !columns.get().allReadable() || !key.keySet().equals(java.util.Set.copyOf(columns.get().key()))) {
+            return Optional.empty();
+        }
+        StringBuilder sql = new StringBuilder("SELECT ");
+        List<String> selected = new java.util.ArrayList<>();
+        columns.get().columns().values().forEach(column -> selected.add(dialect.quote(column.name())));
+        sql.append(String.join(", ", selected)).append(" FROM ").append(name.get()).append(" WHERE ");
+        List<String> conditions = new java.util.ArrayList<>();
+        for (String column : columns.get().key()) {
+            conditions.add(dialect.quote(columns.get().columns().get(column).name()) + " = ?");
+        }
+        sql.append(String.join(" AND ", conditions)).append(" FOR UPDATE");
+        try (java.sql.PreparedStatement read = real.prepareStatement(sql.toString())) {
+            int i = 1;
+            for (String column : columns.get().key()) {
+                read.setObject(i++, key.get(column));
+            }
+            try (java.sql.ResultSet rs = read.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                RowReader reader = new RowReader(rs, null);
+                Map<String, Object> row = reader.row();
+                return reader.ambiguous() || rs.next() ? Optional.empty() : Optional.of(row);
+            }
+        } catch (SQLException | RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     /** Whether {@link #rewrite} of {@code write} returns each row's new version followed by its old one. */
@@ -245,12 +302,17 @@ final class RecordedConnection implements InvocationHandler {
     /**
      * The columns of {@code table}, looked up now if not yet known and the connection is between
      * transactions (a look-up inside the application's transaction could start its snapshot
-     * early); empty when unknown.
+     * early), or inside one on MySQL and MariaDB; empty when unknown.
      */
     synchronized Optional<TableColumns> columnsOf(String table) {
-        if (!primaryKeys.knows(table) && !open && idleAtServer()) {
+        boolean between = !open && idleAtServer();
+        // MySQL's and MariaDB's catalog is the information schema, which no snapshot or row lock
+        // covers: a look-up inside the application's transaction changes nothing it sees, and an
+        // UPDATE's row can only be read back by a key known then.
+        boolean inside = open && (dialect == Dialect.MARIADB || dialect == Dialect.MYSQL);
+        if (!primaryKeys.knows(table) && (between || inside)) {
             primaryKeys.lookUp(real, dialect, java.util.Set.of(table));
-            if (!autoCommit) {
+            if (between && !autoCommit) {
                 try {
                     real.rollback();
                 } catch (SQLException | RuntimeException ignored) {
@@ -274,6 +336,19 @@ final class RecordedConnection implements InvocationHandler {
      */
     boolean changesWhatItMatches(String table) {
         return primaryKeys.logsItsOwnRows(table) && !primaryKeys.writesAnywhere(table);
+    }
+
+    /**
+     * Whether a boolean column holds only what the checker reads it as: not on MySQL and MariaDB,
+     * whose BOOLEAN is TINYINT(1) (2 reads as true, yet {@code = TRUE} does not select it).
+     */
+    boolean booleansExact() {
+        return dialect != Dialect.MARIADB && dialect != Dialect.MYSQL;
+    }
+
+    /** Whether a primary key column of {@code table} is one the database computes, as last looked up. */
+    boolean keyComputed(String table) {
+        return primaryKeys.keyComputed(table);
     }
 
     /** The columns of {@code table} as already looked up, without looking up (empty when not yet known). */
@@ -305,7 +380,7 @@ final class RecordedConnection implements InvocationHandler {
         if (Integer.valueOf(Statement.RETURN_GENERATED_KEYS).equals(keys)) {
             return dialect == Dialect.POSTGRESQL ? Optional.of(keys) : Optional.empty();
         }
-        if (!(keys instanceof String[] names) || names.length == 0 || dialect == Dialect.OTHER) {
+        if (!(keys instanceof String[] names) || names.length == 0 || !dialect.returnsKeysByName()) {
             return Optional.empty();
         }
         return everyColumn(write.table()).flatMap(all -> {
@@ -336,7 +411,7 @@ final class RecordedConnection implements InvocationHandler {
                 }
                 tables.add(columns.get());
             }
-            return HiddenColumns.join(joined, sql, tables);
+            return HiddenColumns.join(joined, sql, tables, dialect);
         }
         String table = analysed instanceof AnalysedStatement.Query q ? q.table()
                 : analysed instanceof AnalysedStatement.Aggregate a ? a.table() : null;
@@ -460,6 +535,15 @@ final class RecordedConnection implements InvocationHandler {
      * @param resultOpen whether it left a result open (an auto-commit transaction then ends with it)
      */
     synchronized void afterExecute(SQLException failure, boolean resultOpen) {
+        if (failure != null && !autoCommit && open && (dialect == Dialect.MARIADB || dialect == Dialect.MYSQL)) {
+            Outcome ended = rolledBackByServer(failure);
+            if (ended != null) {
+                // The server ended the transaction itself: the application's next statement starts
+                // another, whether or not it calls rollback() first.
+                end(ended, false);
+                return;
+            }
+        }
         if (failure != null && dooms(failure)) {
             doomedAt = log == null ? 0 : log.mark();
         }
@@ -554,6 +638,22 @@ final class RecordedConnection implements InvocationHandler {
         if (open && dooms(e) && doomedAt < 0) {
             doomedAt = log == null ? 0 : log.mark();
         }
+    }
+
+    /**
+     * How a failed statement ended the transaction on MySQL or MariaDB, whose errors roll back the
+     * statement alone, but for these: a deadlock (1213) or, in MariaDB with
+     * {@code innodb_snapshot_isolation}, a row changed since the snapshot (1020) roll back the whole
+     * transaction; a lock wait timeout (1205) does too where {@code innodb_rollback_on_timeout} is
+     * on, which the recorder does not ask, so what came before it may or may not stand.
+     * {@code null} when the transaction goes on.
+     */
+    private static Outcome rolledBackByServer(SQLException failure) {
+        int code = failure.getErrorCode();
+        if (code == 1213 || code == 1020 || "40001".equals(failure.getSQLState())) {
+            return Outcome.ABORTED;
+        }
+        return code == 1205 ? Outcome.UNKNOWN : null;
     }
 
     private boolean dooms(SQLException e) {
@@ -717,7 +817,11 @@ final class RecordedConnection implements InvocationHandler {
         if (partlyCommitted && outcome == Outcome.ABORTED) {
             outcome = Outcome.UNKNOWN;
         }
-        if (mayQuery && !ended.tablesAll(primaryKeys.knowsFor(ended.recording()))) {
+        // Not on MySQL or MariaDB, which look tables up before the statements that name them: a
+        // look-up here would clear the warnings, ROW_COUNT() and FOUND_ROWS() of the application's
+        // last statement, which it may still ask for.
+        if (mayQuery && dialect != Dialect.MARIADB && dialect != Dialect.MYSQL
+                && !ended.tablesAll(primaryKeys.knowsFor(ended.recording()))) {
             lookUpKeys(ended);
         }
         try {
@@ -735,6 +839,9 @@ final class RecordedConnection implements InvocationHandler {
      * that ends it must never touch. True where the driver does not say.
      */
     private boolean idleAtServer() {
+        if (dialect == Dialect.MARIADB || dialect == Dialect.MYSQL) {
+            return ServerStatus.idle(real);
+        }
         if (dialect != Dialect.POSTGRESQL) {
             return true;
         }

@@ -145,6 +145,16 @@ final class RowReader {
      * where the table says their collation is exact, which {@link #isText} leaves to the caller),
      * not floating-point numbers (a literal and a column may round differently).
      */
+    /** Whether {@code column} is a result column of a boolean or bit type. */
+    boolean isBoolean(String column) {
+        for (int i = 0; i < names.length; i++) {
+            if (column.equals(names[i])) {
+                return types[i] == Types.BIT || types[i] == Types.BOOLEAN;
+            }
+        }
+        return false;
+    }
+
     boolean exactlyComparable(String column) {
         for (int i = 0; i < names.length; i++) {
             if (column.equals(names[i])) {

@@ -193,6 +193,9 @@ abstract class StatementSupport {
         statement(log, sql);
         RowsRead read = rowsRead(analysed, hidden);
         boolean logged = log != null && log.writeLog() != null;
+        // An UPDATE on MySQL or MariaDB, which have no UPDATE ... RETURNING: its row read back after it.
+        boolean readsBack = log != null && !logged && connection.dialect().readsBackUpdates() && analysed instanceof Write update
+                && update.kind() == AnalysedStatement.WriteKind.UPDATE && target == real;
         if (logged && analysed instanceof Write write) {
             unmatched = UnmatchedWhere.of(connection, log, write, sql.equals(preparedSql) ? parameters.snapshot() : List.of())
                     .orElse(null);
@@ -212,7 +215,7 @@ abstract class StatementSupport {
             if (analysed instanceof AnalysedStatement.NoRowsKnown) {
                 leaveOut(log, analysed, sql);
             }
-        } else {
+        } else if (!readsBack) {
             leaveOut(log, analysed, sql);
         }
         if (analysed instanceof AnalysedStatement.Aggregate && hidden == null && log != null) {
@@ -245,6 +248,11 @@ abstract class StatementSupport {
         }
         wrote(result instanceof Number count ? count.longValue()
                 : Boolean.FALSE.equals(result) && (decidedByCount != null || unmatched != null) ? updateCountOf(target) : -1);
+        if (readsBack) {
+            Object count = Boolean.FALSE.equals(result) ? (Object) updateCountOf(target) : result;
+            connection.observe(log, writes.readBack((Write) analysed, sql, count, log,
+                    sql.equals(preparedSql) ? parameters.snapshot() : List.of()));
+        }
         if (mayWrite) {
             Set<String> written = result instanceof Number count && count.longValue() == 1 ? keysIfOne
                     : analysed instanceof Write write && connection.logsItsOwnRows(write.table())

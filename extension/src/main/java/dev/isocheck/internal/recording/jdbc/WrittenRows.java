@@ -194,6 +194,76 @@ final class WrittenRows {
     }
 
     /**
+     * What an UPDATE sent as written on a database without UPDATE ... RETURNING (MySQL, MariaDB)
+     * wrote, read back inside its transaction ({@link RecordedConnection#readBack}): known when
+     * its WHERE names one row by every column of the primary key (other conditions beside it
+     * allowed), it assigns no key column, the driver said it changed that row or none, and the
+     * transaction is still open (in auto-commit mode it committed and released the row, which
+     * another transaction may have changed since). Anything else leaves the table out, saying why.
+     *
+     * @param result     what the driver answered: the count of rows changed, or not a number
+     * @param parameters the parameters it ran with by index (index 0 unused)
+     */
+    Observation readBack(Write write, String sql, Object result, TransactionLog log, List<Object> parameters) {
+        Optional<TableColumns> table = connection.knownColumnsOf(write.table());
+        String unknown = null;
+        if (connection.autoCommit()) {
+            unknown = "an UPDATE in auto-commit mode on MySQL or MariaDB, which have no UPDATE ... RETURNING:"
+                    + " its rows cannot be read back after its commit (run it in a transaction)";
+        } else if (!(result instanceof Number count) || count.longValue() < 0) {
+            unknown = "the driver did not say how many rows the UPDATE changed";
+        } else if (table.isEmpty()) {
+            unknown = "the table's primary key is not known";
+        } else if (write.limited() || write.where() == null
+                || write.assigned().stream().anyMatch(table.get().key()::contains)) {
+            unknown = "an UPDATE on MySQL or MariaDB is read back by its primary key: this one has no WHERE naming"
+                    + " one row by it, has LIMIT or ORDER BY, or changes the key";
+        } else if (count.longValue() == 0) {
+            return rowsWritten(write, sql, new ArrayList<>(), null, false, log);
+        } else if (connection.keyComputed(write.table())) {
+            // Read back by the key it had, a row whose key the database recomputed is not found.
+            unknown = "an UPDATE of a table whose primary key the database computes (a generated column) may move rows,"
+                    + " and the old keys' removal is not seen";
+        } else {
+            Optional<Map<String, Object>> key = keyNamed(write, table.get(), parameters);
+            if (key.isEmpty() || count.longValue() != 1) {
+                unknown = "an UPDATE on MySQL or MariaDB is read back by its primary key: this one's WHERE does not"
+                        + " name one row by every key column, as a literal or a parameter";
+            } else {
+                Optional<Map<String, Object>> row = connection.readBack(write.table(), key.get());
+                if (row.isEmpty()) {
+                    unknown = "the row the UPDATE changed could not be read back";
+                } else {
+                    List<Map<String, Object>> rows = new ArrayList<>();
+                    rows.add(row.get());
+                    return rowsWritten(write, sql, rows, null, false, log);
+                }
+            }
+        }
+        return new LeftOut(Optional.of(write.table()), sql, unknown);
+    }
+
+    /** The key values {@code write}'s WHERE fixes, as literals or bound parameters; empty when it does not fix them all. */
+    private static Optional<Map<String, Object>> keyNamed(Write write, TableColumns table, List<Object> parameters) {
+        Map<String, dev.isocheck.internal.recording.sql.AnalysedStatement.Operand> equalities =
+                dev.isocheck.internal.recording.sql.SqlAnalyzer.equalities(write.where());
+        Map<String, Object> key = new java.util.HashMap<>();
+        for (String column : table.key()) {
+            Object operand = equalities.get(column);
+            if (operand instanceof dev.isocheck.internal.recording.sql.AnalysedStatement.Operand.Literal literal
+                    && literal.value() != null) {
+                key.put(column, literal.value());
+            } else if (operand instanceof dev.isocheck.internal.recording.sql.AnalysedStatement.Operand.Parameter p
+                    && p.index() >= 1 && p.index() < parameters.size() && parameters.get(p.index()) != null) {
+                key.put(column, parameters.get(p.index()));
+            } else {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(key);
+    }
+
+    /**
      * The rows in the generated keys of the statement just executed, when there are as many as it
      * wrote and every one could be read; else the table left out.
      */

@@ -55,6 +55,33 @@ public enum Dialect {
         }
     },
 
+    /**
+     * MariaDB (10.5 and later): {@code INSERT ... RETURNING *} and {@code DELETE ... RETURNING *};
+     * an UPDATE has no RETURNING and is sent as written, its rows read back inside its transaction
+     * ({@link #readsBackUpdates}).
+     */
+    MARIADB {
+        @Override
+        public Optional<String> rewrite(Write write, String sql) {
+            if (write.kind() != WriteKind.INSERT && write.kind() != WriteKind.DELETE) {
+                return Optional.empty();
+            }
+            // On a line of its own, so that a trailing line comment cannot swallow it.
+            return Optional.of(body(sql) + "\nRETURNING *");
+        }
+    },
+
+    /**
+     * MySQL: no RETURNING at all. Writes are sent as written; an UPDATE's rows are read back
+     * inside its transaction ({@link #readsBackUpdates}), an INSERT's or DELETE's are left out.
+     */
+    MYSQL {
+        @Override
+        public Optional<String> rewrite(Write write, String sql) {
+            return Optional.empty();
+        }
+    },
+
     /** Any other database: writes are not rewritten, and so leave their tables out of the check. */
     OTHER {
         @Override
@@ -132,6 +159,31 @@ public enum Dialect {
         return false;
     }
 
+    /**
+     * Whether an UPDATE, sent as written, has the rows it changed read back by key inside its
+     * transaction, which still holds their locks (MySQL and MariaDB, whose UPDATE has no RETURNING).
+     */
+    public boolean readsBackUpdates() {
+        return this == MARIADB || this == MYSQL;
+    }
+
+    /** {@code name} as a quoted identifier: in back-quotes on MySQL and MariaDB (whatever their SQL mode), else in double quotes. */
+    public String quote(String name) {
+        if (this == MARIADB || this == MYSQL) {
+            return '`' + name.replace("`", "``") + '`';
+        }
+        return '"' + name.replace("\"", "\"\"") + '"';
+    }
+
+    /**
+     * Whether the driver answers generated keys asked for by column names with those columns of
+     * the rows written (PostgreSQL, H2, HSQLDB); MySQL's and MariaDB's give the auto-increment
+     * value whatever is asked.
+     */
+    public boolean returnsKeysByName() {
+        return this == POSTGRESQL || this == H2 || this == HSQLDB;
+    }
+
     /** Whether any error in a transaction makes the database abort it (PostgreSQL's rule). */
     public boolean abortsOnError() {
         return this == POSTGRESQL;
@@ -142,9 +194,20 @@ public enum Dialect {
         return this == POSTGRESQL;
     }
 
-    /** The dialect of a database, from {@code DatabaseMetaData.getDatabaseProductName()}. */
-    public static Dialect of(String productName) {
+    /**
+     * The dialect of a database, from {@code DatabaseMetaData.getDatabaseProductName()} and
+     * {@code getDatabaseProductVersion()}: MySQL's driver calls a MariaDB server MySQL, and says
+     * what it is in the version ({@code 11.4.5-MariaDB}).
+     */
+    public static Dialect of(String productName, String productVersion) {
         String name = productName == null ? "" : productName.toLowerCase(Locale.ROOT);
+        String version = productVersion == null ? "" : productVersion.toLowerCase(Locale.ROOT);
+        if (name.equals("mariadb") || name.equals("mysql") && version.contains("mariadb")) {
+            return MARIADB;
+        }
+        if (name.equals("mysql")) {
+            return MYSQL;
+        }
         if (name.equals("postgresql")) {
             return POSTGRESQL;
         }

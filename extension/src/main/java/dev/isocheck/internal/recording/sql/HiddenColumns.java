@@ -58,7 +58,8 @@ public record HiddenColumns(String sql, int visible, List<String> columns, boole
      *
      * @param tables the columns of each of the join's tables, in order
      */
-    public static Optional<HiddenColumns> join(AnalysedStatement.Joined joined, String sql, List<TableColumns> tables) {
+    public static Optional<HiddenColumns> join(AnalysedStatement.Joined joined, String sql, List<TableColumns> tables,
+                                               Dialect dialect) {
         if (ordersByPosition(sql, -1)) {
             return Optional.empty();
         }
@@ -76,7 +77,7 @@ public record HiddenColumns(String sql, int visible, List<String> columns, boole
                 return Optional.empty();
             }
             for (TableColumns.Column column : table.columns().values()) {
-                items.add(alias + "." + column.quoted() + " AS " + label(items.size()));
+                items.add(alias + "." + column.quoted(dialect) + " AS " + label(items.size()));
                 columns.add(column.name().toLowerCase(Locale.ROOT));
                 sources.add(s);
             }
@@ -114,7 +115,7 @@ public record HiddenColumns(String sql, int visible, List<String> columns, boole
             return aggregate(aggregate, sql, table, dialect);
         }
         if (analysed instanceof Query query && dialect != Dialect.OTHER) {
-            return plain(query, sql, table);
+            return plain(query, sql, table, dialect);
         }
         return Optional.empty();
     }
@@ -133,15 +134,15 @@ public record HiddenColumns(String sql, int visible, List<String> columns, boole
                 return Optional.empty();
             }
         }
-        List<String> order = table.key().stream().map(k -> table.columns().get(k).quoted()).toList();
+        List<String> order = table.key().stream().map(k -> table.columns().get(k).quoted(dialect)).toList();
         List<String> items = new ArrayList<>();
         for (int i = 0; i < columns.size(); i++) {
-            items.add(dialect.aggregateArray(table.columns().get(columns.get(i)).quoted(), order) + " AS " + label(i));
+            items.add(dialect.aggregateArray(table.columns().get(columns.get(i)).quoted(dialect), order) + " AS " + label(i));
         }
         return insert(sql, items).map(text -> new HiddenColumns(text, -1, List.copyOf(columns), true, types(columns, table)));
     }
 
-    private static Optional<HiddenColumns> plain(Query query, String sql, TableColumns table) {
+    private static Optional<HiddenColumns> plain(Query query, String sql, TableColumns table, Dialect dialect) {
         if (query.columns() == null || query.distinct() || query.where() == null && query.columns().containsAll(table.key())
                 || query.isPointLookup(table.key()) && table.integerKey()) {
             return Optional.empty();
@@ -157,7 +158,7 @@ public record HiddenColumns(String sql, int visible, List<String> columns, boole
         List<String> columns = List.copyOf(wanted);
         List<String> items = new ArrayList<>();
         for (int i = 0; i < columns.size(); i++) {
-            items.add(table.columns().get(columns.get(i)).quoted() + " AS " + label(i));
+            items.add(table.columns().get(columns.get(i)).quoted(dialect) + " AS " + label(i));
         }
         return insert(sql, items).map(text -> new HiddenColumns(text, query.columns().size(), columns, false, types(columns, table)));
     }

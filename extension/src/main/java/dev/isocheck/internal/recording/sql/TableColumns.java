@@ -40,9 +40,9 @@ public record TableColumns(List<String> key, Map<String, Column> columns, boolea
             this(name, type, false);
         }
 
-        /** The column as an identifier in SQL: quoted, so that its exact spelling is what is meant. */
-        public String quoted() {
-            return '"' + name.replace("\"", "\"\"") + '"';
+        /** The column as an identifier in {@code dialect}'s SQL: quoted, so that its exact spelling is what is meant. */
+        public String quoted(Dialect dialect) {
+            return dialect.quote(name);
         }
     }
 

@@ -572,7 +572,7 @@ abstract class RecorderScenarios {
     }
 
     /** The same, in auto-commit mode or not. */
-    private static void failedBatchOfNotes(Connection c, boolean autoCommit) throws SQLException {
+    static void failedBatchOfNotes(Connection c, boolean autoCommit) throws SQLException {
         // Met between transactions, where the recorder looks up its columns (HSQLDB needs them).
         try (Statement s = c.createStatement()) {
             s.executeQuery("SELECT * FROM notes").close();
@@ -588,7 +588,7 @@ abstract class RecorderScenarios {
         }
     }
 
-    private static boolean noteExists(Connection c, int id) throws SQLException {
+    static boolean noteExists(Connection c, int id) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT * FROM notes WHERE id = ?")) {
             s.setInt(1, id);
             try (ResultSet rs = s.executeQuery()) {

@@ -157,9 +157,20 @@ class SqlAnalyzerTests {
         assertThat(Dialect.H2.rewrite(delete, "DELETE FROM t")).contains("SELECT * FROM OLD TABLE (DELETE FROM t\n)");
         assertThat(Dialect.H2.rewrite(update, "UPDATE t SET n = 1")).contains("SELECT * FROM FINAL TABLE (UPDATE t SET n = 1\n)");
         assertThat(Dialect.OTHER.rewrite(update, "UPDATE t SET n = 1")).isEmpty();
-        assertThat(Dialect.of("HSQL Database Engine")).isEqualTo(Dialect.HSQLDB);
+        assertThat(Dialect.of("HSQL Database Engine", "2.7.4")).isEqualTo(Dialect.HSQLDB);
         assertThat(Dialect.HSQLDB.rewrite(update, "UPDATE t SET n = 1")).isEmpty();
-        assertThat(Dialect.of("MySQL")).isEqualTo(Dialect.OTHER);
+        assertThat(Dialect.of("MySQL", "8.4.3")).isEqualTo(Dialect.MYSQL);
+        assertThat(Dialect.MYSQL.rewrite(delete, "DELETE FROM t")).isEmpty();
+        // MySQL's driver calls MariaDB MySQL; the version says which it is.
+        assertThat(Dialect.of("MySQL", "11.4.5-MariaDB-log")).isEqualTo(Dialect.MARIADB);
+        assertThat(Dialect.of("MariaDB", "11.4.5-MariaDB-log")).isEqualTo(Dialect.MARIADB);
+        assertThat(Dialect.MARIADB.rewrite(delete, "DELETE FROM t -- note")).contains("DELETE FROM t -- note\nRETURNING *");
+        // No UPDATE ... RETURNING: its row is read back instead.
+        assertThat(Dialect.MARIADB.rewrite(update, "UPDATE t SET n = 1")).isEmpty();
+        assertThat(Dialect.MARIADB.readsBackUpdates()).isTrue();
+        assertThat(Dialect.MARIADB.quote("we`ird")).isEqualTo("`we``ird`");
+        assertThat(Dialect.POSTGRESQL.quote("we\"ird")).isEqualTo("\"we\"\"ird\"");
+        assertThat(Dialect.of("Oracle", "23")).isEqualTo(Dialect.OTHER);
     }
 
     @Test

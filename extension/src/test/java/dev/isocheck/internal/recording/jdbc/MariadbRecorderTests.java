@@ -1,0 +1,384 @@
+package dev.isocheck.internal.recording.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.isocheck.AnomalyType;
+import dev.isocheck.CheckResult;
+import dev.isocheck.IsolationLevel;
+import dev.isocheck.internal.recording.RecordedHistory;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The recorder on a real MariaDB through MariaDB's JDBC driver: the scenarios every database with a
+ * dialect passes, and what MariaDB does otherwise. INSERT and DELETE come back through RETURNING;
+ * an UPDATE, which has none, is read back by key inside its transaction; what cannot be read back
+ * (an UPDATE in auto-commit mode, of several rows, in a batch) leaves its table out and says so.
+ * MariaDB's strings compare in a case-insensitive collation by default, so no string WHERE is a
+ * predicate read.
+ */
+class MariadbRecorderTests extends RecorderScenarios {
+
+    private static MariadbDatabase mariadb;
+
+    @BeforeAll
+    static void server() throws Throwable {
+        mariadb = MariadbDatabase.database("recorder");
+    }
+
+    @Override
+    TestDatabase database() {
+        return mariadb;
+    }
+
+    @Override
+    boolean comparesStringsExactly() {
+        return false;
+    }
+
+    @Override
+    @Test
+    void anUpdateThatRecomputesAGeneratedKeyMovesTheRowOrLeavesItsTableOut() {
+        // MariaDB refuses a primary key on a generated column: no such table to write.
+    }
+
+    @Override
+    int weakIsolation() {
+        // InnoDB's REPEATABLE READ lets write skew and lost updates commit.
+        return Connection.TRANSACTION_REPEATABLE_READ;
+    }
+
+    /** MariaDB has no ordered array aggregate the recorder adds: an aggregate's reads are listed as not checked. */
+    @Override
+    @Test
+    void aCountOverAPredicateIsAPredicateReadOfTheRowsItRangedOver() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("count", mariadb.dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                assertThat(onCallCount(c)).isEqualTo(2);
+            }
+        });
+        assertThat(recorded.notModelled()).singleElement().satisfies(n -> {
+            assertThat(n.subject()).isEqualTo("the query SELECT count(*) FROM doctors WHERE on_call = ?");
+            assertThat(n.reason()).contains("aggregate");
+        });
+        assertThat(recorded.history().transactions()).extracting(Object::toString).containsExactly("T1: ");
+    }
+
+    @Override
+    @Test
+    void aggregatesOfEveryKindAndNoRowsAreRecordedAsTheirPredicate() {
+        // Not recorded on MariaDB: see above.
+    }
+
+    /** MariaDB's driver answers generated keys with the auto-increment value whatever is asked: the table is left out. */
+    @Override
+    @Test
+    void keysTheApplicationAsksForByNameAreItsAndTheRecorderLearnsTheFullRow() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("keys", mariadb.dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                try (PreparedStatement s = c.prepareStatement("INSERT INTO notes (id, body) VALUES (?, ?)", new String[] {"id"})) {
+                    s.setInt(1, 7);
+                    s.setString(2, "seven");
+                    assertThat(s.executeUpdate()).isEqualTo(1);
+                }
+            }
+        });
+        assertThat(recorded.notModelled()).singleElement().satisfies(n -> {
+            assertThat(n.subject()).startsWith("table notes (statement: INSERT");
+            assertThat(n.reason()).contains("generated keys");
+        });
+    }
+
+    /** A batch's UPDATEs are not read back: the table is left out; its INSERTs are too. */
+    @Override
+    @Test
+    void writesInAPreparedBatchAreRecordedEachWithItsFullRow() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("batch", mariadb.dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                c.setAutoCommit(false);
+                try (PreparedStatement s = c.prepareStatement("UPDATE doctors SET on_call = ? WHERE id = ?")) {
+                    s.setBoolean(1, false);
+                    s.setInt(2, 1);
+                    s.addBatch();
+                    assertThat(s.executeBatch()).containsExactly(1);
+                }
+                c.commit();
+            }
+        });
+        assertThat(recorded.notModelled()).singleElement().satisfies(n -> assertThat(n.subject()).startsWith("table doctors"));
+    }
+
+    /**
+     * MariaDB's driver sends a prepared batch in one bulk command, which the server runs as one
+     * statement: when an entry fails, none of the batch stands, in auto-commit mode too. A batch
+     * is not recorded on MariaDB: its table is left out whether its transaction commits or not,
+     * and what was recorded passes.
+     */
+    @Override
+    @Test
+    void aFailedBatchInAutoCommitModeLeavesItsTableOut() throws Exception {
+        for (boolean autoCommit : new boolean[] {true, false}) {
+            database().run("DELETE FROM notes");
+            boolean[] exists = new boolean[1];
+            RecordedHistory recorded = RecordedRun.record("failed batch", mariadb.dataSource(), ds -> {
+                try (Connection c = ds.getConnection()) {
+                    failedBatchOfNotes(c, autoCommit);
+                    if (!autoCommit) {
+                        c.commit();
+                    }
+                    exists[0] = noteExists(c, 1);
+                    if (!autoCommit) {
+                        c.commit();
+                    }
+                }
+            });
+            assertThat(exists[0]).as("no entry of a bulk batch that failed stands").isFalse();
+            assertThat(recorded.notModelled()).singleElement().satisfies(n -> assertThat(n.subject()).startsWith("table notes"));
+            assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+        }
+    }
+
+    @Override
+    @Test
+    void aFailedBatchInATransactionThatCommitsLeavesItsTableOut() {
+        // Above, with auto-commit off.
+    }
+
+    @Override
+    @Test
+    void aFailedBatchInATransactionThatRolledBackLeavesNothingOut() {
+        // A batch leaves its table out on MariaDB whatever becomes of its transaction: above.
+    }
+
+    /**
+     * MySQL's BOOLEAN is TINYINT(1), which may hold 2: the driver reads it as true, yet
+     * {@code WHERE on_call = TRUE} does not select it. A WHERE over a boolean column is no
+     * predicate read on MariaDB (the rows returned are still read): the four scenarios whose
+     * predicates range over {@code on_call} are replaced by this one and by the phantom over an
+     * integer column below.
+     */
+    @Test
+    void aWhereOverABooleanColumnIsNoPredicateReadSinceTinyintOneMayHoldTwo() throws Exception {
+        database().run("INSERT INTO doctors VALUES (3, 'carol', 2)");
+        RecordedHistory recorded = RecordedRun.record("boolean", mariadb.dataSource(), ds -> {
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                assertThat(drain(s.executeQuery("SELECT * FROM doctors WHERE on_call = TRUE"))).isEqualTo(2);
+                try (ResultSet rs = s.executeQuery("SELECT on_call FROM doctors WHERE id = 3")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getBoolean(1)).as("2 reads as true").isTrue();
+                }
+            }
+        });
+        assertThat(recorded.notModelled()).singleElement().satisfies(n -> {
+            assertThat(n.subject()).isEqualToIgnoringCase("the reads of doctors WHERE on_call = TRUE");
+            assertThat(n.reason()).contains("cannot compare column on_call");
+        });
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
+
+    @Override
+    @Test
+    void aPhantomThatCommitsIsCaughtThroughPredicateReads() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("phantom", mariadb.dataSource(), ds -> {
+            try (Connection a = open(ds, weakIsolation()); Connection b = open(ds, weakIsolation())) {
+                // Each adds a counter after finding none above 5, which neither sees the other add.
+                int id = 10;
+                for (Connection c : java.util.List.of(a, b)) {
+                    try (Statement s = c.createStatement()) {
+                        assertThat(drain(s.executeQuery("SELECT * FROM counters WHERE n > 5"))).isZero();
+                    }
+                }
+                for (Connection c : java.util.List.of(a, b)) {
+                    try (Statement s = c.createStatement()) {
+                        s.executeUpdate("INSERT INTO counters VALUES (" + id++ + ", 9)");
+                    }
+                }
+                a.commit();
+                b.commit();
+            }
+        });
+        assertThat(recorded.notModelled()).isEmpty();
+        CheckResult result = RecordedRun.check(recorded, IsolationLevel.SERIALIZABLE);
+        assertThat(result.isViolated()).as("%s", result.verdict()).isTrue();
+        assertThat(RecordedRun.cycleTypes(result)).containsExactly(AnomalyType.G2);
+    }
+
+    @Override
+    @Test
+    void parametersBoundAgainBeforeTheResultIsFetchedDoNotChangeWhatWasRead() {
+        // Its predicate ranges over on_call: see above.
+    }
+
+    @Override
+    @Test
+    void aQueryWhoseProjectionOmitsItsWhereIsCheckedAsThePredicateItIs() {
+        // Its predicate ranges over on_call: see above.
+    }
+
+    @Override
+    @Test
+    void aDeleteReadsTheRowsItRemovedAsThePredicateOfItsWhere() {
+        // Its predicate ranges over on_call: see above.
+    }
+
+    /** Without UPDATE ... RETURNING, an UPDATE in auto-commit mode cannot be read back: listed, never guessed. */
+    @Override
+    @Test
+    void serialWorkloadIsFine() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("serial", mariadb.dataSource(), ds -> {
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                assertThat(s.executeUpdate("INSERT INTO notes (id, body) VALUES (4, 'a'), (5, 'b')")).isEqualTo(2);
+                assertThat(s.executeUpdate("UPDATE notes SET body = 'edited' WHERE id = 4")).isEqualTo(1);
+                assertThat(s.executeUpdate("DELETE FROM notes WHERE id = 5")).isEqualTo(1);
+                assertThat(drain(s.executeQuery("SELECT * FROM notes"))).isEqualTo(1);
+            }
+        });
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+        assertThat(recorded.notModelled()).singleElement().satisfies(n -> {
+            assertThat(n.subject()).isEqualTo("table notes (statement: UPDATE notes SET body = 'edited' WHERE id = 4)");
+            assertThat(n.reason()).contains("auto-commit mode");
+        });
+    }
+
+    @Test
+    void insertsUpdatesAndDeletesInATransactionAreRecordedWithTheirFullRows() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("statements", mariadb.dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                c.setAutoCommit(false);
+                try (Statement s = c.createStatement()) {
+                    assertThat(s.executeUpdate("INSERT INTO notes (id, body) VALUES (1, 'one'), (2, 'two')")).isEqualTo(2);
+                    assertThat(s.executeUpdate("UPDATE `notes` SET body = concat(body, '!') WHERE id = 1 AND body = 'one'")).isOne();
+                    assertThat(s.execute("DELETE FROM notes WHERE id = 2")).isFalse();
+                    assertThat(s.getUpdateCount()).isOne();
+                }
+                try (PreparedStatement s = c.prepareStatement("UPDATE counters SET n = n + ? WHERE id = ?")) {
+                    s.setInt(1, 5);
+                    s.setInt(2, 1);
+                    assertThat(s.executeUpdate()).isOne();
+                    s.setInt(2, 9);
+                    assertThat(s.executeUpdate()).isZero();
+                }
+                c.commit();
+            }
+        });
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString).singleElement().asString().contains(
+                "w(notes/1, {\"body\":\"one\",\"id\":1})", "w(notes/1, {\"body\":\"one!\",\"id\":1})", "w(notes/2, null)",
+                "w(counters/1, {\"id\":1,\"n\":5})");
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
+
+    @Test
+    void anUpdateOfSeveralRowsOrWithoutItsKeyLeavesItsTableOutSayingWhy() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("several", mariadb.dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                c.setAutoCommit(false);
+                try (Statement s = c.createStatement()) {
+                    assertThat(s.executeUpdate("UPDATE doctors SET on_call = FALSE WHERE on_call")).isEqualTo(2);
+                }
+                c.commit();
+            }
+        });
+        assertThat(recorded.notModelled()).singleElement().satisfies(n -> {
+            assertThat(n.subject()).startsWith("table doctors");
+            assertThat(n.reason()).contains("read back by its primary key");
+        });
+    }
+
+    /**
+     * A deadlock rolls the whole transaction back on MariaDB, and the application's next statement
+     * starts another (auto-commit stays off): what it writes after the deadlock commits, what it
+     * wrote before does not. An application that goes on without rolling back must not have its
+     * rolled-back writes recorded as committed, nor its later ones as rolled back.
+     */
+    @Test
+    void aDeadlockEndsTheTransactionAndTheNextStatementStartsAnother() throws Exception {
+        database().run("UPDATE counters SET n = 0 WHERE id = 1", "INSERT INTO counters VALUES (2, 0)");
+        RecordedHistory recorded = RecordedRun.record("deadlock", mariadb.dataSource(), ds -> {
+            try (Connection a = open(ds, Connection.TRANSACTION_REPEATABLE_READ);
+                 Connection b = open(ds, Connection.TRANSACTION_REPEATABLE_READ)) {
+                setCounter(a, 1, 10);
+                setCounter(b, 2, 20);
+                java.util.concurrent.CompletableFuture<Integer> waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return setCounter(a, 2, 11);
+                    } catch (SQLException e) {
+                        return -e.getErrorCode();
+                    }
+                });
+                Thread.sleep(300);
+                int second;
+                try {
+                    second = setCounter(b, 1, 21);
+                } catch (SQLException e) {
+                    second = -e.getErrorCode();
+                }
+                int first = waiting.get(20, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(java.util.List.of(first, second)).as("one of the two is the deadlock's victim").contains(-1213, 1);
+                Connection victim = first == -1213 ? a : b;
+                (victim == a ? b : a).commit();
+                // The victim goes on without rolling back: a new transaction, which commits.
+                setCounter(victim, 1, 99);
+                victim.commit();
+            }
+        });
+        try (Connection c = mariadb.dataSource().getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT n FROM counters WHERE id = 1")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getInt(1)).isEqualTo(99);
+        }
+        RecordedHistory after = RecordedRun.record("read after", mariadb.dataSource(), ds -> {
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                drain(s.executeQuery("SELECT * FROM counters WHERE id IN (1, 2)"));
+            }
+        });
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString)
+                .anySatisfy(t -> assertThat(t).contains("w(counters/1, {\"id\":1,\"n\":99})"));
+        CheckResult result = RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE);
+        assertThat(result.isSatisfied()).as("%s%n%s", recorded.history().transactions(), result.explanationText().orElse(""))
+                .isTrue();
+        assertThat(after.history().transactions()).isNotEmpty();
+    }
+
+    private static int setCounter(Connection c, int id, int n) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE counters SET n = ? WHERE id = ?")) {
+            s.setInt(1, n);
+            s.setInt(2, id);
+            return s.executeUpdate();
+        }
+    }
+
+    /** The same scenarios through MySQL's JDBC driver, which calls the server MySQL and says MariaDB in its version. */
+    @Test
+    void mysqlsDriverIsRecordedAsMariadbAndTheLostUpdateIsCaught() throws Exception {
+        DataSource mysql = mariadb.mysqlDriver();
+        RecordedHistory recorded = RecordedRun.record("mysql driver", mysql, ds -> {
+            try (Connection a = open(ds, Connection.TRANSACTION_REPEATABLE_READ);
+                 Connection b = open(ds, Connection.TRANSACTION_REPEATABLE_READ)) {
+                int seenByA = counter(a);
+                int seenByB = counter(b);
+                try (PreparedStatement s = a.prepareStatement("UPDATE counters SET n = ? WHERE id = 1")) {
+                    s.setInt(1, seenByA + 1);
+                    assertThat(s.executeUpdate()).isOne();
+                }
+                a.commit();
+                try (PreparedStatement s = b.prepareStatement("UPDATE counters SET n = ? WHERE id = 1")) {
+                    s.setInt(1, seenByB + 1);
+                    assertThat(s.executeUpdate()).isOne();
+                }
+                b.commit();
+            }
+        });
+        assertThat(recorded.notModelled()).isEmpty();
+        CheckResult result = RecordedRun.check(recorded, IsolationLevel.SERIALIZABLE);
+        assertThat(result.isViolated()).as("%s", recorded.history().transactions()).isTrue();
+        assertThat(RecordedRun.cycleTypes(result)).containsAnyOf(AnomalyType.G2_ITEM, AnomalyType.G_SINGLE);
+    }
+}
