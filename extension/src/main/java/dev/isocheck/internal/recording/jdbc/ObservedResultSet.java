@@ -245,14 +245,10 @@ final class ObservedResultSet implements InvocationHandler {
         Optional<TableColumns> table = connection.knownColumnsOf(aggregate.table());
         ExactWhere exact = ExactWhere.of(aggregate.where(), parameters, (column, ordered) -> {
             Integer type = hidden.types().get(column);
-            return type != null && (TableColumns.exactlyComparable(type) && (connection.booleansExact() || !booleanType(type))
+            return type != null && (TableColumns.exactlyComparable(type) && (connection.booleansExact() || !TableColumns.isBoolean(type))
                     || table.isPresent() && table.get().comparedExactly(column, ordered));
         });
         return exact.where() != null ? exact.where() : unchecked(aggregate.table(), aggregate.where(), exact.reason());
-    }
-
-    private static boolean booleanType(int type) {
-        return type == java.sql.Types.BIT || type == java.sql.Types.BOOLEAN;
     }
 
     /** The WHERE as a predicate read, when the checker evaluates it exactly as the database did. */

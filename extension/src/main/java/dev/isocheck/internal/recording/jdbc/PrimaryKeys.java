@@ -279,7 +279,7 @@ final class PrimaryKeys implements PrimaryKeyLookup {
      * database's table of the same name is not theirs). {@code null} elsewhere: every schema.
      */
     private static String databaseOf(Connection connection, Dialect dialect) throws SQLException {
-        return dialect == Dialect.MARIADB || dialect == Dialect.MYSQL ? connection.getCatalog() : null;
+        return dialect.isMysql() ? connection.getCatalog() : null;
     }
 
     /**
@@ -388,6 +388,9 @@ final class PrimaryKeys implements PrimaryKeyLookup {
      * those without the SELECT privilege (table or column grants); elsewhere none known.
      */
     private static Set<String> unreadable(Connection connection, Dialect dialect, String schema, String table) throws SQLException {
+        if (dialect.isMysql()) {
+            return unreadableOnMysql(connection, schema, table);
+        }
         if (dialect != Dialect.POSTGRESQL) {
             return Set.of();
         }
@@ -398,6 +401,27 @@ final class PrimaryKeys implements PrimaryKeyLookup {
                 + " AND NOT pg_catalog.has_column_privilege(a.attrelid, a.attnum, 'SELECT')")) {
             statement.setString(1, table);
             statement.setString(2, schema);
+            try (ResultSet rs = statement.executeQuery()) {
+                while (rs.next()) {
+                    found.add(rs.getString(1).toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        return found;
+    }
+
+    /**
+     * On MySQL and MariaDB, the columns (lower case) the connection's user may not read: the
+     * information schema lists, for each column, the privileges the current user holds on it
+     * (granted on the column, the table, the database or globally). {@code RETURNING} and a read
+     * back need them, where the write alone would not.
+     */
+    private static Set<String> unreadableOnMysql(Connection connection, String database, String table) throws SQLException {
+        Set<String> found = new java.util.HashSet<>();
+        try (var statement = connection.prepareStatement("SELECT COLUMN_NAME FROM information_schema.COLUMNS"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND FIND_IN_SET('select', PRIVILEGES) = 0")) {
+            statement.setString(1, database);
+            statement.setString(2, table);
             try (ResultSet rs = statement.executeQuery()) {
                 while (rs.next()) {
                     found.add(rs.getString(1).toLowerCase(Locale.ROOT));
@@ -443,7 +467,7 @@ final class PrimaryKeys implements PrimaryKeyLookup {
                 String name = rs.getString("COLUMN_NAME");
                 String lower = name.toLowerCase(Locale.ROOT);
                 int type = rs.getInt("DATA_TYPE");
-                if ((dialect == Dialect.MARIADB || dialect == Dialect.MYSQL) && (type == java.sql.Types.BIT || type == java.sql.Types.BOOLEAN)) {
+                if (dialect.isMysql() && TableColumns.isBoolean(type)) {
                     // MySQL's BOOLEAN is TINYINT(1), which may hold 2: read as true, yet not = TRUE.
                     type = java.sql.Types.OTHER;
                 }

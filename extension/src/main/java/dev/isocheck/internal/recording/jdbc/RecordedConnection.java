@@ -295,6 +295,10 @@ final class RecordedConnection implements InvocationHandler {
         if (WriteSuspicion.endsWithSemicolon(sql) || primaryKeys.writesAnywhere(write.table())) {
             return false;
         }
+        if (dialect.isMysql()) {
+            // RETURNING needs the right to read the columns it returns, where the write alone would not.
+            return primaryKeys.columnsOf(write.table()).map(TableColumns::allReadable).orElse(true);
+        }
         return dialect != Dialect.POSTGRESQL
                 || primaryKeys.columnsOf(write.table()).map(c -> c.allReadable() && !c.rowSecurity()).orElse(true);
     }
@@ -309,7 +313,7 @@ final class RecordedConnection implements InvocationHandler {
         // MySQL's and MariaDB's catalog is the information schema, which no snapshot or row lock
         // covers: a look-up inside the application's transaction changes nothing it sees, and an
         // UPDATE's row can only be read back by a key known then.
-        boolean inside = open && (dialect == Dialect.MARIADB || dialect == Dialect.MYSQL);
+        boolean inside = open && (dialect.isMysql());
         if (!primaryKeys.knows(table) && (between || inside)) {
             primaryKeys.lookUp(real, dialect, java.util.Set.of(table));
             if (between && !autoCommit) {
@@ -343,7 +347,7 @@ final class RecordedConnection implements InvocationHandler {
      * whose BOOLEAN is TINYINT(1) (2 reads as true, yet {@code = TRUE} does not select it).
      */
     boolean booleansExact() {
-        return dialect != Dialect.MARIADB && dialect != Dialect.MYSQL;
+        return !dialect.isMysql();
     }
 
     /** Whether a primary key column of {@code table} is one the database computes, as last looked up. */
@@ -535,7 +539,7 @@ final class RecordedConnection implements InvocationHandler {
      * @param resultOpen whether it left a result open (an auto-commit transaction then ends with it)
      */
     synchronized void afterExecute(SQLException failure, boolean resultOpen) {
-        if (failure != null && !autoCommit && open && (dialect == Dialect.MARIADB || dialect == Dialect.MYSQL)) {
+        if (failure != null && !autoCommit && open && (dialect.isMysql())) {
             Outcome ended = rolledBackByServer(failure);
             if (ended != null) {
                 // The server ended the transaction itself: the application's next statement starts
@@ -820,7 +824,7 @@ final class RecordedConnection implements InvocationHandler {
         // Not on MySQL or MariaDB, which look tables up before the statements that name them: a
         // look-up here would clear the warnings, ROW_COUNT() and FOUND_ROWS() of the application's
         // last statement, which it may still ask for.
-        if (mayQuery && dialect != Dialect.MARIADB && dialect != Dialect.MYSQL
+        if (mayQuery && !dialect.isMysql()
                 && !ended.tablesAll(primaryKeys.knowsFor(ended.recording()))) {
             lookUpKeys(ended);
         }
@@ -839,7 +843,7 @@ final class RecordedConnection implements InvocationHandler {
      * that ends it must never touch. True where the driver does not say.
      */
     private boolean idleAtServer() {
-        if (dialect == Dialect.MARIADB || dialect == Dialect.MYSQL) {
+        if (dialect.isMysql()) {
             return ServerStatus.idle(real);
         }
         if (dialect != Dialect.POSTGRESQL) {

@@ -2,6 +2,7 @@ package dev.isocheck.internal.recording.jdbc;
 
 import dev.isocheck.internal.recording.sql.ColumnValues;
 import dev.isocheck.internal.recording.sql.SqlAnalyzer;
+import dev.isocheck.internal.recording.sql.TableColumns;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -149,7 +150,7 @@ final class RowReader {
     boolean isBoolean(String column) {
         for (int i = 0; i < names.length; i++) {
             if (column.equals(names[i])) {
-                return types[i] == Types.BIT || types[i] == Types.BOOLEAN;
+                return TableColumns.isBoolean(types[i]);
             }
         }
         return false;

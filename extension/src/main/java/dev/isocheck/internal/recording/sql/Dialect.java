@@ -164,12 +164,20 @@ public enum Dialect {
      * transaction, which still holds their locks (MySQL and MariaDB, whose UPDATE has no RETURNING).
      */
     public boolean readsBackUpdates() {
+        return isMysql();
+    }
+
+    /**
+     * Whether this is MySQL or MariaDB, which share InnoDB's locking, the information schema as
+     * their catalog, errors that roll back the statement alone, and BOOLEAN as TINYINT(1).
+     */
+    public boolean isMysql() {
         return this == MARIADB || this == MYSQL;
     }
 
     /** {@code name} as a quoted identifier: in back-quotes on MySQL and MariaDB (whatever their SQL mode), else in double quotes. */
     public String quote(String name) {
-        if (this == MARIADB || this == MYSQL) {
+        if (isMysql()) {
             return '`' + name.replace("`", "``") + '`';
         }
         return '"' + name.replace("\"", "\"\"") + '"';

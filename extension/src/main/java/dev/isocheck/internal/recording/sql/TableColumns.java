@@ -59,6 +59,11 @@ public record TableColumns(List<String> key, Map<String, Column> columns, boolea
         };
     }
 
+    /** Whether {@code type} is a boolean or bit type (MySQL's BOOLEAN is TINYINT(1), reported as one). */
+    public static boolean isBoolean(int type) {
+        return type == Types.BIT || type == Types.BOOLEAN;
+    }
+
     /**
      * Whether the checker evaluates the comparisons a WHERE makes on {@code column} exactly as the
      * database does: any comparison of integers, exact decimals and booleans; equality, IN and

