@@ -28,6 +28,10 @@ public final class RecordedTransaction {
     /** Stands for "every table" among the tables left out. */
     static final String EVERY_TABLE = "*";
 
+    /** Why an UPDATE of a table whose primary key the database computes leaves it out. */
+    public static final String KEY_COMPUTED = "an UPDATE of a table whose primary key the database computes"
+            + " (a generated column) may move rows, and the old keys' removal is not seen";
+
     /**
      * The reason given for transaction control sent as SQL text ({@code COMMIT}, {@code BEGIN}):
      * the recorder's transactions are then not the database's, whatever records the writes.
@@ -234,9 +238,7 @@ public final class RecordedTransaction {
             // Its SET names no key column, yet the database recomputes one: the row written may
             // have left another key, which would still look present (and, read as present before
             // the write, this key would look present too early).
-            leftOut.add(new LeftOut(Optional.of(write.table()), lastStatement(),
-                    "an UPDATE of a table whose primary key the database computes (a generated column) may move rows,"
-                            + " and the old keys' removal is not seen"));
+            leftOut.add(new LeftOut(Optional.of(write.table()), lastStatement(), KEY_COMPUTED));
             return;
         }
         if (write.batch() && keyColumns.isPresent() && writesAKeyTwice(write, keyColumns.get())) {

@@ -59,24 +59,44 @@ final class WrittenKeys {
         if (count.longValue() != 1) {
             return null;
         }
-        Map<String, Operand> equalities = SqlAnalyzer.equalities(write.where());
+        Optional<Map<String, Object>> named = named(write, key, parameters);
+        if (named.isEmpty()) {
+            return null;
+        }
         Map<String, Object> row = new HashMap<>();
         for (String column : key) {
-            Operand operand = equalities.get(column);
-            Object value;
-            if (operand instanceof Operand.Literal literal) {
-                value = literal.value();
-            } else if (operand instanceof Operand.Parameter p && p.index() >= 1 && p.index() < parameters.size()) {
-                value = parameters.get(p.index());
-            } else {
-                return null;
-            }
-            Optional<Object> part = ColumnValues.keyPart(value).filter(v -> !(v instanceof String));
+            Optional<Object> part = ColumnValues.keyPart(named.get().get(column)).filter(v -> !(v instanceof String));
             if (part.isEmpty()) {
                 return null;
             }
             row.put(column, part.get());
         }
         return RecordedTransaction.key(write.table(), key, row).map(Set::of).orElse(null);
+    }
+
+    /**
+     * The value {@code write}'s WHERE gives each column of {@code key} by an equality among its
+     * top-level conjuncts ({@code id = ?}, {@code id = 7}), as written or as bound; empty when it
+     * gives some column none, or NULL.
+     *
+     * @param parameters the parameters it ran with by index (index 0 unused), for {@code ?}
+     */
+    static Optional<Map<String, Object>> named(Write write, List<String> key, List<Object> parameters) {
+        Map<String, Operand> equalities = SqlAnalyzer.equalities(write.where());
+        Map<String, Object> values = new HashMap<>();
+        for (String column : key) {
+            Operand operand = equalities.get(column);
+            Object value = null;
+            if (operand instanceof Operand.Literal literal) {
+                value = literal.value();
+            } else if (operand instanceof Operand.Parameter p && p.index() >= 1 && p.index() < parameters.size()) {
+                value = parameters.get(p.index());
+            }
+            if (value == null) {
+                return Optional.empty();
+            }
+            values.put(column, value);
+        }
+        return Optional.of(values);
     }
 }

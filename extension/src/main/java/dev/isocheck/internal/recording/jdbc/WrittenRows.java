@@ -222,10 +222,9 @@ final class WrittenRows {
             return rowsWritten(write, sql, new ArrayList<>(), null, false, log);
         } else if (connection.keyComputed(write.table())) {
             // Read back by the key it had, a row whose key the database recomputed is not found.
-            unknown = "an UPDATE of a table whose primary key the database computes (a generated column) may move rows,"
-                    + " and the old keys' removal is not seen";
+            unknown = dev.isocheck.internal.recording.RecordedTransaction.KEY_COMPUTED;
         } else {
-            Optional<Map<String, Object>> key = keyNamed(write, table.get(), parameters);
+            Optional<Map<String, Object>> key = WrittenKeys.named(write, table.get().key(), parameters);
             if (key.isEmpty() || count.longValue() != 1) {
                 unknown = "an UPDATE on MySQL or MariaDB is read back by its primary key: this one's WHERE does not"
                         + " name one row by every key column, as a literal or a parameter";
@@ -241,26 +240,6 @@ final class WrittenRows {
             }
         }
         return new LeftOut(Optional.of(write.table()), sql, unknown);
-    }
-
-    /** The key values {@code write}'s WHERE fixes, as literals or bound parameters; empty when it does not fix them all. */
-    private static Optional<Map<String, Object>> keyNamed(Write write, TableColumns table, List<Object> parameters) {
-        Map<String, dev.isocheck.internal.recording.sql.AnalysedStatement.Operand> equalities =
-                dev.isocheck.internal.recording.sql.SqlAnalyzer.equalities(write.where());
-        Map<String, Object> key = new java.util.HashMap<>();
-        for (String column : table.key()) {
-            Object operand = equalities.get(column);
-            if (operand instanceof dev.isocheck.internal.recording.sql.AnalysedStatement.Operand.Literal literal
-                    && literal.value() != null) {
-                key.put(column, literal.value());
-            } else if (operand instanceof dev.isocheck.internal.recording.sql.AnalysedStatement.Operand.Parameter p
-                    && p.index() >= 1 && p.index() < parameters.size() && parameters.get(p.index()) != null) {
-                key.put(column, parameters.get(p.index()));
-            } else {
-                return Optional.empty();
-            }
-        }
-        return Optional.of(key);
     }
 
     /**
