@@ -36,6 +36,10 @@ import javax.sql.DataSource;
  * [threads [transfers [rounds [accounts [warm-ups]]]]]} (default 16 200 7 1000 1): each warm-up
  * runs the workload plain and recorded once, unmeasured, so that the recorder's code is compiled
  * before it is timed.
+ *
+ * <p>{@code -Durl=jdbc:mariadb://host:port/database?user=...}: the same on a MariaDB or MySQL server
+ * the caller started (MariaDB's driver is in the jar), where the recorder reads each UPDATE's row
+ * back inside its transaction; "rewritten" is then the plain client sending that read back too.
  */
 public final class RecordingBenchmark {
 
@@ -54,10 +58,21 @@ public final class RecordingBenchmark {
         // -Dwal_level=logical: the recorder takes the writes from logical decoding (a slot per
         // recording) instead of rewriting the statements.
         String walLevel = System.getProperty("wal_level", "replica");
-        System.out.printf("wal_level = %s: writes recorded %s%n", walLevel,
-                walLevel.equals("logical") ? "from logical decoding" : "from the statements");
-        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().setServerConfig("wal_level", walLevel).start()) {
-            DataSource plain = postgres.getPostgresDatabase();
+        String url = System.getProperty("url");
+        if (url == null) {
+            System.out.printf("wal_level = %s: writes recorded %s%n", walLevel,
+                    walLevel.equals("logical") ? "from logical decoding" : "from the statements");
+        }
+        try (EmbeddedPostgres postgres = url != null ? null
+                : EmbeddedPostgres.builder().setServerConfig("wal_level", walLevel).start()) {
+            DataSource plain = postgres != null ? postgres.getPostgresDatabase() : new UrlDataSource(url);
+            mysql = url != null;
+            if (mysql) {
+                try (Connection c = plain.getConnection()) {
+                    System.out.printf("server: %s %s; writes recorded from the statements, each UPDATE's row read back%n",
+                            c.getMetaData().getDatabaseProductName(), c.getMetaData().getDatabaseProductVersion());
+                }
+            }
             DataSource recorded = Isocheck.record(plain);
             createAccounts(plain, accounts);
             // Warm-up: the JIT, PostgreSQL's caches, and the recorder's primary-key cache.
@@ -137,12 +152,69 @@ public final class RecordingBenchmark {
         return rate;
     }
 
+    /** Whether the server is MariaDB or MySQL ({@code -Durl}), not the embedded PostgreSQL. */
+    private static boolean mysql;
+
     static void createAccounts(DataSource dataSource, int accounts) throws SQLException {
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
             s.execute("DROP TABLE IF EXISTS accounts");
             s.execute("CREATE TABLE accounts (id INT PRIMARY KEY, balance INT NOT NULL)");
+            if (mysql) {
+                for (int id = 1; id <= accounts; id++) {
+                    s.addBatch("INSERT INTO accounts VALUES (" + id + ", 1000)");
+                }
+                s.executeBatch();
+                return;
+            }
             s.execute("INSERT INTO accounts SELECT g, 1000 FROM generate_series(1, " + accounts + ") g");
             s.execute("CHECKPOINT");
+        }
+    }
+
+    /** Connections by URL alone, for a server the caller started. */
+    private record UrlDataSource(String url) implements DataSource {
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            return java.sql.DriverManager.getConnection(url);
+        }
+
+        @Override
+        public Connection getConnection(String user, String password) throws SQLException {
+            return java.sql.DriverManager.getConnection(url, user, password);
+        }
+
+        @Override
+        public java.io.PrintWriter getLogWriter() {
+            return null;
+        }
+
+        @Override
+        public void setLogWriter(java.io.PrintWriter out) {
+        }
+
+        @Override
+        public void setLoginTimeout(int seconds) {
+        }
+
+        @Override
+        public int getLoginTimeout() {
+            return 0;
+        }
+
+        @Override
+        public java.util.logging.Logger getParentLogger() {
+            return java.util.logging.Logger.getGlobal();
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> type) throws SQLException {
+            throw new SQLException("not a wrapper");
+        }
+
+        @Override
+        public boolean isWrapperFor(Class<?> type) {
+            return false;
         }
     }
 
@@ -246,8 +318,16 @@ public final class RecordingBenchmark {
         c.commit();
     }
 
-    /** {@link #transfer}, its statements as the recorder sends them to PostgreSQL 18, their rows read. */
+    /**
+     * {@link #transfer}, its statements as the recorder sends them to PostgreSQL 18, their rows
+     * read; on MariaDB or MySQL, as the recorder sends them there: each UPDATE followed by the read
+     * back of its row.
+     */
     static void rewrittenTransfer(Connection c, SplittableRandom random, int accounts) throws SQLException {
+        if (mysql) {
+            rewrittenMysqlTransfer(c, random, accounts);
+            return;
+        }
         Accounts drawn = Accounts.draw(random, accounts);
         int from = drawn.from();
         int to = drawn.to();
@@ -272,6 +352,36 @@ public final class RecordingBenchmark {
                         for (int column = 1; column <= 4; column++) {
                             rows.getObject(column);
                         }
+                    }
+                }
+            }
+        }
+        c.commit();
+    }
+
+    private static void rewrittenMysqlTransfer(Connection c, SplittableRandom random, int accounts) throws SQLException {
+        Accounts drawn = Accounts.draw(random, accounts);
+        try (PreparedStatement read = c.prepareStatement("SELECT balance, `id` AS isocheck_hidden_1 FROM accounts WHERE id = ?")) {
+            for (int id : new int[] {drawn.from(), drawn.to()}) {
+                read.setInt(1, id);
+                try (ResultSet rows = read.executeQuery()) {
+                    rows.next();
+                    rows.getInt(1);
+                    rows.getInt(2);
+                }
+            }
+        }
+        try (PreparedStatement update = c.prepareStatement("UPDATE accounts SET balance = balance + ? WHERE id = ?");
+             PreparedStatement back = c.prepareStatement("SELECT `id`, `balance` FROM accounts WHERE `id` IN (?) FOR UPDATE")) {
+            for (int[] step : new int[][] {{-drawn.amount(), drawn.from()}, {drawn.amount(), drawn.to()}}) {
+                update.setInt(1, step[0]);
+                update.setInt(2, step[1]);
+                update.executeUpdate();
+                back.setInt(1, step[1]);
+                try (ResultSet rows = back.executeQuery()) {
+                    while (rows.next()) {
+                        rows.getObject(1);
+                        rows.getObject(2);
                     }
                 }
             }

@@ -40,6 +40,8 @@ final class PrimaryKeys implements PrimaryKeyLookup {
     private final Set<String> ownRowsLogged = ConcurrentHashMap.newKeySet();
     /** The tables with a primary key column the database computes ({@link #keyComputed}). */
     private final Set<String> keysComputed = ConcurrentHashMap.newKeySet();
+    /** The tables whose primary key is one column the database numbers itself ({@link #autoIncrementKey}). */
+    private final Map<String, String> autoIncrementKeys = new ConcurrentHashMap<>();
     private final Map<String, Optional<TableColumns>> columns = new ConcurrentHashMap<>();
     /** The recording each table was last looked up for (weakly: a finished test's history is not kept). */
     private final Map<String, java.lang.ref.WeakReference<Object>> lookedUpForRefs = new ConcurrentHashMap<>();
@@ -109,6 +111,14 @@ final class PrimaryKeys implements PrimaryKeyLookup {
     @Override
     public boolean keyComputed(String table) {
         return keysComputed.contains(table);
+    }
+
+    /**
+     * The one column of {@code table}'s primary key when the database numbers it itself
+     * ({@code AUTO_INCREMENT}, an identity), as last looked up; empty otherwise.
+     */
+    Optional<String> autoIncrementKey(String table) {
+        return Optional.ofNullable(autoIncrementKeys.get(table));
     }
 
     /** The database's dialect, once a look-up has said it. */
@@ -248,11 +258,16 @@ final class PrimaryKeys implements PrimaryKeyLookup {
         }
         Optional<List<String>> key = find(metaData, catalog, metaSchema, name);
         keysComputed.remove(table);
+        autoIncrementKeys.remove(table);
         if (key.isPresent()) {
             Set<String> generated = new java.util.HashSet<>();
-            Map<String, TableColumns.Column> all = columns(connection, dialect, metaData, catalog, metaSchema, name, generated);
+            Set<String> numbered = new java.util.HashSet<>();
+            Map<String, TableColumns.Column> all = columns(connection, dialect, metaData, catalog, metaSchema, name, generated, numbered);
             if (key.get().stream().anyMatch(column -> generated.contains(column) || generated.contains("*"))) {
                 keysComputed.add(table);
+            }
+            if (key.get().size() == 1 && numbered.contains(key.get().get(0))) {
+                autoIncrementKeys.put(table, key.get().get(0));
             }
             Set<String> unreadable = unreadable(connection, dialect, schema, name);
             Map<String, TableColumns.Column> readable = new java.util.LinkedHashMap<>(all);
@@ -451,9 +466,12 @@ final class PrimaryKeys implements PrimaryKeyLookup {
      *
      * @param generated filled with the lower-case names of the columns the database computes
      *                  ({@code IS_GENERATEDCOLUMN}), or {@code "*"} where the driver does not say
+     * @param numbered  filled with the lower-case names of the columns the database numbers
+     *                  ({@code IS_AUTOINCREMENT}), where the driver says
      */
     private static Map<String, TableColumns.Column> columns(Connection connection, Dialect dialect, DatabaseMetaData metaData,
-                                                            String catalog, String schema, String table, Set<String> generated)
+                                                            String catalog, String schema, String table, Set<String> generated,
+                                                            Set<String> numbered)
             throws SQLException {
         Map<String, TableColumns.Column> found = new java.util.LinkedHashMap<>();
         Map<String, String> typeNames = new java.util.HashMap<>();
@@ -481,6 +499,13 @@ final class PrimaryKeys implements PrimaryKeyLookup {
                     }
                 } catch (SQLException notSaid) {
                     generated.add("*");
+                }
+                try {
+                    if ("YES".equals(rs.getString("IS_AUTOINCREMENT"))) {
+                        numbered.add(lower);
+                    }
+                } catch (SQLException notSaid) {
+                    // Not said: the column is not taken to be numbered by the database.
                 }
             }
         }

@@ -229,48 +229,124 @@ final class RecordedConnection implements InvocationHandler {
     }
 
     /**
-     * The row of {@code table} with {@code key}, read back inside the transaction in progress after
-     * an UPDATE of it sent as written (MySQL, MariaDB: {@link Dialect#readsBackUpdates}): by its
-     * primary key, every column, as a locking read. The UPDATE locked the row and the transaction
-     * holds it, so the read waits for nothing, takes no lock the transaction lacks, and sees the
-     * row as the UPDATE left it; a locking read starts no snapshot, so the application's next
-     * plain read sees what it would have. Not when the UPDATE left warnings (or the driver does not
-     * say whether it did), which the read would clear before the application asks for them. Empty
-     * when the table is not known or the read fails or is not sent.
+     * The rows of {@code table} with {@code keys}, read back inside the transaction in progress
+     * after an INSERT or UPDATE of them sent as written (MySQL, MariaDB: {@link Dialect#readsBackWrites}):
+     * by primary key, every column, as a locking read. The caller has made sure the write locked
+     * every one of those rows (it inserted or changed as many rows as there are keys) and the
+     * transaction holds them, so the read waits for nothing, takes no lock the transaction lacks,
+     * and sees the rows as the write left them; a locking read starts no snapshot, so the
+     * application's next plain read sees what it would have. Not when the write left warnings (or
+     * the driver does not say whether it did), which the read would clear before the application
+     * asks for them. Empty when the table is not known or the read fails or is not sent; else the
+     * rows found, which the caller counts.
      *
-     * @param key the value of each key column, by lower-case name
+     * @param keys the value of each key column, by lower-case name, of each row
      */
-    Optional<Map<String, Object>> readBack(String table, Map<String, Object> key) {
+    Optional<List<Map<String, Object>>> readBack(String table, List<Map<String, Object>> keys) {
+        Optional<TableColumns> columns = primaryKeys.columnsOf(table);
+        if (columns.isEmpty() || keys.isEmpty()
+                || keys.stream().anyMatch(key -> !dev.isocheck.internal.recording.sql.SqlAnalyzer.sameColumns(key.keySet(), columns.get().key()))) {
+            return Optional.empty();
+        }
+        List<String> key = columns.get().key();
+        List<Object> values = new java.util.ArrayList<>();
+        for (Map<String, Object> k : keys) {
+            key.forEach(column -> values.add(k.get(column)));
+        }
+        return readBack(table, columns.get(), keys.size(), () -> {
+            if (key.size() == 1) {
+                return quotedColumn(columns.get(), key.get(0)) + " IN ("
+                        + String.join(", ", java.util.Collections.nCopies(keys.size(), "?")) + ")";
+            }
+            List<String> parts = new java.util.ArrayList<>();
+            key.forEach(column -> parts.add(quotedColumn(columns.get(), column) + " = ?"));
+            String one = "(" + String.join(" AND ", parts) + ")";
+            return String.join(" OR ", java.util.Collections.nCopies(keys.size(), one));
+        }, values);
+    }
+
+    /**
+     * The row an INSERT just gave the number the database chose for {@code table}'s key
+     * ({@link PrimaryKeys#autoIncrementKey}), read back as {@link #readBack(String, List)} reads:
+     * the key is the session's {@code LAST_INSERT_ID()}, which the read leaves as it is. Only for
+     * an INSERT of one row that named no key, whose number that is.
+     */
+    Optional<List<Map<String, Object>>> readBackLastInserted(String table) {
+        Optional<TableColumns> columns = primaryKeys.columnsOf(table);
+        Optional<String> numbered = primaryKeys.autoIncrementKey(table);
+        if (columns.isEmpty() || numbered.isEmpty() || !dialect.isMysql()) {
+            return Optional.empty();
+        }
+        return readBack(table, columns.get(), 0, () -> quotedColumn(columns.get(), numbered.get()) + " = LAST_INSERT_ID()", List.of());
+    }
+
+    /** The texts of the reads back sent on this connection, by table and number of rows. */
+    private final Map<String, ReadBackText> readBackTexts = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A read back's text, and the look-up of its table it was built from. */
+    private record ReadBackText(TableColumns columns, String sql) {
+    }
+
+    /** The one column of {@code table}'s key that the database numbers itself, as last looked up. */
+    Optional<String> autoIncrementKey(String table) {
+        return primaryKeys.autoIncrementKey(table);
+    }
+
+    private String quotedColumn(TableColumns columns, String lower) {
+        return dialect.quote(columns.columns().get(lower).name());
+    }
+
+    /**
+     * Reads back the rows of {@code table} that {@code condition} selects, with {@code values} for
+     * its parameters.
+     *
+     * @param keys how many rows the condition names (0: by {@code LAST_INSERT_ID()}), which with
+     *             the table makes the text, built once and kept
+     */
+    private Optional<List<Map<String, Object>>> readBack(String table, TableColumns columns, int keys,
+                                                         java.util.function.Supplier<String> condition, List<Object> values) {
         if (ServerStatus.warnings(real) != 0) {
             // The read would clear the warnings the application has yet to ask for.
             return Optional.empty();
         }
-        Optional<TableColumns> columns = primaryKeys.columnsOf(table);
-        Optional<String> name = primaryKeys.qualifiedName(table, dialect);
-        if (columns.isEmpty() || name.isEmpty() || !columns.get().allReadable() || !key.keySet().equals(java.util.Set.copyOf(columns.get().key()))) {
+        if (!columns.allReadable() || !columns.columns().keySet().containsAll(columns.key())) {
             return Optional.empty();
         }
-        StringBuilder sql = new StringBuilder("SELECT ");
-        List<String> selected = new java.util.ArrayList<>();
-        columns.get().columns().values().forEach(column -> selected.add(dialect.quote(column.name())));
-        sql.append(String.join(", ", selected)).append(" FROM ").append(name.get()).append(" WHERE ");
-        List<String> conditions = new java.util.ArrayList<>();
-        for (String column : columns.get().key()) {
-            conditions.add(dialect.quote(columns.get().columns().get(column).name()) + " = ?");
+        // Kept with the look-up it was built from: a table looked up again (another test's schema)
+        // has new columns, and gets a text of its own.
+        ReadBackText kept = readBackTexts.get(table + '\u0000' + keys);
+        if (kept == null || kept.columns() != columns) {
+            Optional<String> name = primaryKeys.qualifiedName(table, dialect);
+            if (name.isEmpty()) {
+                return Optional.empty();
+            }
+            List<String> selected = new java.util.ArrayList<>();
+            columns.columns().values().forEach(column -> selected.add(dialect.quote(column.name())));
+            kept = new ReadBackText(columns, "SELECT " + String.join(", ", selected) + " FROM " + name.get()
+                    + " WHERE " + condition.get() + " FOR UPDATE");
+            if (readBackTexts.size() >= 256) {
+                readBackTexts.clear();
+            }
+            readBackTexts.put(table + '\u0000' + keys, kept);
         }
-        sql.append(String.join(" AND ", conditions)).append(" FOR UPDATE");
-        try (java.sql.PreparedStatement read = real.prepareStatement(sql.toString())) {
-            int i = 1;
-            for (String column : columns.get().key()) {
-                read.setObject(i++, key.get(column));
+        String sql = kept.sql();
+        try (java.sql.PreparedStatement read = real.prepareStatement(sql)) {
+            for (int i = 0; i < values.size(); i++) {
+                read.setObject(i + 1, values.get(i));
             }
             try (java.sql.ResultSet rs = read.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
+                List<Map<String, Object>> rows = new java.util.ArrayList<>();
+                RowReader reader = null;
+                while (rs.next()) {
+                    if (reader == null) {
+                        reader = new RowReader(rs, null);
+                    }
+                    rows.add(reader.row());
+                    if (reader.ambiguous()) {
+                        return Optional.empty();
+                    }
                 }
-                RowReader reader = new RowReader(rs, null);
-                Map<String, Object> row = reader.row();
-                return reader.ambiguous() || rs.next() ? Optional.empty() : Optional.of(row);
+                return Optional.of(rows);
             }
         } catch (SQLException | RuntimeException e) {
             return Optional.empty();

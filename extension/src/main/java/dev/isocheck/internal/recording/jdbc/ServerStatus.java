@@ -37,29 +37,89 @@ final class ServerStatus {
      * Asks MariaDB's driver's context {@code mariadbMethod}, or MySQL's driver's session for the
      * object {@code mysqlPart} gives and that object ({@code mysqlType}) {@code mysqlMethod};
      * {@code null} when {@code connection} is neither driver's or the driver has no such method.
+     * The methods are looked up once per connection class ({@link Probes}): this is asked after
+     * every UPDATE the recorder reads back.
      */
     private static Object ask(Connection connection, String mariadbMethod, String mysqlPart, String mysqlType,
                               String mysqlMethod) {
-        ClassLoader loader = connection.getClass().getClassLoader();
+        Probes probes = PROBES.get(connection.getClass());
         try {
-            Class<?> mariadb = Class.forName("org.mariadb.jdbc.Connection", false, loader);
-            if (connection.isWrapperFor(mariadb)) {
-                Object context = mariadb.getMethod("getContext").invoke(connection.unwrap(mariadb));
-                return Class.forName("org.mariadb.jdbc.client.Context", false, loader).getMethod(mariadbMethod).invoke(context);
+            if (probes.mariadb != null && connection.isWrapperFor(probes.mariadb)) {
+                Object context = probes.context.invoke(connection.unwrap(probes.mariadb));
+                return probes.method(probes.contextType, mariadbMethod).invoke(context);
             }
         } catch (ReflectiveOperationException | java.sql.SQLException | RuntimeException | LinkageError e) {
             // Not MariaDB's driver, or another version of it: MySQL's is asked next.
         }
         try {
-            Class<?> mysql = Class.forName("com.mysql.cj.jdbc.ConnectionImpl", false, loader);
-            if (connection.isWrapperFor(mysql)) {
-                Object session = mysql.getMethod("getSession").invoke(connection.unwrap(mysql));
-                Object part = Class.forName("com.mysql.cj.NativeSession", false, loader).getMethod(mysqlPart).invoke(session);
-                return Class.forName(mysqlType, false, loader).getMethod(mysqlMethod).invoke(part);
+            if (probes.mysql != null && connection.isWrapperFor(probes.mysql)) {
+                Object session = probes.session.invoke(connection.unwrap(probes.mysql));
+                Object part = probes.method(probes.sessionType, mysqlPart).invoke(session);
+                return probes.method(Class.forName(mysqlType, false, probes.loader), mysqlMethod).invoke(part);
             }
         } catch (ReflectiveOperationException | java.sql.SQLException | RuntimeException | LinkageError e) {
             return null;
         }
         return null;
+    }
+
+    private static final ClassValue<Probes> PROBES = new ClassValue<>() {
+        @Override
+        protected Probes computeValue(Class<?> connectionClass) {
+            return new Probes(connectionClass.getClassLoader());
+        }
+    };
+
+    /** The drivers' classes and methods as the class loader of one connection class sees them; {@code null} where absent. */
+    private static final class Probes {
+
+        final ClassLoader loader;
+        final Class<?> mariadb;
+        final java.lang.reflect.Method context;
+        final Class<?> contextType;
+        final Class<?> mysql;
+        final java.lang.reflect.Method session;
+        final Class<?> sessionType;
+        private final java.util.Map<String, java.util.Optional<java.lang.reflect.Method>> methods = new java.util.concurrent.ConcurrentHashMap<>();
+
+        Probes(ClassLoader loader) {
+            this.loader = loader;
+            Class<?> mariadbClass = load("org.mariadb.jdbc.Connection");
+            Class<?> contextClass = load("org.mariadb.jdbc.client.Context");
+            java.lang.reflect.Method contextMethod = method(mariadbClass, "getContext");
+            boolean mariadbKnown = mariadbClass != null && contextClass != null && contextMethod != null;
+            mariadb = mariadbKnown ? mariadbClass : null;
+            context = mariadbKnown ? contextMethod : null;
+            contextType = mariadbKnown ? contextClass : null;
+            Class<?> mysqlClass = load("com.mysql.cj.jdbc.ConnectionImpl");
+            Class<?> sessionClass = load("com.mysql.cj.NativeSession");
+            java.lang.reflect.Method sessionMethod = method(mysqlClass, "getSession");
+            boolean mysqlKnown = mysqlClass != null && sessionClass != null && sessionMethod != null;
+            mysql = mysqlKnown ? mysqlClass : null;
+            session = mysqlKnown ? sessionMethod : null;
+            sessionType = mysqlKnown ? sessionClass : null;
+        }
+
+        private Class<?> load(String name) {
+            try {
+                return Class.forName(name, false, loader);
+            } catch (ClassNotFoundException | LinkageError e) {
+                return null;
+            }
+        }
+
+        /** {@code type}'s public method {@code name} without parameters, looked up once; {@code null} when none. */
+        java.lang.reflect.Method method(Class<?> type, String name) {
+            if (type == null) {
+                return null;
+            }
+            return methods.computeIfAbsent(type.getName() + '#' + name, k -> {
+                try {
+                    return java.util.Optional.of(type.getMethod(name));
+                } catch (NoSuchMethodException | LinkageError e) {
+                    return java.util.Optional.empty();
+                }
+            }).orElse(null);
+        }
     }
 }

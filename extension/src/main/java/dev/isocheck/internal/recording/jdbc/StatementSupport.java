@@ -193,9 +193,10 @@ abstract class StatementSupport {
         statement(log, sql);
         RowsRead read = rowsRead(analysed, hidden);
         boolean logged = log != null && log.writeLog() != null;
-        // An UPDATE on MySQL or MariaDB, which have no UPDATE ... RETURNING: its row read back after it.
-        boolean readsBack = log != null && !logged && connection.dialect().readsBackUpdates() && analysed instanceof Write update
-                && update.kind() == AnalysedStatement.WriteKind.UPDATE && target == real;
+        // An UPDATE or INSERT sent as written on MySQL or MariaDB: its rows read back after it.
+        boolean readsBack = log != null && !logged && connection.dialect().readsBackWrites() && analysed instanceof Write written
+                && (written.kind() == AnalysedStatement.WriteKind.UPDATE || written.kind() == AnalysedStatement.WriteKind.INSERT)
+                && target == real;
         if (logged && analysed instanceof Write write) {
             unmatched = UnmatchedWhere.of(connection, log, write, sql.equals(preparedSql) ? parameters.snapshot() : List.of())
                     .orElse(null);

@@ -85,18 +85,87 @@ final class WrittenKeys {
         Map<String, Operand> equalities = SqlAnalyzer.equalities(write.where());
         Map<String, Object> values = new HashMap<>();
         for (String column : key) {
-            Operand operand = equalities.get(column);
-            Object value = null;
-            if (operand instanceof Operand.Literal literal) {
-                value = literal.value();
-            } else if (operand instanceof Operand.Parameter p && p.index() >= 1 && p.index() < parameters.size()) {
-                value = parameters.get(p.index());
-            }
+            Object value = value(equalities.get(column), parameters);
             if (value == null) {
                 return Optional.empty();
             }
             values.put(column, value);
         }
         return Optional.of(values);
+    }
+
+    /**
+     * The keys of the rows {@code write}'s WHERE names: one row by an equality on every key column
+     * ({@link #named}), or, for a key of one column, the distinct values of its top-level
+     * {@code IN (...)} list ({@code WHERE id IN (?, ?) AND ...}); empty when it names none so.
+     * Distinct as Java values: two that the database takes for one ({@code 1} and {@code '1'})
+     * make the list longer than the rows it can name, which the caller's count then refuses.
+     *
+     * @param parameters the parameters it ran with by index (index 0 unused), for {@code ?}
+     */
+    static Optional<List<Map<String, Object>>> listed(Write write, List<String> key, List<Object> parameters) {
+        Optional<Map<String, Object>> one = named(write, key, parameters);
+        if (one.isPresent()) {
+            return Optional.of(List.of(one.get()));
+        }
+        if (key.size() != 1 || write.where() == null) {
+            return Optional.empty();
+        }
+        return SqlAnalyzer.inList(write.where(), key.get(0))
+                .flatMap(values -> distinctKeys(key.get(0), values, parameters));
+    }
+
+    /**
+     * The keys of the rows an {@code INSERT ... VALUES} lists ({@link SqlAnalyzer#insertedValues}),
+     * when each row gives every key column as a literal or a parameter; empty otherwise.
+     *
+     * @param parameters the parameters it ran with by index (index 0 unused), for {@code ?}
+     */
+    static Optional<List<Map<String, Object>>> inserted(String sql, List<String> key, List<Object> parameters) {
+        Optional<SqlAnalyzer.InsertedValues> values = SqlAnalyzer.insertedValues(sql);
+        if (values.isEmpty() || !values.get().columns().containsAll(key)) {
+            return Optional.empty();
+        }
+        java.util.Set<Map<String, Object>> keys = new java.util.LinkedHashSet<>();
+        for (List<Operand> row : values.get().rows()) {
+            Map<String, Object> one = new HashMap<>();
+            for (String column : key) {
+                Object value = value(row.get(values.get().columns().indexOf(column)), parameters);
+                if (value == null) {
+                    return Optional.empty();
+                }
+                one.put(column, value);
+            }
+            keys.add(one);
+        }
+        return Optional.of(List.copyOf(keys));
+    }
+
+    private static Optional<List<Map<String, Object>>> distinctKeys(String column, List<Operand> operands, List<Object> parameters) {
+        java.util.Set<Map<String, Object>> keys = new java.util.LinkedHashSet<>();
+        for (Operand operand : operands) {
+            Object value = value(operand, parameters);
+            if (value == null) {
+                return Optional.empty();
+            }
+            keys.add(Map.of(column, value));
+        }
+        return Optional.of(List.copyOf(keys));
+    }
+
+    /**
+     * What {@code operand} stands for, as written or as bound; {@code null} when not known, NULL,
+     * or bound as something that cannot be bound again as it was (a stream is read once).
+     */
+    private static Object value(Operand operand, List<Object> parameters) {
+        if (operand instanceof Operand.Literal literal) {
+            return literal.value();
+        }
+        if (operand instanceof Operand.Parameter p && p.index() >= 1 && p.index() < parameters.size()) {
+            Object bound = parameters.get(p.index());
+            return bound instanceof Number || bound instanceof String || bound instanceof java.util.UUID
+                    || bound instanceof java.time.temporal.Temporal || bound instanceof java.util.Date ? bound : null;
+        }
+        return null;
     }
 }

@@ -6,6 +6,7 @@ import dev.isocheck.internal.recording.Observation.LeftOut;
 import dev.isocheck.internal.recording.TransactionLog;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.Write;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.WriteKind;
+import dev.isocheck.internal.recording.sql.SqlAnalyzer;
 import dev.isocheck.internal.recording.sql.TableColumns;
 import java.lang.reflect.Method;
 import java.sql.ResultSet;
@@ -194,49 +195,75 @@ final class WrittenRows {
     }
 
     /**
-     * What an UPDATE sent as written on a database without UPDATE ... RETURNING (MySQL, MariaDB)
-     * wrote, read back inside its transaction ({@link RecordedConnection#readBack}): known when
-     * its WHERE names one row by every column of the primary key (other conditions beside it
-     * allowed), it assigns no key column, the driver said it changed that row or none, and the
-     * transaction is still open (in auto-commit mode it committed and released the row, which
-     * another transaction may have changed since). Anything else leaves the table out, saying why.
+     * What an INSERT or UPDATE sent as written on MySQL or MariaDB wrote, read back inside its
+     * transaction ({@link RecordedConnection#readBack}): an UPDATE whose WHERE names its rows by
+     * primary key ({@code id = ?}, a key of several columns each so, or {@code id IN (...)}; other
+     * conditions beside allowed) and assigns no key column; an INSERT whose VALUES give every key
+     * column, or one row whose key the database numbered ({@code LAST_INSERT_ID()}). Known only
+     * when the driver says the write changed exactly as many rows as it names (then it locked
+     * every one, and the transaction holds them) and the transaction is still open: in auto-commit
+     * mode it committed and released the rows, which another transaction may have changed since.
+     * Anything else leaves the table out, saying why.
      *
-     * @param result     what the driver answered: the count of rows changed, or not a number
+     * @param result     what the driver answered: the count of rows written, or not a number
      * @param parameters the parameters it ran with by index (index 0 unused)
      */
     Observation readBack(Write write, String sql, Object result, TransactionLog log, List<Object> parameters) {
         Optional<TableColumns> table = connection.knownColumnsOf(write.table());
-        String unknown = null;
+        String statement = write.kind() == WriteKind.INSERT ? "an INSERT" : "an UPDATE";
+        String unknown;
         if (connection.autoCommit()) {
-            unknown = "an UPDATE in auto-commit mode on MySQL or MariaDB, which have no UPDATE ... RETURNING:"
-                    + " its rows cannot be read back after its commit (run it in a transaction)";
+            unknown = statement + " sent as written in auto-commit mode on MySQL or MariaDB: its rows cannot be read back"
+                    + " after its commit (run it in a transaction)";
         } else if (!(result instanceof Number count) || count.longValue() < 0) {
-            unknown = "the driver did not say how many rows the UPDATE changed";
+            unknown = "the driver did not say how many rows " + statement + " wrote";
         } else if (table.isEmpty()) {
             unknown = "the table's primary key is not known";
-        } else if (write.limited() || write.where() == null
-                || write.assigned().stream().anyMatch(table.get().key()::contains)) {
-            unknown = "an UPDATE on MySQL or MariaDB is read back by its primary key: this one has no WHERE naming"
-                    + " one row by it, has LIMIT or ORDER BY, or changes the key";
-        } else if (count.longValue() == 0) {
+        } else if (count.longValue() == 0 && write.kind() == WriteKind.INSERT) {
             return rowsWritten(write, sql, new ArrayList<>(), null, false, log);
         } else if (connection.keyComputed(write.table())) {
             // Read back by the key it had, a row whose key the database recomputed is not found.
             unknown = dev.isocheck.internal.recording.RecordedTransaction.KEY_COMPUTED;
         } else {
-            Optional<Map<String, Object>> key = WrittenKeys.named(write, table.get().key(), parameters);
-            if (key.isEmpty() || count.longValue() != 1) {
-                unknown = "an UPDATE on MySQL or MariaDB is read back by its primary key: this one's WHERE does not"
-                        + " name one row by every key column, as a literal or a parameter";
-            } else {
-                Optional<Map<String, Object>> row = connection.readBack(write.table(), key.get());
-                if (row.isEmpty()) {
-                    unknown = "the row the UPDATE changed could not be read back";
-                } else {
-                    List<Map<String, Object>> rows = new ArrayList<>();
-                    rows.add(row.get());
-                    return rowsWritten(write, sql, rows, null, false, log);
+            Optional<List<Map<String, Object>>> rows = Optional.empty();
+            if (write.kind() == WriteKind.UPDATE) {
+                Optional<List<Map<String, Object>>> keys = write.limited() || write.where() == null
+                        || write.assigned().stream().anyMatch(table.get().key()::contains)
+                        ? Optional.empty() : WrittenKeys.listed(write, table.get().key(), parameters);
+                unknown = keys.isEmpty() ? "an UPDATE on MySQL or MariaDB is read back by its primary key: this one's WHERE"
+                        + " does not name its rows by every key column (id = ? or id IN (...), as literals or parameters),"
+                        + " or it has LIMIT or ORDER BY, or changes the key"
+                        : keys.get().size() != count.longValue() ? "the UPDATE changed " + count + " of the "
+                        + keys.get().size() + " rows its WHERE names, so which is not known" : null;
+                if (keys.isPresent() && count.longValue() == 0) {
+                    return rowsWritten(write, sql, new ArrayList<>(), null, false, log);
                 }
+                if (unknown == null) {
+                    rows = connection.readBack(write.table(), keys.get());
+                }
+            } else {
+                Optional<List<Map<String, Object>>> keys = WrittenKeys.inserted(sql, table.get().key(), parameters);
+                Optional<String> numbered = connection.autoIncrementKey(write.table());
+                // LAST_INSERT_ID(n) in the statement itself would set the number read back to n (in
+                // a stored function or trigger, the session's number is restored when it returns).
+                boolean generated = keys.isEmpty() && numbered.isPresent() && count.longValue() == 1
+                        && !sql.toUpperCase(java.util.Locale.ROOT).contains("LAST_INSERT_ID")
+                        && SqlAnalyzer.insertedValues(sql).filter(v -> v.rows().size() == 1
+                        && !v.columns().contains(numbered.get())).isPresent();
+                unknown = generated ? null : keys.isEmpty() ? "an INSERT on MySQL or MariaDB is read back by its primary key:"
+                        + " this one's VALUES do not give every key column as a literal or a parameter (nor is it one row"
+                        + " whose key the database numbers)"
+                        : keys.get().size() != count.longValue() ? "the INSERT wrote " + count + " of the "
+                        + keys.get().size() + " rows it lists" : null;
+                if (unknown == null) {
+                    rows = generated ? connection.readBackLastInserted(write.table()) : connection.readBack(write.table(), keys.get());
+                }
+            }
+            if (unknown == null) {
+                if (rows.isPresent() && rows.get().size() == count.longValue()) {
+                    return rowsWritten(write, sql, new ArrayList<>(rows.get()), null, false, log);
+                }
+                unknown = "the rows " + statement + " wrote could not be read back";
             }
         }
         return new LeftOut(Optional.of(write.table()), sql, unknown);

@@ -58,7 +58,8 @@ public enum Dialect {
     /**
      * MariaDB (10.5 and later): {@code INSERT ... RETURNING *} and {@code DELETE ... RETURNING *};
      * an UPDATE has no RETURNING and is sent as written, its rows read back inside its transaction
-     * ({@link #readsBackUpdates}).
+     * ({@link #readsBackWrites}), as is an INSERT whose application asked for generated keys (which
+     * the driver answers from the server's reply, not from rows).
      */
     MARIADB {
         @Override
@@ -72,8 +73,8 @@ public enum Dialect {
     },
 
     /**
-     * MySQL: no RETURNING at all. Writes are sent as written; an UPDATE's rows are read back
-     * inside its transaction ({@link #readsBackUpdates}), an INSERT's or DELETE's are left out.
+     * MySQL: no RETURNING at all. Writes are sent as written; an UPDATE's or INSERT's rows are
+     * read back inside its transaction ({@link #readsBackWrites}), a DELETE's are left out.
      */
     MYSQL {
         @Override
@@ -160,10 +161,11 @@ public enum Dialect {
     }
 
     /**
-     * Whether an UPDATE, sent as written, has the rows it changed read back by key inside its
-     * transaction, which still holds their locks (MySQL and MariaDB, whose UPDATE has no RETURNING).
+     * Whether an UPDATE or INSERT sent as written has the rows it wrote read back by key inside
+     * its transaction, which still holds their locks (MySQL and MariaDB, whose UPDATE has no
+     * RETURNING, nor MySQL's INSERT).
      */
-    public boolean readsBackUpdates() {
+    public boolean readsBackWrites() {
         return isMysql();
     }
 

@@ -87,6 +87,67 @@ public final class SqlAnalyzer {
         });
     }
 
+    private static final SqlTextCache<Optional<InsertedValues>> INSERTED = new SqlTextCache<>();
+
+    /**
+     * The rows an {@code INSERT ... (columns) VALUES (...), (...)} lists, each value a literal or a
+     * parameter, or {@code null} where it is anything else (an expression, {@code DEFAULT},
+     * {@code NULL}); empty for any other INSERT (no column list, {@code SET}, {@code SELECT},
+     * {@code ON DUPLICATE KEY}, {@code RETURNING}) or text.
+     */
+    public static Optional<InsertedValues> insertedValues(String sql) {
+        return INSERTED.computeIfAbsent(sql, text -> {
+            try {
+                List<Statement> statements = dev.isocheck.internal.limit.SqlParsing.statements(text).getStatements();
+                if (statements.size() != 1 || !(statements.get(0) instanceof Insert insert) || insert.getColumns() == null
+                        || insert.getDuplicateUpdateSets() != null || insert.getReturningClause() != null
+                        || insert.getConflictAction() != null || insert.getWithItemsList() != null
+                        || !(insert.getSelect() instanceof net.sf.jsqlparser.statement.select.Values values)) {
+                    return Optional.empty();
+                }
+                List<String> columns = new ArrayList<>();
+                insert.getColumns().forEach(c -> columns.add(columnName(c.getColumnName())));
+                List<List<Operand>> rows = new ArrayList<>();
+                net.sf.jsqlparser.expression.operators.relational.ExpressionList<?> listed = values.getExpressions();
+                if (listed instanceof net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList<?>
+                        && listed.stream().noneMatch(e -> e instanceof net.sf.jsqlparser.expression.operators.relational.ExpressionList)) {
+                    rows.add(operands(listed));
+                } else {
+                    for (Expression row : listed) {
+                        if (!(row instanceof net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList<?> each)) {
+                            return Optional.empty();
+                        }
+                        rows.add(operands(each));
+                    }
+                }
+                if (rows.stream().anyMatch(row -> row.size() != columns.size()) || Set.copyOf(columns).size() != columns.size()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new InsertedValues(List.copyOf(columns), List.copyOf(rows)));
+            } catch (JSQLParserException | RuntimeException | StackOverflowError e) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    private static List<Operand> operands(List<? extends Expression> row) {
+        List<Operand> operands = new ArrayList<>();
+        for (Expression value : row) {
+            operands.add(operand(value).orElse(null));
+        }
+        return java.util.Collections.unmodifiableList(operands);
+    }
+
+    /**
+     * The rows an INSERT lists by VALUES ({@link #insertedValues}).
+     *
+     * @param columns the columns it names (lower case), in order
+     * @param rows    each row's values in the order of {@code columns}: a literal or parameter, or
+     *                {@code null} for anything else
+     */
+    public record InsertedValues(List<String> columns, List<List<Operand>> rows) {
+    }
+
     /** {@code sql} without its RETURNING clause, from a parse of its own (shared parses are never changed). */
     private static Optional<String> withoutReturning(String sql) throws JSQLParserException {
         List<Statement> statements = dev.isocheck.internal.limit.SqlParsing.statements(sql).getStatements();
@@ -627,6 +688,33 @@ public final class SqlAnalyzer {
     }
 
     /**
+     * The values of a top-level {@code column IN (...)} conjunct of {@code where}
+     * ({@code id IN (?, ?, 7) AND n > 0}), each a parameter or a literal; empty when there is no
+     * such conjunct, more than one, or a value is anything else.
+     */
+    public static Optional<List<Operand>> inList(Expression where, String column) {
+        List<Operand> found = null;
+        for (Expression conjunct : conjunctsOf(where)) {
+            if (unparenthesised(conjunct) instanceof net.sf.jsqlparser.expression.operators.relational.InExpression in
+                    && !in.isNot() && !in.isGlobal() && in.getLeftExpression() instanceof Column left
+                    && columnName(left.getColumnName()).equals(column)) {
+                if (found != null || !(in.getRightExpression() instanceof net.sf.jsqlparser.expression.operators.relational.ExpressionList<?> values)) {
+                    return Optional.empty();
+                }
+                found = new ArrayList<>();
+                for (Expression value : values) {
+                    Optional<Operand> operand = operand(value);
+                    if (operand.isEmpty()) {
+                        return Optional.empty();
+                    }
+                    found.add(operand.get());
+                }
+            }
+        }
+        return Optional.ofNullable(found).map(List::copyOf);
+    }
+
+    /**
      * Whether {@code columns} and {@code key} name the same columns: {@code Set.copyOf(key).equals(columns)}
      * without copying, since it is asked at every execution of a statement.
      */
@@ -659,17 +747,21 @@ public final class SqlAnalyzer {
         if (!(left instanceof Column column)) {
             return Optional.empty();
         }
-        Operand operand;
-        if (right instanceof JdbcParameter p && p.getIndex() != null && !p.isUseFixedIndex()) {
-            operand = new Operand.Parameter(p.getIndex());
-        } else if (right instanceof LongValue v) {
-            operand = new Operand.Literal(v.getValue());
-        } else if (right instanceof StringValue v) {
-            operand = new Operand.Literal(v.getValue().replace("''", "'"));
-        } else {
-            return Optional.empty();
+        return operand(right).map(operand -> Map.entry(columnName(column.getColumnName()), operand));
+    }
+
+    /** A value written as a parameter, an integer or a string literal without escapes; empty for anything else. */
+    private static Optional<Operand> operand(Expression value) {
+        if (value instanceof JdbcParameter p && p.getIndex() != null && !p.isUseFixedIndex()) {
+            return Optional.of(new Operand.Parameter(p.getIndex()));
+        } else if (value instanceof LongValue v) {
+            return Optional.of(new Operand.Literal(v.getValue()));
+        } else if (value instanceof StringValue v && !v.getValue().contains("\\")) {
+            // A backslash is an escape on MySQL and MariaDB (unless NO_BACKSLASH_ESCAPES) and on
+            // PostgreSQL in E'...': what the literal means is not read here.
+            return Optional.of(new Operand.Literal(v.getValue().replace("''", "'")));
         }
-        return Optional.of(Map.entry(columnName(column.getColumnName()), operand));
+        return Optional.empty();
     }
 
     private static boolean empty(List<?> list) {

@@ -76,7 +76,7 @@ final class InvisibilityWorkload {
                 c.setAutoCommit(!transaction);
                 int id = base + random.nextInt(20);
                 try {
-                    int kind = random.nextInt(22);
+                    int kind = random.nextInt(23);
                     if (!unseenWrites && (kind == 7 || kind == 8 || kind == 10 || kind == 17)) {
                         // Generated keys and batches are sent unchanged, and leave their tables out.
                         kind = 5;
@@ -169,13 +169,22 @@ final class InvisibilityWorkload {
                     s.setInt(1, thread);
                     s.setString(2, "event");
                     seen.add("event " + s.executeUpdate());
+                    long first = -1;
                     try (ResultSet keys = s.getGeneratedKeys()) {
                         List<String> labels = labels(keys.getMetaData());
                         int count = 0;
                         while (keys.next()) {
+                            first = count == 0 ? keys.getLong(1) : first;
                             count++;
                         }
                         seen.add("keys " + labels.contains("id") + " " + count);
+                    }
+                    if (c.getMetaData().getDatabaseProductVersion().contains("MariaDB")) {
+                        // Where the recorder reads the row back by LAST_INSERT_ID(), it must leave it as it was.
+                        try (Statement last = c.createStatement(); ResultSet rs = last.executeQuery("SELECT LAST_INSERT_ID()")) {
+                            rs.next();
+                            seen.add("last insert id is the key " + (rs.getLong(1) == first));
+                        }
                     }
                 }
             }
@@ -331,6 +340,14 @@ final class InvisibilityWorkload {
                         + " WHEN NOT MATCHED THEN INSERT (id, name, qty) VALUES (src.id, 'merged', src.qty)")) {
                     s.setInt(1, id);
                     seen.add("merge " + s.executeUpdate() + " " + s.getUpdateCount());
+                }
+            }
+            case 22 -> {
+                // Rows named by a list of keys: read back by them on MySQL and MariaDB when every one changed.
+                try (PreparedStatement s = c.prepareStatement("UPDATE items SET qty = qty + 1 WHERE id IN (?, ?) AND qty >= 0")) {
+                    s.setInt(1, id);
+                    s.setInt(2, id + 1);
+                    seen.add("listed update " + s.executeUpdate() + " " + s.getUpdateCount());
                 }
             }
             case 10 -> {

@@ -76,22 +76,155 @@ class MariadbRecorderTests extends RecorderScenarios {
         // Not recorded on MariaDB: see above.
     }
 
-    /** MariaDB's driver answers generated keys with the auto-increment value whatever is asked: the table is left out. */
+    /**
+     * MariaDB's driver answers generated keys with the auto-increment value whatever is asked, from
+     * the server's reply: such an INSERT is sent as written, so the application gets the driver's
+     * own answer, and its row is read back by key inside its transaction. In auto-commit mode it
+     * cannot be, and the table is left out saying so.
+     */
     @Override
     @Test
     void keysTheApplicationAsksForByNameAreItsAndTheRecorderLearnsTheFullRow() throws Exception {
         RecordedHistory recorded = RecordedRun.record("keys", mariadb.dataSource(), ds -> {
             try (Connection c = ds.getConnection()) {
-                try (PreparedStatement s = c.prepareStatement("INSERT INTO notes (id, body) VALUES (?, ?)", new String[] {"id"})) {
-                    s.setInt(1, 7);
-                    s.setString(2, "seven");
-                    assertThat(s.executeUpdate()).isEqualTo(1);
-                }
+                c.setAutoCommit(false);
+                insertNoteAskingForKeys(c, 8, "eight");
+                c.commit();
             }
         });
-        assertThat(recorded.notModelled()).singleElement().satisfies(n -> {
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString)
+                .anySatisfy(t -> assertThat(t).contains("w(notes/8, {\"body\":\"eight\",\"id\":8})"));
+        RecordedHistory autoCommit = RecordedRun.record("keys in auto-commit mode", mariadb.dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                insertNoteAskingForKeys(c, 7, "seven");
+            }
+        });
+        assertThat(autoCommit.notModelled()).singleElement().satisfies(n -> {
             assertThat(n.subject()).startsWith("table notes (statement: INSERT");
-            assertThat(n.reason()).contains("generated keys");
+            assertThat(n.reason()).contains("auto-commit mode");
+        });
+    }
+
+    private static void insertNoteAskingForKeys(Connection c, int id, String body) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO notes (id, body) VALUES (?, ?)", new String[] {"id"})) {
+            s.setInt(1, id);
+            s.setString(2, body);
+            assertThat(s.executeUpdate()).isEqualTo(1);
+            try (ResultSet keys = s.getGeneratedKeys()) {
+                // No AUTO_INCREMENT on notes: the driver has no number to answer with.
+                assertThat(keys.next()).isFalse();
+            }
+        }
+    }
+
+    /**
+     * A key the database numbers (AUTO_INCREMENT), asked for as generated keys by both drivers, as
+     * Spring's KeyHolder and Hibernate's IDENTITY do: the application gets the driver's answer,
+     * the recorder reads the row back by {@code LAST_INSERT_ID()}; several rows listed with their
+     * keys are read back by them. Rows whose key the INSERT neither gives nor leaves to one number
+     * (several rows numbered) leave the table out, saying why.
+     */
+    @Test
+    void insertsAskingForGeneratedKeysInATransactionAreReadBackByTheirKeys() throws Exception {
+        database().run("DROP TABLE IF EXISTS tickets",
+                "CREATE TABLE tickets (id BIGINT AUTO_INCREMENT PRIMARY KEY, title VARCHAR(20) NOT NULL, state VARCHAR(10) DEFAULT 'open')");
+        for (DataSource driver : new DataSource[] {mariadb.dataSource(), mariadb.mysqlDriver()}) {
+            database().run("DELETE FROM tickets");
+            long[] numbered = new long[2];
+            RecordedHistory recorded = RecordedRun.record("numbered keys", driver, ds -> {
+                try (Connection c = ds.getConnection()) {
+                    c.setAutoCommit(false);
+                    try (PreparedStatement s = c.prepareStatement("INSERT INTO tickets (title) VALUES (?)",
+                            Statement.RETURN_GENERATED_KEYS)) {
+                        s.setString(1, "first");
+                        assertThat(s.executeUpdate()).isOne();
+                        try (ResultSet keys = s.getGeneratedKeys()) {
+                            assertThat(keys.next()).isTrue();
+                            numbered[0] = keys.getLong(1);
+                        }
+                    }
+                    try (Statement s = c.createStatement()) {
+                        assertThat(s.executeUpdate("INSERT INTO tickets (title, state) VALUES ('second', LOWER('CLOSED'))",
+                                Statement.RETURN_GENERATED_KEYS)).isOne();
+                        try (ResultSet keys = s.getGeneratedKeys()) {
+                            assertThat(keys.next()).isTrue();
+                            numbered[1] = keys.getLong(1);
+                        }
+                        assertThat(s.executeUpdate("INSERT INTO tickets (id, title) VALUES (1000, 'x'), (1001, 'y')",
+                                Statement.RETURN_GENERATED_KEYS)).isEqualTo(2);
+                        try (ResultSet last = s.executeQuery("SELECT LAST_INSERT_ID()")) {
+                            assertThat(last.next()).isTrue();
+                            assertThat(last.getLong(1)).as("the read back leaves LAST_INSERT_ID() as it was").isEqualTo(numbered[1]);
+                        }
+                    }
+                    c.commit();
+                }
+            });
+            assertThat(recorded.notModelled()).as("%s", driver).isEmpty();
+            assertThat(recorded.history().transactions()).extracting(Object::toString).singleElement().asString().contains(
+                    "w(tickets/" + numbered[0] + ", {\"id\":" + numbered[0] + ",\"state\":\"open\",\"title\":\"first\"})",
+                    "w(tickets/" + numbered[1] + ", {\"id\":" + numbered[1] + ",\"state\":\"closed\",\"title\":\"second\"})",
+                    "w(tickets/1000, {\"id\":1000,\"state\":\"open\",\"title\":\"x\"})",
+                    "w(tickets/1001, {\"id\":1001,\"state\":\"open\",\"title\":\"y\"})");
+            assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+        }
+        for (String unknown : new String[] {"INSERT INTO tickets (title) VALUES ('a'), ('b')",
+                "INSERT INTO tickets (title) VALUES (CONCAT('c', LAST_INSERT_ID(7)))"}) {
+            RecordedHistory left = RecordedRun.record("numbered, not known", mariadb.dataSource(), ds -> {
+                try (Connection c = ds.getConnection()) {
+                    c.setAutoCommit(false);
+                    try (Statement s = c.createStatement()) {
+                        assertThat(s.executeUpdate(unknown, Statement.RETURN_GENERATED_KEYS)).isPositive();
+                    }
+                    c.commit();
+                }
+            });
+            assertThat(left.notModelled()).singleElement().satisfies(n -> {
+                assertThat(n.subject()).isEqualTo("table tickets (statement: " + unknown + ")");
+                assertThat(n.reason()).contains("VALUES do not give every key column");
+            });
+        }
+    }
+
+    /**
+     * An UPDATE naming its rows by an IN list of keys is read back when it changed every row it
+     * names (then it locked each); when it changed fewer, which ones is not known, and the table is
+     * left out.
+     */
+    @Test
+    void anUpdateOfRowsListedByKeyIsReadBackWhenItChangedEveryOne() throws Exception {
+        database().run("INSERT INTO counters VALUES (2, 0), (3, 0)");
+        RecordedHistory recorded = RecordedRun.record("listed", mariadb.dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                c.setAutoCommit(false);
+                try (PreparedStatement s = c.prepareStatement("UPDATE counters SET n = n + 1 WHERE id IN (?, ?, 3) AND n >= 0")) {
+                    s.setInt(1, 1);
+                    s.setLong(2, 2L);
+                    assertThat(s.executeUpdate()).isEqualTo(3);
+                }
+                c.commit();
+            }
+        });
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString).singleElement().asString()
+                .contains("w(counters/1, {\"id\":1,\"n\":1})", "w(counters/2, {\"id\":2,\"n\":1})",
+                        "w(counters/3, {\"id\":3,\"n\":1})");
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+
+        RecordedHistory fewer = RecordedRun.record("fewer", mariadb.dataSource(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                c.setAutoCommit(false);
+                try (Statement s = c.createStatement()) {
+                    assertThat(s.executeUpdate("UPDATE counters SET n = 5 WHERE id IN (1, 2, 99)")).isEqualTo(2);
+                    assertThat(s.executeUpdate("UPDATE counters SET n = 6 WHERE id IN (1, '1')")).isOne();
+                }
+                c.commit();
+            }
+        });
+        assertThat(fewer.notModelled()).hasSize(1).allSatisfy(n -> {
+            assertThat(n.subject()).startsWith("table counters");
+            assertThat(n.reason()).containsAnyOf("changed 2 of the 3 rows", "changed 1 of the 2 rows");
         });
     }
 

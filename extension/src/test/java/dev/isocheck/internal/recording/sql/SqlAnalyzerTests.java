@@ -167,7 +167,7 @@ class SqlAnalyzerTests {
         assertThat(Dialect.MARIADB.rewrite(delete, "DELETE FROM t -- note")).contains("DELETE FROM t -- note\nRETURNING *");
         // No UPDATE ... RETURNING: its row is read back instead.
         assertThat(Dialect.MARIADB.rewrite(update, "UPDATE t SET n = 1")).isEmpty();
-        assertThat(Dialect.MARIADB.readsBackUpdates()).isTrue();
+        assertThat(Dialect.MARIADB.readsBackWrites()).isTrue();
         assertThat(Dialect.MARIADB.quote("we`ird")).isEqualTo("`we``ird`");
         assertThat(Dialect.POSTGRESQL.quote("we\"ird")).isEqualTo("\"we\"\"ird\"");
         assertThat(Dialect.of("Oracle", "23")).isEqualTo(Dialect.OTHER);
@@ -181,5 +181,36 @@ class SqlAnalyzerTests {
         assertThat(ColumnValues.toJson(new Object())).isSameAs(ColumnValues.UNSUPPORTED);
         assertThat(ColumnValues.keyPart(new java.math.BigDecimal("5.00"))).contains(java.math.BigInteger.valueOf(5));
         assertThat(ColumnValues.keyPart(1.5)).isEmpty();
+    }
+
+    @Test
+    void theRowsAnInsertListsAreItsValuesByColumn() {
+        SqlAnalyzer.InsertedValues one = SqlAnalyzer.insertedValues("INSERT INTO t (id, Name, at) VALUES (?, 'a''b', NOW())").orElseThrow();
+        assertThat(one.columns()).containsExactly("id", "name", "at");
+        assertThat(one.rows()).singleElement().isEqualTo(Arrays.asList(new Operand.Parameter(1), new Operand.Literal("a'b"), null));
+
+        SqlAnalyzer.InsertedValues two = SqlAnalyzer.insertedValues("INSERT INTO t (id) VALUES (7), (?)").orElseThrow();
+        assertThat(two.rows()).containsExactly(List.of(new Operand.Literal(7L)), List.of(new Operand.Parameter(1)));
+
+        // A backslash escapes on MySQL: the literal's value is not read.
+        assertThat(SqlAnalyzer.insertedValues("INSERT INTO t (id) VALUES ('a\\b')").orElseThrow().rows())
+                .singleElement().isEqualTo(Arrays.asList((Operand) null));
+        for (String other : List.of("INSERT INTO t VALUES (1)", "INSERT INTO t (id) SELECT 1",
+                "INSERT INTO t (id) VALUES (1) ON DUPLICATE KEY UPDATE id = 2", "INSERT INTO t (id, id) VALUES (1, 2)",
+                "INSERT INTO t (id, n) VALUES (1)", "UPDATE t SET id = 1", "INSERT INTO t (id) VALUES (1); DELETE FROM t")) {
+            assertThat(SqlAnalyzer.insertedValues(other)).as(other).isEmpty();
+        }
+    }
+
+    @Test
+    void anInListOfKeysIsReadFromTheTopLevelConjuncts() {
+        Write update = (Write) SqlAnalyzer.analyse("UPDATE t SET n = 1 WHERE (ID IN (?, 3, 'x')) AND n > 0");
+        assertThat(SqlAnalyzer.inList(update.where(), "id"))
+                .contains(List.of(new Operand.Parameter(1), new Operand.Literal(3L), new Operand.Literal("x")));
+        for (String other : List.of("UPDATE t SET n = 1 WHERE id NOT IN (1, 2)", "UPDATE t SET n = 1 WHERE id IN (1, 2) OR n = 0",
+                "UPDATE t SET n = 1 WHERE id IN (SELECT id FROM u)", "UPDATE t SET n = 1 WHERE id IN (1, n)",
+                "UPDATE t SET n = 1 WHERE id IN (1) AND id IN (2)")) {
+            assertThat(SqlAnalyzer.inList(((Write) SqlAnalyzer.analyse(other)).where(), "id")).as(other).isEmpty();
+        }
     }
 }
