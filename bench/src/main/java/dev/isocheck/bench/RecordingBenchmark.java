@@ -372,7 +372,7 @@ public final class RecordingBenchmark {
             }
         }
         try (PreparedStatement update = c.prepareStatement("UPDATE accounts SET balance = balance + ? WHERE id = ?");
-             PreparedStatement back = c.prepareStatement("SELECT `id`, `balance` FROM accounts WHERE `id` IN (?) FOR UPDATE")) {
+             PreparedStatement back = c.prepareStatement("SELECT `id`, `balance` FROM accounts WHERE `id` IN (?) FOR UPDATE SKIP LOCKED")) {
             for (int[] step : new int[][] {{-drawn.amount(), drawn.from()}, {drawn.amount(), drawn.to()}}) {
                 update.setInt(1, step[0]);
                 update.setInt(2, step[1]);

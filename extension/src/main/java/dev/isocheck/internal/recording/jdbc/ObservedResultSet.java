@@ -185,7 +185,11 @@ final class ObservedResultSet implements InvocationHandler {
     }
 
     /** The most rows an aggregate's read is recorded with. */
-    static final int MAX_AGGREGATED_ROWS = 10_000;
+    static final int MAX_AGGREGATED_ROWS = dev.isocheck.internal.recording.sql.Dialect.AGGREGATED_ROWS_READ;
+
+    /** Reads MariaDB's aggregated arrays, JSON text: integers as {@code Integer}, {@code Long} or {@code BigInteger}. */
+    private static final com.fasterxml.jackson.databind.ObjectReader JSON_ARRAY =
+            new com.fasterxml.jackson.databind.ObjectMapper().readerFor(Object[].class);
 
     /**
      * Reads the rows an aggregate ranged over from its hidden arrays, one array per column, the
@@ -203,6 +207,19 @@ final class ObservedResultSet implements InvocationHandler {
                 arrays[i] = elements;
             } else if (value instanceof Object[] elements) {
                 arrays[i] = elements;
+            } else if (value instanceof String json) {
+                // MariaDB's JSON_ARRAYAGG; cut short (group_concat_max_len), it does not parse, and
+                // the aggregate's reads are not recorded.
+                try {
+                    arrays[i] = JSON_ARRAY.readValue(json);
+                } catch (java.io.IOException e) {
+                    if (log != null) {
+                        log.recording().notModelled(new NotModelled("the reads of " + aggregate.table()
+                                + (aggregate.where() == null ? "" : " WHERE " + aggregate.where()),
+                                "not checked: the rows it ranged over came back cut short (MariaDB's group_concat_max_len)"));
+                    }
+                    return;
+                }
             } else {
                 throw new IllegalStateException("an aggregated column is not an array of objects: " + value.getClass());
             }

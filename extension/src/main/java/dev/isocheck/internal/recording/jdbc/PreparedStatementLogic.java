@@ -174,9 +174,15 @@ final class PreparedStatementLogic extends StatementLogic {
             return executeBatchAsWritten(log, !batchCalls.isEmpty(), prepared, method, args);
         }
         recordTexts(log);
+        // An UPDATE's or INSERT's batch on MySQL or MariaDB: its rows read back after it, by the
+        // keys each entry names.
+        List<BoundParameters> readBack = withKeys == null && log != null && batchTexts.isEmpty() && !batchCalls.isEmpty()
+                && connection.dialect().readsBackWrites() && prepared instanceof Write written
+                && (written.kind() == AnalysedStatement.WriteKind.UPDATE || written.kind() == AnalysedStatement.WriteKind.INSERT)
+                ? List.copyOf(batchCalls) : null;
         if (!batchCalls.isEmpty()) {
             statementOfBatch(log, preparedSql);
-            if (withKeys == null) {
+            if (withKeys == null && readBack == null) {
                 leaveOut(log, prepared, preparedSql);
             }
         }
@@ -200,7 +206,7 @@ final class PreparedStatementLogic extends StatementLogic {
         try {
             result = Proxies.call(target, method, args);
         } catch (SQLException e) {
-            if (withKeys != null) {
+            if (withKeys != null || readBack != null) {
                 // Some of the batch may have been written, which rows is not known: unless the
                 // transaction then aborts and takes them with it, which in auto-commit mode the
                 // batch's own failure does not promise (a driver may commit entry by entry).
@@ -222,6 +228,11 @@ final class PreparedStatementLogic extends StatementLogic {
             Write write = (Write) prepared;
             connection.observe(log, counted ? writes.fromKeys(write, preparedSql, total, withKeys, true, log)
                     : new LeftOut(Optional.of(write.table()), preparedSql, "the batch did not say how many rows each statement wrote"));
+        }
+        if (readBack != null) {
+            List<List<Object>> entries = new ArrayList<>();
+            readBack.forEach(entry -> entries.add(entry.snapshot()));
+            connection.observe(log, writes.readBackBatch((Write) prepared, preparedSql, result, log, entries));
         }
         connection.afterExecute(null, false);
         return result;

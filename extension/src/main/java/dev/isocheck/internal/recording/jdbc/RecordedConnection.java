@@ -287,6 +287,20 @@ final class RecordedConnection implements InvocationHandler {
     private record ReadBackText(TableColumns columns, String sql) {
     }
 
+    /** Whether {@code table} is known to have triggers or anything else that may write any table. */
+    boolean writesAnywhere(String table) {
+        return primaryKeys.writesAnywhere(table);
+    }
+
+    /**
+     * Whether the server reads rows back with {@code FOR UPDATE SKIP LOCKED} (MariaDB 10.6 and
+     * later, MySQL 8), so that a read back can never wait for a lock: a row another transaction
+     * holds is skipped, the count of rows falls short, and the table is left out.
+     */
+    boolean skipsLocked() {
+        return dialect == Dialect.MARIADB ? majorVersion * 100 + minorVersion >= 1006 : dialect == Dialect.MYSQL && majorVersion >= 8;
+    }
+
     /** The one column of {@code table}'s key that the database numbers itself, as last looked up. */
     Optional<String> autoIncrementKey(String table) {
         return primaryKeys.autoIncrementKey(table);
@@ -305,8 +319,8 @@ final class RecordedConnection implements InvocationHandler {
      */
     private Optional<List<Map<String, Object>>> readBack(String table, TableColumns columns, int keys,
                                                          java.util.function.Supplier<String> condition, List<Object> values) {
-        if (ServerStatus.warnings(real) != 0) {
-            // The read would clear the warnings the application has yet to ask for.
+        if (ServerStatus.warnings(real) != 0 || !skipsLocked()) {
+            // The read would clear the warnings the application has yet to ask for, or could wait.
             return Optional.empty();
         }
         if (!columns.allReadable() || !columns.columns().keySet().containsAll(columns.key())) {
@@ -323,7 +337,7 @@ final class RecordedConnection implements InvocationHandler {
             List<String> selected = new java.util.ArrayList<>();
             columns.columns().values().forEach(column -> selected.add(dialect.quote(column.name())));
             kept = new ReadBackText(columns, "SELECT " + String.join(", ", selected) + " FROM " + name.get()
-                    + " WHERE " + condition.get() + " FOR UPDATE");
+                    + " WHERE " + condition.get() + " FOR UPDATE SKIP LOCKED");
             if (readBackTexts.size() >= 256) {
                 readBackTexts.clear();
             }
@@ -348,7 +362,17 @@ final class RecordedConnection implements InvocationHandler {
                 }
                 return Optional.of(rows);
             }
-        } catch (SQLException | RuntimeException e) {
+        } catch (SQLException e) {
+            Outcome ended = rolledBackByServer(e);
+            if (ended != null) {
+                // Not expected (the read waits for no lock), but should the server have ended the
+                // transaction, what it wrote is not committed: the recording follows the server.
+                synchronized (this) {
+                    end(ended, false);
+                }
+            }
+            return Optional.empty();
+        } catch (RuntimeException e) {
             return Optional.empty();
         }
     }
@@ -495,7 +519,9 @@ final class RecordedConnection implements InvocationHandler {
         }
         String table = analysed instanceof AnalysedStatement.Query q ? q.table()
                 : analysed instanceof AnalysedStatement.Aggregate a ? a.table() : null;
-        if (table == null || Recording.current().isEmpty()) {
+        if (table == null || Recording.current().isEmpty() || analysed instanceof AnalysedStatement.Aggregate
+                && dialect == Dialect.MARIADB && majorVersion * 100 + minorVersion < 1005) {
+            // MariaDB's JSON_ARRAYAGG came in 10.5.
             return Optional.empty();
         }
         return columnsOf(table).flatMap(columns -> HiddenColumns.plan(analysed, sql, columns, dialect));

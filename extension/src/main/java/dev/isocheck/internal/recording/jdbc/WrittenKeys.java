@@ -155,16 +155,17 @@ final class WrittenKeys {
 
     /**
      * What {@code operand} stands for, as written or as bound; {@code null} when not known, NULL,
-     * or bound as something that cannot be bound again as it was (a stream is read once).
+     * or bound as anything but a number or a string.
      */
     private static Object value(Operand operand, List<Object> parameters) {
         if (operand instanceof Operand.Literal literal) {
             return literal.value();
         }
         if (operand instanceof Operand.Parameter p && p.index() >= 1 && p.index() < parameters.size()) {
+            // Bound again with setObject alone: a value whose binding took a Calendar or a type
+            // (dates, times) could compare otherwise than the application's did.
             Object bound = parameters.get(p.index());
-            return bound instanceof Number || bound instanceof String || bound instanceof java.util.UUID
-                    || bound instanceof java.time.temporal.Temporal || bound instanceof java.util.Date ? bound : null;
+            return bound instanceof Number || bound instanceof String ? bound : null;
         }
         return null;
     }

@@ -238,6 +238,7 @@ final class WrittenRows {
                 if (keys.isPresent() && count.longValue() == 0) {
                     return rowsWritten(write, sql, new ArrayList<>(), null, false, log);
                 }
+                unknown = unknown != null ? unknown : whyNotReadBack(write, sql, table.get(), keys.get());
                 if (unknown == null) {
                     rows = connection.readBack(write.table(), keys.get());
                 }
@@ -255,6 +256,7 @@ final class WrittenRows {
                         + " whose key the database numbers)"
                         : keys.get().size() != count.longValue() ? "the INSERT wrote " + count + " of the "
                         + keys.get().size() + " rows it lists" : null;
+                unknown = unknown != null ? unknown : whyNotReadBack(write, sql, table.get(), generated ? List.of() : keys.get());
                 if (unknown == null) {
                     rows = generated ? connection.readBackLastInserted(write.table()) : connection.readBack(write.table(), keys.get());
                 }
@@ -265,6 +267,129 @@ final class WrittenRows {
                 }
                 unknown = "the rows " + statement + " wrote could not be read back";
             }
+        }
+        return new LeftOut(Optional.of(write.table()), sql, unknown);
+    }
+
+    /** The most keys one read back names: an IN list this long still reads by the index. */
+    static final int MOST_KEYS_READ_BACK = 1_000;
+
+    /**
+     * Why the rows {@code keys} name may not be read back after {@code write} ({@code null} when
+     * they may): each reason is a way the locking read could find other rows than the write did,
+     * take a lock the write did not, or wait.
+     *
+     * @param keys the keys the write names; none for the one row an INSERT had numbered
+     */
+    private String whyNotReadBack(Write write, String sql, TableColumns table, List<Map<String, Object>> keys) {
+        if (SqlAnalyzer.writesQualifiedTable(sql)) {
+            return "the statement names its table with a database or schema, and is read back only in the connection's own";
+        }
+        if (connection.writesAnywhere(write.table())) {
+            return "the table has triggers, which may write any table (and change the key a read back would look for)";
+        }
+        if (!connection.skipsLocked()) {
+            return "the server has no SELECT ... FOR UPDATE SKIP LOCKED (MariaDB 10.6, MySQL 8), without which a read back could wait";
+        }
+        if (keys.size() > (table.key().size() == 1 ? MOST_KEYS_READ_BACK : MOST_KEYS_READ_BACK / 10)) {
+            return "the write names more rows than are read back at once";
+        }
+        Optional<String> numbered = write.kind() == WriteKind.INSERT ? connection.autoIncrementKey(write.table()) : Optional.empty();
+        for (Map<String, Object> key : keys) {
+            for (String column : table.key()) {
+                Object value = key.get(column);
+                TableColumns.Column declared = table.columns().get(column);
+                if (declared == null || !sameFamily(declared.type(), value)) {
+                    return "a key value the statement gives as another type than its column's, which the server would"
+                            + " compare otherwise than by the key's index";
+                }
+                if (numbered.isPresent() && numbered.get().equals(column) && value instanceof Number n
+                        && new java.math.BigDecimal(n.toString()).signum() == 0) {
+                    return "the INSERT gives its AUTO_INCREMENT key as 0, for which the server may choose a number of its own";
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Whether {@code value} is an integer for an integer column, or a string for a character column. */
+    private static boolean sameFamily(int type, Object value) {
+        return switch (type) {
+            case java.sql.Types.TINYINT, java.sql.Types.SMALLINT, java.sql.Types.INTEGER, java.sql.Types.BIGINT ->
+                    value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte
+                            || value instanceof java.math.BigInteger;
+            case java.sql.Types.CHAR, java.sql.Types.VARCHAR, java.sql.Types.NCHAR, java.sql.Types.NVARCHAR,
+                    java.sql.Types.LONGVARCHAR, java.sql.Types.LONGNVARCHAR -> value instanceof String;
+            default -> false;
+        };
+    }
+
+    /**
+     * What a prepared batch of an INSERT or UPDATE sent as written on MySQL or MariaDB wrote, read
+     * back inside its transaction as {@link #readBack} reads one statement's: each entry must name
+     * its rows by key (as {@link #readBack} asks) and the driver must say it wrote exactly as many
+     * rows as the entry names (MariaDB's bulk batches may say only that each succeeded: then the
+     * table is left out), and no two entries may write one row (the rows read back are the last
+     * version only). Then all the rows are read back by their keys in one locking read.
+     *
+     * @param result  what the driver answered: the count of rows each entry wrote
+     * @param entries the parameters of each entry, by index (index 0 unused)
+     */
+    Observation readBackBatch(Write write, String sql, Object result, TransactionLog log, List<List<Object>> entries) {
+        Optional<TableColumns> table = connection.knownColumnsOf(write.table());
+        String unknown = null;
+        List<Map<String, Object>> keys = new ArrayList<>();
+        long total = 0;
+        if (connection.autoCommit()) {
+            unknown = "a batch sent as written in auto-commit mode on MySQL or MariaDB: its rows cannot be read back"
+                    + " after its commit (run it in a transaction)";
+        } else if (result == null || !result.getClass().isArray() || java.lang.reflect.Array.getLength(result) != entries.size()) {
+            unknown = "the batch did not say how many rows each statement wrote";
+        } else if (table.isEmpty()) {
+            unknown = "the table's primary key is not known";
+        } else if (connection.keyComputed(write.table())) {
+            unknown = dev.isocheck.internal.recording.RecordedTransaction.KEY_COMPUTED;
+        } else if (write.kind() == WriteKind.UPDATE && (write.limited() || write.where() == null
+                || write.assigned().stream().anyMatch(table.get().key()::contains))) {
+            unknown = "an UPDATE on MySQL or MariaDB is read back by its primary key: this one has no WHERE naming its rows"
+                    + " by it, has LIMIT or ORDER BY, or changes the key";
+        } else {
+            java.util.Set<Map<String, Object>> seen = new java.util.HashSet<>();
+            for (int i = 0; i < entries.size() && unknown == null; i++) {
+                long count = ((Number) java.lang.reflect.Array.get(result, i)).longValue();
+                if (count < 0) {
+                    unknown = "the batch did not say how many rows each statement wrote";
+                    break;
+                }
+                if (count == 0) {
+                    continue;
+                }
+                Optional<List<Map<String, Object>>> named = write.kind() == WriteKind.UPDATE
+                        ? WrittenKeys.listed(write, table.get().key(), entries.get(i))
+                        : WrittenKeys.inserted(sql, table.get().key(), entries.get(i));
+                if (named.isEmpty()) {
+                    unknown = "a batch's rows on MySQL or MariaDB are read back by their primary keys: this one's entries"
+                            + " do not name every key column as a literal or a parameter";
+                } else if (named.get().size() != count) {
+                    unknown = "an entry of the batch wrote " + count + " of the " + named.get().size() + " rows it names";
+                } else if (!named.get().stream().allMatch(seen::add)) {
+                    unknown = "the batch writes one row twice, whose first version is not known";
+                } else {
+                    keys.addAll(named.get());
+                    total += count;
+                }
+            }
+            unknown = unknown != null ? unknown : whyNotReadBack(write, sql, table.get(), keys);
+        }
+        if (unknown == null) {
+            if (total == 0) {
+                return rowsWritten(write, sql, new ArrayList<>(), null, true, log);
+            }
+            Optional<List<Map<String, Object>>> rows = connection.readBack(write.table(), keys);
+            if (rows.isPresent() && rows.get().size() == total) {
+                return rowsWritten(write, sql, new ArrayList<>(rows.get()), null, true, log);
+            }
+            unknown = "the rows the batch wrote could not be read back";
         }
         return new LeftOut(Optional.of(write.table()), sql, unknown);
     }

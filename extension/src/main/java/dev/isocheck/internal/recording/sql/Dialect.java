@@ -144,12 +144,34 @@ public enum Dialect {
      * adds to an aggregate query to learn the rows it ranged over ({@link HiddenColumns}).
      */
     public boolean aggregatesArrays() {
-        return this == POSTGRESQL || this == H2;
+        return this == POSTGRESQL || this == H2 || this == MARIADB;
     }
 
     /** The aggregate of {@code column}'s values into an array ordered by {@code order} (quoted columns). */
     public String aggregateArray(String column, java.util.List<String> order) {
+        if (this == MARIADB) {
+            // A JSON array in text (10.5 and later), no longer than the recorder reads: an array is
+            // cut at group_concat_max_len (1 MB by default), which one of integers this long is not.
+            return "JSON_ARRAYAGG(" + column + " ORDER BY " + String.join(", ", order) + " LIMIT " + (AGGREGATED_ROWS_READ + 1) + ")";
+        }
         return (this == POSTGRESQL ? "array_agg(" : "ARRAY_AGG(") + column + " ORDER BY " + String.join(", ", order) + ")";
+    }
+
+    /** The most rows an aggregate's read is recorded with; one more tells that there were more. */
+    public static final int AGGREGATED_ROWS_READ = 10_000;
+
+    /**
+     * Whether a column of {@code type} is aggregated ({@link #aggregateArray}) with values that
+     * read as the column itself does: on PostgreSQL and H2, {@link TableColumns#sameInArrays}; on
+     * MariaDB, whose arrays are JSON text, integers only (exact as JSON numbers, and short enough
+     * that an array of them is not cut).
+     */
+    public boolean aggregates(int type) {
+        if (this == MARIADB) {
+            return type == java.sql.Types.TINYINT || type == java.sql.Types.SMALLINT || type == java.sql.Types.INTEGER
+                    || type == java.sql.Types.BIGINT;
+        }
+        return TableColumns.sameInArrays(type);
     }
 
     /**

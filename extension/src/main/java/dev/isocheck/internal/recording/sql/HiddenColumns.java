@@ -127,7 +127,7 @@ public record HiddenColumns(String sql, int visible, List<String> columns, boole
         List<String> columns = new ArrayList<>();
         for (String name : wanted) {
             TableColumns.Column column = table.columns().get(name);
-            if (column != null && TableColumns.sameInArrays(column.type())) {
+            if (column != null && dialect.aggregates(column.type())) {
                 columns.add(name);
             } else if (table.key().contains(name)) {
                 // Rows that cannot be keyed cannot be read.

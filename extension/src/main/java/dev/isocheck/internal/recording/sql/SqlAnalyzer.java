@@ -87,6 +87,31 @@ public final class SqlAnalyzer {
         });
     }
 
+    private static final SqlTextCache<Boolean> QUALIFIED = new SqlTextCache<>();
+
+    /**
+     * Whether the INSERT, UPDATE or DELETE {@code sql} names its table with a schema or database
+     * ({@code UPDATE otherdb.accounts ...}); true when it cannot be told.
+     */
+    public static boolean writesQualifiedTable(String sql) {
+        return QUALIFIED.computeIfAbsent(sql, text -> {
+            try {
+                List<Statement> statements = dev.isocheck.internal.limit.SqlParsing.statements(text).getStatements();
+                if (statements.size() != 1) {
+                    return true;
+                }
+                Statement statement = statements.get(0);
+                Table table = statement instanceof Insert insert ? insert.getTable()
+                        : statement instanceof Update update ? update.getTable()
+                        : statement instanceof Delete delete ? delete.getTable() : null;
+                return table == null || table.getSchemaName() != null || table.getDatabase() != null
+                        && table.getDatabase().getDatabaseName() != null;
+            } catch (JSQLParserException | RuntimeException | StackOverflowError e) {
+                return true;
+            }
+        });
+    }
+
     private static final SqlTextCache<Optional<InsertedValues>> INSERTED = new SqlTextCache<>();
 
     /**
@@ -258,6 +283,12 @@ public final class SqlAnalyzer {
     }
 
     private static AnalysedStatement parse(String sql) {
+        if (sql.contains("/*!") || sql.contains("/*M!")) {
+            // MySQL and MariaDB run what such a comment holds (/*! ON DUPLICATE KEY UPDATE ... */,
+            // /*! WHERE id = 1 */), which the parser skips as a comment.
+            return new Opaque(Optional.empty(), "an executable comment (/*! ... */), which MySQL and MariaDB run"
+                    + " and the recorder's SQL parser skips, may change any table");
+        }
         Statement statement;
         try {
             // parse() stops after the first statement; a second one would slip past the analysis
@@ -750,13 +781,19 @@ public final class SqlAnalyzer {
         return operand(right).map(operand -> Map.entry(columnName(column.getColumnName()), operand));
     }
 
-    /** A value written as a parameter, an integer or a string literal without escapes; empty for anything else. */
+    /**
+     * A value written as a parameter, an integer or a plain string literal (no escapes, no prefix
+     * such as {@code b'101'}, {@code x'ff'} or {@code _latin1'a'}, which mean something else than
+     * their text); empty for anything else.
+     */
     private static Optional<Operand> operand(Expression value) {
         if (value instanceof JdbcParameter p && p.getIndex() != null && !p.isUseFixedIndex()) {
             return Optional.of(new Operand.Parameter(p.getIndex()));
         } else if (value instanceof LongValue v) {
-            return Optional.of(new Operand.Literal(v.getValue()));
-        } else if (value instanceof StringValue v && !v.getValue().contains("\\")) {
+            // Beyond a long (an UNSIGNED BIGINT's upper half), getValue() throws.
+            java.math.BigInteger big = v.getBigIntegerValue();
+            return Optional.of(new Operand.Literal(big.bitLength() < 64 ? (Object) big.longValue() : big));
+        } else if (value instanceof StringValue v && v.getPrefix() == null && !v.getValue().contains("\\")) {
             // A backslash is an escape on MySQL and MariaDB (unless NO_BACKSLASH_ESCAPES) and on
             // PostgreSQL in E'...': what the literal means is not read here.
             return Optional.of(new Operand.Literal(v.getValue().replace("''", "'")));

@@ -65,9 +65,10 @@ class InvisibilityTests {
     }
 
     /**
-     * MariaDB through its own driver: INSERT and DELETE rewritten with RETURNING, an UPDATE's row
-     * read back by key inside its transaction, tables looked up inside transactions. What cannot
-     * be read back (auto-commit UPDATEs, batches, generated keys) is listed, and the rest passes.
+     * MariaDB through its own driver: INSERT and DELETE rewritten with RETURNING, UPDATEs, inserts
+     * asking for generated keys and their batches read back by key inside their transaction,
+     * aggregates with hidden JSON arrays, tables looked up inside transactions. What cannot be read
+     * back (in auto-commit mode) is listed, and the rest passes.
      */
     @Test
     void mariadbSeesNoDifference() throws Throwable {

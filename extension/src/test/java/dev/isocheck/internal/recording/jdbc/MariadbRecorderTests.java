@@ -18,8 +18,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The recorder on a real MariaDB through MariaDB's JDBC driver: the scenarios every database with a
  * dialect passes, and what MariaDB does otherwise. INSERT and DELETE come back through RETURNING;
- * an UPDATE, which has none, is read back by key inside its transaction; what cannot be read back
- * (an UPDATE in auto-commit mode, of several rows, in a batch) leaves its table out and says so.
+ * an UPDATE, which has none, and an INSERT asking for generated keys are read back by key inside
+ * their transaction, in batches too; aggregates over integer columns through JSON_ARRAYAGG; what
+ * cannot be read back (an UPDATE in auto-commit mode, of rows not named by key) leaves its table
+ * out and says so.
  * MariaDB's strings compare in a case-insensitive collation by default, so no string WHERE is a
  * predicate read.
  */
@@ -54,26 +56,83 @@ class MariadbRecorderTests extends RecorderScenarios {
         return Connection.TRANSACTION_REPEATABLE_READ;
     }
 
-    /** MariaDB has no ordered array aggregate the recorder adds: an aggregate's reads are listed as not checked. */
+    /**
+     * An aggregate's rows come back through a hidden {@code JSON_ARRAYAGG} of its integer columns.
+     * The count over a boolean (TINYINT(1), which may hold 2: read as true, aggregated as 2) reads
+     * the rows it ranged over by their keys alone, without the boolean or its predicate: reads that
+     * say nothing of which version they saw, so the write skew passes unseen (weaker, never wrong;
+     * {@link #aCountOverIntegersIsAPredicateReadAndItsPhantomIsCaught} is the count the recorder
+     * reads whole).
+     */
     @Override
     @Test
     void aCountOverAPredicateIsAPredicateReadOfTheRowsItRangedOver() throws Exception {
         RecordedHistory recorded = RecordedRun.record("count", mariadb.dataSource(), ds -> {
-            try (Connection c = ds.getConnection()) {
-                assertThat(onCallCount(c)).isEqualTo(2);
+            try (Connection a = open(ds, weakIsolation()); Connection b = open(ds, weakIsolation())) {
+                assertThat(onCallCount(a)).isEqualTo(2);
+                assertThat(onCallCount(b)).isEqualTo(2);
+                assertThat(goOffCall(a, 1)).isEqualTo(1);
+                assertThat(goOffCall(b, 2)).isEqualTo(1);
+                a.commit();
+                b.commit();
             }
         });
-        assertThat(recorded.notModelled()).singleElement().satisfies(n -> {
-            assertThat(n.subject()).isEqualTo("the query SELECT count(*) FROM doctors WHERE on_call = ?");
-            assertThat(n.reason()).contains("aggregate");
-        });
-        assertThat(recorded.history().transactions()).extracting(Object::toString).containsExactly("T1: ");
+        assertThat(recorded.history().transactions()).extracting(Object::toString)
+                .anySatisfy(t -> assertThat(t).contains("r(doctors/1, {\"id\":1})", "r(doctors/2, {\"id\":2})"));
+        assertThat(RecordedRun.check(recorded, IsolationLevel.SERIALIZABLE).isSatisfied()).isTrue();
     }
 
-    @Override
+    /**
+     * The box office's phantom over a count, on integer columns: each transaction counts the
+     * tickets of a concert, finds a seat left, and inserts a ticket. The counts are predicate reads
+     * of the rows they ranged over, and the phantom is caught; an aggregate over more rows than the
+     * recorder reads, or over strings, is said not to be checked.
+     */
     @Test
-    void aggregatesOfEveryKindAndNoRowsAreRecordedAsTheirPredicate() {
-        // Not recorded on MariaDB: see above.
+    void aCountOverIntegersIsAPredicateReadAndItsPhantomIsCaught() throws Exception {
+        database().run("DROP TABLE IF EXISTS seats", "CREATE TABLE seats (id INT PRIMARY KEY, concert INT NOT NULL, note VARCHAR(10))",
+                "INSERT INTO seats VALUES (1, 7, 'a')");
+        RecordedHistory recorded = RecordedRun.record("count phantom", mariadb.dataSource(), ds -> {
+            try (Connection a = open(ds, weakIsolation()); Connection b = open(ds, weakIsolation())) {
+                assertThat(seatsTaken(a)).isOne();
+                assertThat(seatsTaken(b)).isOne();
+                try (Statement s = a.createStatement()) {
+                    s.executeUpdate("INSERT INTO seats VALUES (2, 7, 'b')");
+                }
+                try (Statement s = b.createStatement()) {
+                    s.executeUpdate("INSERT INTO seats VALUES (3, 7, 'c')");
+                }
+                a.commit();
+                b.commit();
+            }
+        });
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString)
+                .anySatisfy(t -> assertThat(t).contains("predicate(seats where concert = 7) -> [seats/1={\"concert\":7,\"id\":1}]"));
+        CheckResult result = RecordedRun.check(recorded, IsolationLevel.SERIALIZABLE);
+        assertThat(result.isViolated()).as("%s", result.verdict()).isTrue();
+        assertThat(RecordedRun.cycleTypes(result)).as("%s", result.explanationText().orElse("")).containsExactly(AnomalyType.G2);
+
+        database().run("INSERT INTO seats SELECT seq, 8, 'x' FROM seq_10_to_10020");
+        RecordedHistory many = RecordedRun.record("count of many", mariadb.dataSource(), ds -> {
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT count(*), max(note) FROM seats WHERE concert = 8")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getLong(1)).isEqualTo(10_011);
+                assertThat(rs.getMetaData().getColumnCount()).isEqualTo(2);
+            }
+        });
+        assertThat(many.notModelled()).singleElement().satisfies(n -> assertThat(n.reason()).contains("more than 10000 rows"));
+    }
+
+    private static int seatsTaken(Connection c) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT count(*) FROM seats WHERE concert = ?")) {
+            s.setInt(1, 7);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
     }
 
     /**
@@ -188,6 +247,45 @@ class MariadbRecorderTests extends RecorderScenarios {
     }
 
     /**
+     * Writes whose rows a read back could find otherwise than the write did, or lock where it did
+     * not, are not read back: their table is left out, saying why, and the application sees what
+     * it would have. A table named with its database (read back in the connection's own, it could
+     * be another), a key given as another type than its column's (compared without the key's
+     * index), an AUTO_INCREMENT key given as 0 (the server numbers the row), a literal the parser
+     * reads otherwise than the server (b'1', an UNSIGNED BIGINT beyond a long).
+     */
+    @Test
+    void writesWhoseRowsAReadBackCouldMissAreNotReadBack() throws Exception {
+        database().run("DROP TABLE IF EXISTS tickets",
+                "CREATE TABLE tickets (id BIGINT UNSIGNED AUTO_INCREMENT PRIMARY KEY, title VARCHAR(20) NOT NULL)",
+                "INSERT INTO tickets VALUES (1, 'one'), (5, 'five')");
+        String[][] cases = {
+                {"UPDATE recorder.tickets SET title = 'x' WHERE id = 1", "1", "with a database or schema"},
+                {"UPDATE tickets SET title = 'y' WHERE id = '1'", "1", "another type than its column's"},
+                {"INSERT INTO tickets (id, title) VALUES (0, 'zero')", "1", "as 0"},
+                {"UPDATE tickets SET title = 'z' WHERE id = b'101'", "1", "does not name its rows by every key column"},
+                {"UPDATE tickets SET title = 'w' WHERE id IN (18446744073709551615, 1)", "1", "changed 1 of the 2 rows"},
+        };
+        for (String[] c : cases) {
+            RecordedHistory recorded = RecordedRun.record("not read back", mariadb.dataSource(), ds -> {
+                try (Connection conn = ds.getConnection()) {
+                    conn.setAutoCommit(false);
+                    try (Statement s = conn.createStatement()) {
+                        // The INSERT asks for generated keys, as one MariaDB's RETURNING does not answer for.
+                        assertThat(c[0].startsWith("INSERT") ? s.executeUpdate(c[0], Statement.RETURN_GENERATED_KEYS)
+                                : s.executeUpdate(c[0])).as(c[0]).isEqualTo(Integer.parseInt(c[1]));
+                    }
+                    conn.commit();
+                }
+            });
+            assertThat(recorded.notModelled()).as(c[0]).singleElement().satisfies(n -> {
+                assertThat(n.subject()).isEqualTo("table tickets (statement: " + c[0] + ")");
+                assertThat(n.reason()).contains(c[2]);
+            });
+        }
+    }
+
+    /**
      * An UPDATE naming its rows by an IN list of keys is read back when it changed every row it
      * names (then it locked each); when it changed fewer, which ones is not known, and the table is
      * left out.
@@ -226,25 +324,6 @@ class MariadbRecorderTests extends RecorderScenarios {
             assertThat(n.subject()).startsWith("table counters");
             assertThat(n.reason()).containsAnyOf("changed 2 of the 3 rows", "changed 1 of the 2 rows");
         });
-    }
-
-    /** A batch's UPDATEs are not read back: the table is left out; its INSERTs are too. */
-    @Override
-    @Test
-    void writesInAPreparedBatchAreRecordedEachWithItsFullRow() throws Exception {
-        RecordedHistory recorded = RecordedRun.record("batch", mariadb.dataSource(), ds -> {
-            try (Connection c = ds.getConnection()) {
-                c.setAutoCommit(false);
-                try (PreparedStatement s = c.prepareStatement("UPDATE doctors SET on_call = ? WHERE id = ?")) {
-                    s.setBoolean(1, false);
-                    s.setInt(2, 1);
-                    s.addBatch();
-                    assertThat(s.executeBatch()).containsExactly(1);
-                }
-                c.commit();
-            }
-        });
-        assertThat(recorded.notModelled()).singleElement().satisfies(n -> assertThat(n.subject()).startsWith("table doctors"));
     }
 
     /**
