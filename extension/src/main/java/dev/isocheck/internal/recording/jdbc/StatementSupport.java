@@ -222,7 +222,7 @@ abstract class StatementSupport {
         if (analysed instanceof AnalysedStatement.Aggregate && hidden == null && log != null) {
             log.recording().notModelled(new NotModelled("the query " + sql,
                     "its reads are not checked: an aggregate whose rows the recorder learns only on PostgreSQL and H2,"
-                            + " over a table whose key it knows"));
+                            + " and on MariaDB over an integer key, of a table whose key it knows"));
         }
         connection.observe(log, read);
         Object result;

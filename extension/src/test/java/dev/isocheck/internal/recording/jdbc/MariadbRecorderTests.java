@@ -67,16 +67,7 @@ class MariadbRecorderTests extends RecorderScenarios {
     @Override
     @Test
     void aCountOverAPredicateIsAPredicateReadOfTheRowsItRangedOver() throws Exception {
-        RecordedHistory recorded = RecordedRun.record("count", mariadb.dataSource(), ds -> {
-            try (Connection a = open(ds, weakIsolation()); Connection b = open(ds, weakIsolation())) {
-                assertThat(onCallCount(a)).isEqualTo(2);
-                assertThat(onCallCount(b)).isEqualTo(2);
-                assertThat(goOffCall(a, 1)).isEqualTo(1);
-                assertThat(goOffCall(b, 2)).isEqualTo(1);
-                a.commit();
-                b.commit();
-            }
-        });
+        RecordedHistory recorded = countThenGoOffCall();
         assertThat(recorded.history().transactions()).extracting(Object::toString)
                 .anySatisfy(t -> assertThat(t).contains("r(doctors/1, {\"id\":1})", "r(doctors/2, {\"id\":2})"));
         assertThat(RecordedRun.check(recorded, IsolationLevel.SERIALIZABLE).isSatisfied()).isTrue();
