@@ -37,6 +37,8 @@ final class ObservedResultSet implements InvocationHandler {
     private final RecordedConnection connection;
     private final TransactionLog log;
     private final RowsRead read;
+    /** How many rows the recorder has read of the result. */
+    private long rowsReturned;
     private final AnalysedStatement analysed;
     private final List<Object> parameters;
     /** Whether {@code setMaxRows} may have cut the result short: then it is not every row the WHERE selects. */
@@ -156,6 +158,7 @@ final class ObservedResultSet implements InvocationHandler {
                 synchronized (connection) {
                     read.add(row);
                 }
+                rowsReturned++;
             } else if (forward && !scrolled && !capped) {
                 String predicate = predicate();
                 synchronized (connection) {
@@ -278,9 +281,13 @@ final class ObservedResultSet implements InvocationHandler {
             reader = new RowReader(real, columns());
         }
         Optional<TableColumns> table = connection.knownColumnsOf(query.table());
-        if (table.isPresent() && query.isPointLookup(table.get().key()) && table.get().integerKey() && !table.get().rowSecurity()) {
-            // The read of the row, or of its absence, is exact already. (A key of text is not
-            // keyed by what the WHERE says: its absence is the predicate read of that WHERE.)
+        if (table.isPresent() && query.isPointLookup(table.get().key()) && !table.get().rowSecurity()
+                && (table.get().integerKey() || rowsReturned > 0)) {
+            // The read of the row, or of its absence, is exact already. A key of text is not
+            // keyed by what the WHERE says, and its absence is the predicate read of that WHERE;
+            // but the row found is the one row the key equality can match (a primary key admits
+            // no second row equal to it in the column's collation), and another could only match
+            // once that one's key is deleted or changed: a write the read of it is ordered by.
             return null;
         }
         RowReader rows = reader;
