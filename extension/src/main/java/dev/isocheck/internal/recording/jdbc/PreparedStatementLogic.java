@@ -118,7 +118,7 @@ final class PreparedStatementLogic extends StatementLogic {
             return writes.sendReturning(rewritten.returning(), method, args, preparedSql);
         }
         if (mode instanceof Rewritten && analysed instanceof Write write && !name.equals("executeQuery")) {
-            return writes.sendRewritten(name, write, () -> ((PreparedStatement) real).executeQuery(), preparedSql);
+            return writes.sendRewritten(name, write, () -> connection.returnedRows(real, null), preparedSql);
         }
         Statement target = real;
         if (mode instanceof Rewritten rewritten) {

@@ -287,6 +287,28 @@ final class RecordedConnection implements InvocationHandler {
     private record ReadBackText(TableColumns columns, String sql) {
     }
 
+    /**
+     * The rows a write rewritten to return them ({@link #rewrite}) returns, sent on {@code statement}
+     * ({@code sql}, or its prepared text when {@code null}): by {@code executeQuery}, or, on MySQL's
+     * driver, which refuses a write there before sending it, by {@code execute} and its result.
+     */
+    java.sql.ResultSet returnedRows(Statement statement, String sql) throws SQLException {
+        if (mysqlsDriver == null) {
+            mysqlsDriver = ServerStatus.mysqlsDriver(real);
+        }
+        if (!mysqlsDriver) {
+            return sql == null ? ((java.sql.PreparedStatement) statement).executeQuery() : statement.executeQuery(sql);
+        }
+        boolean result = sql == null ? ((java.sql.PreparedStatement) statement).execute() : statement.execute(sql);
+        if (!result) {
+            throw new SQLException("the rewritten write returned no rows");
+        }
+        return statement.getResultSet();
+    }
+
+    /** Whether the connection is MySQL's driver's, once asked. */
+    private Boolean mysqlsDriver;
+
     /** Whether {@code table} is known to have triggers or anything else that may write any table. */
     boolean writesAnywhere(String table) {
         return primaryKeys.writesAnywhere(table);

@@ -34,6 +34,19 @@ final class ServerStatus {
     }
 
     /**
+     * Whether {@code connection} is MySQL's driver's ({@code com.mysql.cj}), which refuses an
+     * INSERT, UPDATE or DELETE through {@code executeQuery} before sending it, RETURNING or not.
+     */
+    static boolean mysqlsDriver(Connection connection) {
+        Probes probes = PROBES.get(connection.getClass());
+        try {
+            return probes.mysql != null && connection.isWrapperFor(probes.mysql);
+        } catch (java.sql.SQLException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
      * Asks MariaDB's driver's context {@code mariadbMethod}, or MySQL's driver's session for the
      * object {@code mysqlPart} gives and that object ({@code mysqlType}) {@code mysqlMethod};
      * {@code null} when {@code connection} is neither driver's or the driver has no such method.

@@ -78,7 +78,7 @@ class StatementLogic extends StatementSupport {
         if (analysed instanceof Write write && args.length == 1 && !name.equals("executeQuery")) {
             Optional<String> rewrite = connection.rewrite(write, sql);
             if (rewrite.isPresent()) {
-                return writes.sendRewritten(name, write, () -> real.executeQuery(rewrite.get()), sql);
+                return writes.sendRewritten(name, write, () -> connection.returnedRows(real, rewrite.get()), sql);
             }
         }
         if (analysed instanceof AnalysedStatement.Opaque && args.length == 1

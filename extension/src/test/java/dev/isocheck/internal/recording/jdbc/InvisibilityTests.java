@@ -72,8 +72,18 @@ class InvisibilityTests {
      */
     @Test
     void mariadbSeesNoDifference() throws Throwable {
-        DataSource plain = MariadbDatabase.database("invisible_plain").dataSource();
-        DataSource recorded = MariadbDatabase.database("invisible_recorded").dataSource();
+        mariadbSeesNoDifference(MariadbDatabase.database("invisible_plain").dataSource(),
+                MariadbDatabase.database("invisible_recorded").dataSource());
+    }
+
+    /** The same through MySQL's driver, whose generated keys, warnings and batches are its own. */
+    @Test
+    void mariadbThroughMysqlsDriverSeesNoDifference() throws Throwable {
+        mariadbSeesNoDifference(MariadbDatabase.database("invisible_plain_cj").mysqlDriver(),
+                MariadbDatabase.database("invisible_recorded_cj").mysqlDriver());
+    }
+
+    private static void mariadbSeesNoDifference(DataSource plain, DataSource recorded) throws Throwable {
         InvisibilityWorkload.schema(plain, false);
         InvisibilityWorkload.schema(recorded, false);
         List<List<String>> expected = InvisibilityWorkload.run(plain, true);
@@ -82,8 +92,9 @@ class InvisibilityTests {
         for (int t = 0; t < InvisibilityWorkload.THREADS; t++) {
             assertThat(actual.get().get(t)).as("thread %d", t).containsExactlyElementsOf(expected.get(t));
         }
+        // A warning each driver gives its own SQLSTATE (MariaDB's none, MySQL's 42S02).
         assertThat(expected.stream().flatMap(List::stream)).anyMatch(s -> s.startsWith("exception"))
-                .anyMatch(s -> s.startsWith("row ")).anyMatch(s -> s.startsWith("warning null"));
+                .anyMatch(s -> s.startsWith("row ")).anyMatch(s -> s.startsWith("warning ") && !s.equals("warning none"));
         assertThat(history.notModelled()).filteredOn(n -> n.subject().startsWith("table "))
                 .extracting(n -> n.subject().split(" ")[1]).filteredOn(table -> !table.startsWith("no_such_table"))
                 .containsOnly("items", "events");

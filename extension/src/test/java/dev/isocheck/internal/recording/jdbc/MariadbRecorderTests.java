@@ -558,6 +558,35 @@ class MariadbRecorderTests extends RecorderScenarios {
         }
     }
 
+    /**
+     * MySQL's driver refuses an INSERT or DELETE through {@code executeQuery} before sending it:
+     * the writes rewritten with RETURNING are sent through {@code execute} there, and the
+     * application gets its counts as it would have.
+     */
+    @Test
+    void insertsAndDeletesThroughMysqlsDriverAreRecordedWithTheirRows() throws Exception {
+        RecordedHistory recorded = RecordedRun.record("mysql driver writes", mariadb.mysqlDriver(), ds -> {
+            try (Connection c = ds.getConnection()) {
+                try (Statement s = c.createStatement()) {
+                    assertThat(s.executeUpdate("INSERT INTO notes (id, body) VALUES (1, 'one'), (2, 'two')")).isEqualTo(2);
+                    assertThat(s.execute("DELETE FROM notes WHERE id = 2")).isFalse();
+                    assertThat(s.getUpdateCount()).isOne();
+                }
+                try (PreparedStatement s = c.prepareStatement("INSERT INTO notes (id, body) VALUES (?, ?)")) {
+                    s.setInt(1, 3);
+                    s.setString(2, "three");
+                    assertThat(s.executeUpdate()).isOne();
+                    assertThat(s.getUpdateCount()).isOne();
+                }
+            }
+        });
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString).anySatisfy(t -> assertThat(t)
+                .contains("w(notes/1, {\"body\":\"one\",\"id\":1})")).anySatisfy(t -> assertThat(t).contains("w(notes/2, null)"))
+                .anySatisfy(t -> assertThat(t).contains("w(notes/3, {\"body\":\"three\",\"id\":3})"));
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
+
     /** The same scenarios through MySQL's JDBC driver, which calls the server MySQL and says MariaDB in its version. */
     @Test
     void mysqlsDriverIsRecordedAsMariadbAndTheLostUpdateIsCaught() throws Exception {
