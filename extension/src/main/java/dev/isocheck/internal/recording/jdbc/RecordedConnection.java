@@ -309,6 +309,11 @@ final class RecordedConnection implements InvocationHandler {
     /** Whether the connection is MySQL's driver's, once asked. */
     private Boolean mysqlsDriver;
 
+    /** How many warnings the driver says the last statement left; -1 when it does not say. */
+    int warnings() {
+        return ServerStatus.warnings(real);
+    }
+
     /** Whether {@code table} is known to have triggers or anything else that may write any table. */
     boolean writesAnywhere(String table) {
         return primaryKeys.writesAnywhere(table);

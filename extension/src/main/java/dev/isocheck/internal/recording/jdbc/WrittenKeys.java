@@ -157,7 +157,7 @@ final class WrittenKeys {
      * What {@code operand} stands for, as written or as bound; {@code null} when not known, NULL,
      * or bound as anything but a number or a string.
      */
-    private static Object value(Operand operand, List<Object> parameters) {
+    static Object value(Operand operand, List<Object> parameters) {
         if (operand instanceof Operand.Literal literal) {
             return literal.value();
         }

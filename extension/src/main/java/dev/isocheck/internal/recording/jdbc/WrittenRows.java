@@ -212,9 +212,14 @@ final class WrittenRows {
         Optional<TableColumns> table = connection.knownColumnsOf(write.table());
         String statement = write.kind() == WriteKind.INSERT ? "an INSERT" : "an UPDATE";
         String unknown;
+        Optional<Observation> whole = write.kind() == WriteKind.UPDATE && connection.autoCommit()
+                ? wholeRowOfUpdate(write, sql, result, table, parameters, log) : Optional.empty();
+        if (whole.isPresent()) {
+            return whole.get();
+        }
         if (connection.autoCommit()) {
             unknown = statement + " sent as written in auto-commit mode on MySQL or MariaDB: its rows cannot be read back"
-                    + " after its commit (run it in a transaction)";
+                    + " after its commit (run it in a transaction), nor does the statement say every column of the row";
         } else if (!(result instanceof Number count) || count.longValue() < 0) {
             unknown = "the driver did not say how many rows " + statement + " wrote";
         } else if (table.isEmpty()) {
@@ -269,6 +274,62 @@ final class WrittenRows {
             }
         }
         return new LeftOut(Optional.of(write.table()), sql, unknown);
+    }
+
+    /**
+     * The row an UPDATE in auto-commit mode wrote, when the statement itself says every column of
+     * it: a table of an integer key and the columns the UPDATE sets, its WHERE naming the row by
+     * the key, each column set to an integer or a string literal or parameter (as stored, when the
+     * server reports no warning), the driver saying it changed that row (or none). Such a row
+     * needs no read back, which after the commit could see another transaction's version.
+     * Empty otherwise.
+     */
+    private Optional<Observation> wholeRowOfUpdate(Write write, String sql, Object result, Optional<TableColumns> columns,
+                                                   List<Object> parameters, TransactionLog log) {
+        if (!(result instanceof Number count) || count.longValue() < 0 || count.longValue() > 1 || columns.isEmpty()) {
+            return Optional.empty();
+        }
+        TableColumns table = columns.get();
+        if (!table.integerKey() || !table.allReadable() || write.limited() || write.where() == null
+                || write.assigned().stream().anyMatch(table.key()::contains) || connection.keyComputed(write.table())
+                || connection.writesAnywhere(write.table()) || SqlAnalyzer.writesQualifiedTable(sql) || connection.warnings() != 0) {
+            return Optional.empty();
+        }
+        Optional<Map<String, Object>> key = WrittenKeys.named(write, table.key(), parameters);
+        Optional<Map<String, dev.isocheck.internal.recording.sql.AnalysedStatement.Operand>> assigned = SqlAnalyzer.assignedValues(sql);
+        if (key.isEmpty() || assigned.isEmpty()) {
+            return Optional.empty();
+        }
+        java.util.Set<String> every = new java.util.HashSet<>(table.key());
+        every.addAll(assigned.get().keySet());
+        if (!every.equals(table.columns().keySet())) {
+            // A column it does not set (or one ON UPDATE sets) has a value the statement does not say.
+            return Optional.empty();
+        }
+        Map<String, Object> row = new java.util.LinkedHashMap<>();
+        for (String column : table.key()) {
+            Object value = key.get().get(column);
+            if (!sameFamily(table.columns().get(column).type(), value)) {
+                return Optional.empty();
+            }
+            row.put(column, value);
+        }
+        for (Map.Entry<String, dev.isocheck.internal.recording.sql.AnalysedStatement.Operand> set : assigned.get().entrySet()) {
+            Object value = set.getValue() == null ? null : WrittenKeys.value(set.getValue(), parameters);
+            int type = table.columns().get(set.getKey()).type();
+            // A CHAR column is read without its padding: only integers and VARCHAR are stored as written.
+            boolean asWritten = value instanceof String ? type == java.sql.Types.VARCHAR || type == java.sql.Types.NVARCHAR
+                    : sameFamily(type, value);
+            if (value == null || !asWritten) {
+                return Optional.empty();
+            }
+            row.put(set.getKey(), value);
+        }
+        List<Map<String, Object>> rows = new ArrayList<>();
+        if (count.longValue() == 1) {
+            rows.add(row);
+        }
+        return Optional.of(rowsWritten(write, sql, rows, null, false, log));
     }
 
     /** The most keys one read back names: an IN list this long still reads by the index. */

@@ -112,6 +112,40 @@ public final class SqlAnalyzer {
         });
     }
 
+    private static final SqlTextCache<Optional<Map<String, Operand>>> ASSIGNED = new SqlTextCache<>();
+
+    /**
+     * What an UPDATE of one table assigns each column it sets ({@code SET n = ?, name = 'x'}): a
+     * literal or a parameter, or {@code null} for anything else ({@code n = n + 1}); empty for any
+     * other statement, a column set twice, or a SET of several columns at once.
+     */
+    public static Optional<Map<String, Operand>> assignedValues(String sql) {
+        return ASSIGNED.computeIfAbsent(sql, text -> {
+            try {
+                List<Statement> statements = dev.isocheck.internal.limit.SqlParsing.statements(text).getStatements();
+                if (statements.size() != 1 || !(statements.get(0) instanceof Update update) || update.getUpdateSets() == null
+                        || update.getJoins() != null || update.getStartJoins() != null || update.getFromItem() != null
+                        || update.getReturningClause() != null) {
+                    return Optional.empty();
+                }
+                Map<String, Operand> assigned = new LinkedHashMap<>();
+                for (UpdateSet set : update.getUpdateSets()) {
+                    if (set.getColumns().size() != 1 || set.getValues().size() != 1) {
+                        return Optional.empty();
+                    }
+                    String column = columnName(set.getColumns().get(0).getColumnName());
+                    if (assigned.containsKey(column)) {
+                        return Optional.empty();
+                    }
+                    assigned.put(column, operand(set.getValues().get(0)).orElse(null));
+                }
+                return Optional.of(java.util.Collections.unmodifiableMap(assigned));
+            } catch (JSQLParserException | RuntimeException | StackOverflowError e) {
+                return Optional.empty();
+            }
+        });
+    }
+
     private static final SqlTextCache<Optional<InsertedValues>> INSERTED = new SqlTextCache<>();
 
     /**
