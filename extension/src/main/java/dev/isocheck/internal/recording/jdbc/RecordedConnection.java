@@ -202,7 +202,7 @@ final class RecordedConnection implements InvocationHandler {
      * old versions where the server gives both ({@link #returnsOldRows}), else the new ones.
      */
     Optional<String> rewrite(AnalysedStatement.Write write, String sql) {
-        if (!rewritable(write, sql) || dialect == Dialect.MARIADB && majorVersion * 100 + minorVersion < 1005) {
+        if (!rewritable(write, sql) || dialect == Dialect.MARIADB && !serverFrom(10, 5)) {
             // MariaDB's INSERT ... RETURNING came in 10.5.
             return Optional.empty();
         }
@@ -309,6 +309,11 @@ final class RecordedConnection implements InvocationHandler {
     /** Whether the connection is MySQL's driver's, once asked. */
     private Boolean mysqlsDriver;
 
+    /** Whether the server's version is {@code major.minor} or later. */
+    private boolean serverFrom(int major, int minor) {
+        return majorVersion > major || majorVersion == major && minorVersion >= minor;
+    }
+
     /** How many warnings the driver says the last statement left; -1 when it does not say. */
     int warnings() {
         return ServerStatus.warnings(real);
@@ -325,7 +330,7 @@ final class RecordedConnection implements InvocationHandler {
      * holds is skipped, the count of rows falls short, and the table is left out.
      */
     boolean skipsLocked() {
-        return dialect == Dialect.MARIADB ? majorVersion * 100 + minorVersion >= 1006 : dialect == Dialect.MYSQL && majorVersion >= 8;
+        return dialect == Dialect.MARIADB ? serverFrom(10, 6) : dialect == Dialect.MYSQL && serverFrom(8, 0);
     }
 
     /** The one column of {@code table}'s key that the database numbers itself, as last looked up. */
@@ -346,7 +351,7 @@ final class RecordedConnection implements InvocationHandler {
      */
     private Optional<List<Map<String, Object>>> readBack(String table, TableColumns columns, int keys,
                                                          java.util.function.Supplier<String> condition, List<Object> values) {
-        if (ServerStatus.warnings(real) != 0 || !skipsLocked()) {
+        if (warnings() != 0 || !skipsLocked()) {
             // The read would clear the warnings the application has yet to ask for, or could wait.
             return Optional.empty();
         }
@@ -547,7 +552,7 @@ final class RecordedConnection implements InvocationHandler {
         String table = analysed instanceof AnalysedStatement.Query q ? q.table()
                 : analysed instanceof AnalysedStatement.Aggregate a ? a.table() : null;
         if (table == null || Recording.current().isEmpty() || analysed instanceof AnalysedStatement.Aggregate
-                && dialect == Dialect.MARIADB && majorVersion * 100 + minorVersion < 1005) {
+                && dialect == Dialect.MARIADB && !serverFrom(10, 5)) {
             // MariaDB's JSON_ARRAYAGG came in 10.5.
             return Optional.empty();
         }

@@ -232,9 +232,8 @@ final class WrittenRows {
         } else {
             Optional<List<Map<String, Object>>> rows = Optional.empty();
             if (write.kind() == WriteKind.UPDATE) {
-                Optional<List<Map<String, Object>>> keys = write.limited() || write.where() == null
-                        || write.assigned().stream().anyMatch(table.get().key()::contains)
-                        ? Optional.empty() : WrittenKeys.listed(write, table.get().key(), parameters);
+                Optional<List<Map<String, Object>>> keys = updatesByKey(write, table.get())
+                        ? WrittenKeys.listed(write, table.get().key(), parameters) : Optional.empty();
                 unknown = keys.isEmpty() ? "an UPDATE on MySQL or MariaDB is read back by its primary key: this one's WHERE"
                         + " does not name its rows by every key column (id = ? or id IN (...), as literals or parameters),"
                         + " or it has LIMIT or ORDER BY, or changes the key"
@@ -290,9 +289,8 @@ final class WrittenRows {
             return Optional.empty();
         }
         TableColumns table = columns.get();
-        if (!table.integerKey() || !table.allReadable() || write.limited() || write.where() == null
-                || write.assigned().stream().anyMatch(table.key()::contains) || connection.keyComputed(write.table())
-                || connection.writesAnywhere(write.table()) || SqlAnalyzer.writesQualifiedTable(sql) || connection.warnings() != 0) {
+        if (!table.integerKey() || !table.allReadable() || !updatesByKey(write, table) || connection.keyComputed(write.table())
+                || whyNotFromStatement(write, sql) != null || connection.warnings() != 0) {
             return Optional.empty();
         }
         Optional<Map<String, Object>> key = WrittenKeys.named(write, table.key(), parameters);
@@ -343,11 +341,9 @@ final class WrittenRows {
      * @param keys the keys the write names; none for the one row an INSERT had numbered
      */
     private String whyNotReadBack(Write write, String sql, TableColumns table, List<Map<String, Object>> keys) {
-        if (SqlAnalyzer.writesQualifiedTable(sql)) {
-            return "the statement names its table with a database or schema, and is read back only in the connection's own";
-        }
-        if (connection.writesAnywhere(write.table())) {
-            return "the table has triggers, which may write any table (and change the key a read back would look for)";
+        String statement = whyNotFromStatement(write, sql);
+        if (statement != null) {
+            return statement;
         }
         if (!connection.skipsLocked()) {
             return "the server has no SELECT ... FOR UPDATE SKIP LOCKED (MariaDB 10.6, MySQL 8), without which a read back could wait";
@@ -371,6 +367,27 @@ final class WrittenRows {
             }
         }
         return null;
+    }
+
+    /**
+     * Why the rows a write's statement names may not be taken for its table's rows in the
+     * connection's own database ({@code null} when they may): a table named with its database
+     * (read back in the connection's, it could be another), or one with triggers (which may write
+     * any table, and change the row's key).
+     */
+    private String whyNotFromStatement(Write write, String sql) {
+        if (SqlAnalyzer.writesQualifiedTable(sql)) {
+            return "the statement names its table with a database or schema, and is read back only in the connection's own";
+        }
+        if (connection.writesAnywhere(write.table())) {
+            return "the table has triggers, which may write any table (and change the key a read back would look for)";
+        }
+        return null;
+    }
+
+    /** Whether an UPDATE names its rows by a WHERE, without LIMIT or ORDER BY, and sets no column of {@code table}'s key. */
+    private static boolean updatesByKey(Write write, TableColumns table) {
+        return !write.limited() && write.where() != null && write.assigned().stream().noneMatch(table.key()::contains);
     }
 
     /** Whether {@code value} is an integer for an integer column, or a string for a character column. */
@@ -410,8 +427,7 @@ final class WrittenRows {
             unknown = "the table's primary key is not known";
         } else if (connection.keyComputed(write.table())) {
             unknown = dev.isocheck.internal.recording.RecordedTransaction.KEY_COMPUTED;
-        } else if (write.kind() == WriteKind.UPDATE && (write.limited() || write.where() == null
-                || write.assigned().stream().anyMatch(table.get().key()::contains))) {
+        } else if (write.kind() == WriteKind.UPDATE && !updatesByKey(write, table.get())) {
             unknown = "an UPDATE on MySQL or MariaDB is read back by its primary key: this one has no WHERE naming its rows"
                     + " by it, has LIMIT or ORDER BY, or changes the key";
         } else {

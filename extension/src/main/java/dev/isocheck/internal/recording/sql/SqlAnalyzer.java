@@ -87,6 +87,20 @@ public final class SqlAnalyzer {
         });
     }
 
+    /**
+     * {@code sql}'s one statement, from the parses shared by the questions asked of a statement
+     * as it is sent ({@link RecentParses}: read it, never change it); empty when it is not one
+     * statement the parser reads.
+     */
+    private static Optional<Statement> onlyStatement(String sql) {
+        try {
+            List<Statement> statements = RecentParses.statements(sql);
+            return statements.size() == 1 ? Optional.of(statements.get(0)) : Optional.empty();
+        } catch (JSQLParserException e) {
+            return Optional.empty();
+        }
+    }
+
     private static final SqlTextCache<Boolean> QUALIFIED = new SqlTextCache<>();
 
     /**
@@ -96,17 +110,13 @@ public final class SqlAnalyzer {
     public static boolean writesQualifiedTable(String sql) {
         return QUALIFIED.computeIfAbsent(sql, text -> {
             try {
-                List<Statement> statements = dev.isocheck.internal.limit.SqlParsing.statements(text).getStatements();
-                if (statements.size() != 1) {
-                    return true;
-                }
-                Statement statement = statements.get(0);
+                Statement statement = onlyStatement(text).orElse(null);
                 Table table = statement instanceof Insert insert ? insert.getTable()
                         : statement instanceof Update update ? update.getTable()
                         : statement instanceof Delete delete ? delete.getTable() : null;
                 return table == null || table.getSchemaName() != null || table.getDatabase() != null
                         && table.getDatabase().getDatabaseName() != null;
-            } catch (JSQLParserException | RuntimeException | StackOverflowError e) {
+            } catch (RuntimeException | StackOverflowError e) {
                 return true;
             }
         });
@@ -122,8 +132,7 @@ public final class SqlAnalyzer {
     public static Optional<Map<String, Operand>> assignedValues(String sql) {
         return ASSIGNED.computeIfAbsent(sql, text -> {
             try {
-                List<Statement> statements = dev.isocheck.internal.limit.SqlParsing.statements(text).getStatements();
-                if (statements.size() != 1 || !(statements.get(0) instanceof Update update) || update.getUpdateSets() == null
+                if (!(onlyStatement(text).orElse(null) instanceof Update update) || update.getUpdateSets() == null
                         || update.getJoins() != null || update.getStartJoins() != null || update.getFromItem() != null
                         || update.getReturningClause() != null) {
                     return Optional.empty();
@@ -140,7 +149,7 @@ public final class SqlAnalyzer {
                     assigned.put(column, operand(set.getValues().get(0)).orElse(null));
                 }
                 return Optional.of(java.util.Collections.unmodifiableMap(assigned));
-            } catch (JSQLParserException | RuntimeException | StackOverflowError e) {
+            } catch (RuntimeException | StackOverflowError e) {
                 return Optional.empty();
             }
         });
@@ -157,8 +166,7 @@ public final class SqlAnalyzer {
     public static Optional<InsertedValues> insertedValues(String sql) {
         return INSERTED.computeIfAbsent(sql, text -> {
             try {
-                List<Statement> statements = dev.isocheck.internal.limit.SqlParsing.statements(text).getStatements();
-                if (statements.size() != 1 || !(statements.get(0) instanceof Insert insert) || insert.getColumns() == null
+                if (!(onlyStatement(text).orElse(null) instanceof Insert insert) || insert.getColumns() == null
                         || insert.getDuplicateUpdateSets() != null || insert.getReturningClause() != null
                         || insert.getConflictAction() != null || insert.getWithItemsList() != null
                         || !(insert.getSelect() instanceof net.sf.jsqlparser.statement.select.Values values)) {
@@ -183,7 +191,7 @@ public final class SqlAnalyzer {
                     return Optional.empty();
                 }
                 return Optional.of(new InsertedValues(List.copyOf(columns), List.copyOf(rows)));
-            } catch (JSQLParserException | RuntimeException | StackOverflowError e) {
+            } catch (RuntimeException | StackOverflowError e) {
                 return Optional.empty();
             }
         });
