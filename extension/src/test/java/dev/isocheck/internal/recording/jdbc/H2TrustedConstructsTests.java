@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * written as literals, each serially with no false alarm and what was left out listed, and (but
  * TRUNCATE) interleaved in a reading transaction, caught or listed.
  */
-class H2TrustedConstructsTests extends TrustedConstructs {
+class H2TrustedConstructsTests extends StatementsTrustedConstructs {
 
     private final TestDatabase database = () -> {
         JdbcDataSource ds = new JdbcDataSource();
@@ -98,31 +98,9 @@ class H2TrustedConstructsTests extends TrustedConstructs {
                 "CREATE ALIAS bump FOR '" + Functions.class.getName() + ".bump'");
     }
 
-    @Test
-    void aTrigger() throws Exception {
+    @Override
+    void createAuditTrigger() throws Exception {
         database().run("CREATE TRIGGER acct_audit AFTER UPDATE ON acct FOR EACH ROW CALL '" + Audited.class.getName() + "'");
-        RecordedHistory recorded = serially("trigger", List.of("acct", "audit"), inTransaction(
-                "UPDATE acct SET balance = 5 WHERE id = 1"));
-        assertThat(String.join("; ", subjects(recorded))).contains("every table");
-    }
-
-    @Test
-    void aCascadeTwoLevelsDeep() throws Exception {
-        RecordedHistory recorded = serially("cascade", List.of("parent", "child", "grandchild"), inTransaction(
-                "DELETE FROM parent WHERE id = 1"));
-        assertThat(String.join("; ", subjects(recorded))).contains("table child", "table grandchild");
-    }
-
-    @Test
-    void aTruncate() throws Exception {
-        RecordedHistory recorded = seriallyAlone("truncate", List.of("acct"), autoCommitted("TRUNCATE TABLE acct"));
-        assertThat(String.join("; ", subjects(recorded))).contains("table acct");
-    }
-
-    @Test
-    void aFunctionThatWritesCalledFromASelect() throws Exception {
-        RecordedHistory recorded = serially("function", List.of("acct"), inTransaction("SELECT bump(1)"));
-        assertThat(String.join("; ", subjects(recorded))).contains("every table");
     }
 
     @Test
