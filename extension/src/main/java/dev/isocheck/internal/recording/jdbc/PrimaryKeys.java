@@ -40,6 +40,8 @@ final class PrimaryKeys implements PrimaryKeyLookup {
     private final Set<String> ownRowsLogged = ConcurrentHashMap.newKeySet();
     /** The tables with a primary key column the database computes ({@link #keyComputed}). */
     private final Set<String> keysComputed = ConcurrentHashMap.newKeySet();
+    /** The columns of each table the database computes ({@link #computedColumns}). */
+    private final Map<String, Set<String>> computed = new ConcurrentHashMap<>();
     /** The tables whose primary key is one column the database numbers itself ({@link #autoIncrementKey}). */
     private final Map<String, String> autoIncrementKeys = new ConcurrentHashMap<>();
     private final Map<String, Optional<TableColumns>> columns = new ConcurrentHashMap<>();
@@ -111,6 +113,15 @@ final class PrimaryKeys implements PrimaryKeyLookup {
     @Override
     public boolean keyComputed(String table) {
         return keysComputed.contains(table);
+    }
+
+    /**
+     * The columns of {@code table} the database computes (generated columns), lower case, as last
+     * looked up; {@code "*"} among them where the driver does not say; empty when the table has
+     * not been looked up with a primary key.
+     */
+    Optional<Set<String>> computedColumns(String table) {
+        return Optional.ofNullable(computed.get(table));
     }
 
     /**
@@ -259,6 +270,7 @@ final class PrimaryKeys implements PrimaryKeyLookup {
         Optional<List<String>> key = find(metaData, catalog, metaSchema, name);
         keysComputed.remove(table);
         autoIncrementKeys.remove(table);
+        computed.remove(table);
         if (key.isPresent()) {
             Set<String> generated = new java.util.HashSet<>();
             Set<String> numbered = new java.util.HashSet<>();
@@ -266,6 +278,7 @@ final class PrimaryKeys implements PrimaryKeyLookup {
             if (key.get().stream().anyMatch(column -> generated.contains(column) || generated.contains("*"))) {
                 keysComputed.add(table);
             }
+            computed.put(table, Set.copyOf(generated));
             if (key.get().size() == 1 && numbered.contains(key.get().get(0))) {
                 autoIncrementKeys.put(table, key.get().get(0));
             }

@@ -253,7 +253,7 @@ final class RecordedConnection implements InvocationHandler {
         for (Map<String, Object> k : keys) {
             key.forEach(column -> values.add(k.get(column)));
         }
-        return readBack(table, columns.get(), keys.size(), () -> {
+        return readBack(table, columns.get(), String.valueOf(keys.size()), () -> {
             if (key.size() == 1) {
                 return quotedColumn(columns.get(), key.get(0)) + " IN ("
                         + String.join(", ", java.util.Collections.nCopies(keys.size(), "?")) + ")";
@@ -277,7 +277,26 @@ final class RecordedConnection implements InvocationHandler {
         if (columns.isEmpty() || numbered.isEmpty() || !dialect.isMysql()) {
             return Optional.empty();
         }
-        return readBack(table, columns.get(), 0, () -> quotedColumn(columns.get(), numbered.get()) + " = LAST_INSERT_ID()", List.of());
+        return readBack(table, columns.get(), "0", () -> quotedColumn(columns.get(), numbered.get()) + " = LAST_INSERT_ID()", List.of());
+    }
+
+    /**
+     * The rows of {@code table} that an UPDATE's own stable WHERE ({@link dev.isocheck.internal.recording.sql.StableWhere})
+     * selects now, read back as {@link #readBack(String, List)} reads, with {@code values} for its
+     * parameters: after the UPDATE, in its transaction, which holds every row it changed. The
+     * caller counts them.
+     */
+    Optional<List<Map<String, Object>>> readBackWhere(String table, String where, List<Object> values) {
+        Optional<TableColumns> columns = primaryKeys.columnsOf(table);
+        if (columns.isEmpty()) {
+            return Optional.empty();
+        }
+        return readBack(table, columns.get(), "where " + where, () -> where, values);
+    }
+
+    /** The columns of {@code table} the database computes, as last looked up ({@link PrimaryKeys#computedColumns}). */
+    Optional<java.util.Set<String>> computedColumns(String table) {
+        return primaryKeys.computedColumns(table);
     }
 
     /** The texts of the reads back sent on this connection, by table and number of rows. */
@@ -333,6 +352,27 @@ final class RecordedConnection implements InvocationHandler {
         return dialect == Dialect.MARIADB ? serverFrom(10, 6) : dialect == Dialect.MYSQL && serverFrom(8, 0);
     }
 
+    /**
+     * The session's {@code LAST_INSERT_ID()} (MySQL, MariaDB): the number the database gave the
+     * key of the one row the last INSERT that numbered one wrote. A read of a session variable,
+     * which takes no lock and starts no transaction; empty when it fails or is zero (none).
+     */
+    Optional<Object> lastInsertId() {
+        if (!dialect.isMysql()) {
+            return Optional.empty();
+        }
+        try (Statement statement = real.createStatement(); java.sql.ResultSet rs = statement.executeQuery("SELECT LAST_INSERT_ID()")) {
+            Object value = rs.next() ? rs.getObject(1) : null;
+            if (!(value instanceof Number n) || new java.math.BigDecimal(n.toString()).signum() == 0) {
+                return Optional.empty();
+            }
+            java.math.BigInteger number = new java.math.BigDecimal(n.toString()).toBigIntegerExact();
+            return Optional.of(number.bitLength() < 64 ? (Object) number.longValue() : number);
+        } catch (SQLException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The one column of {@code table}'s key that the database numbers itself, as last looked up. */
     Optional<String> autoIncrementKey(String table) {
         return primaryKeys.autoIncrementKey(table);
@@ -346,10 +386,10 @@ final class RecordedConnection implements InvocationHandler {
      * Reads back the rows of {@code table} that {@code condition} selects, with {@code values} for
      * its parameters.
      *
-     * @param keys how many rows the condition names (0: by {@code LAST_INSERT_ID()}), which with
-     *             the table makes the text, built once and kept
+     * @param shape what with the table makes the text, built once and kept: how many rows the
+     *              condition names ("0": by {@code LAST_INSERT_ID()}), or the WHERE read by
      */
-    private Optional<List<Map<String, Object>>> readBack(String table, TableColumns columns, int keys,
+    private Optional<List<Map<String, Object>>> readBack(String table, TableColumns columns, String shape,
                                                          java.util.function.Supplier<String> condition, List<Object> values) {
         if (warnings() != 0 || !skipsLocked()) {
             // The read would clear the warnings the application has yet to ask for, or could wait.
@@ -360,7 +400,7 @@ final class RecordedConnection implements InvocationHandler {
         }
         // Kept with the look-up it was built from: a table looked up again (another test's schema)
         // has new columns, and gets a text of its own.
-        ReadBackText kept = readBackTexts.get(table + '\u0000' + keys);
+        ReadBackText kept = readBackTexts.get(table + '\u0000' + shape);
         if (kept == null || kept.columns() != columns) {
             Optional<String> name = primaryKeys.qualifiedName(table, dialect);
             if (name.isEmpty()) {
@@ -373,7 +413,7 @@ final class RecordedConnection implements InvocationHandler {
             if (readBackTexts.size() >= 256) {
                 readBackTexts.clear();
             }
-            readBackTexts.put(table + '\u0000' + keys, kept);
+            readBackTexts.put(table + '\u0000' + shape, kept);
         }
         String sql = kept.sql();
         try (java.sql.PreparedStatement read = real.prepareStatement(sql)) {

@@ -212,8 +212,9 @@ final class WrittenRows {
         Optional<TableColumns> table = connection.knownColumnsOf(write.table());
         String statement = write.kind() == WriteKind.INSERT ? "an INSERT" : "an UPDATE";
         String unknown;
-        Optional<Observation> whole = write.kind() == WriteKind.UPDATE && connection.autoCommit()
-                ? wholeRowOfUpdate(write, sql, result, table, parameters, log) : Optional.empty();
+        Optional<Observation> whole = !connection.autoCommit() ? Optional.empty()
+                : write.kind() == WriteKind.UPDATE ? wholeRowOfUpdate(write, sql, result, table, parameters, log)
+                : wholeRowsOfInsert(write, sql, result, table, parameters, log);
         if (whole.isPresent()) {
             return whole.get();
         }
@@ -234,8 +235,14 @@ final class WrittenRows {
             if (write.kind() == WriteKind.UPDATE) {
                 Optional<List<Map<String, Object>>> keys = updatesByKey(write, table.get())
                         ? WrittenKeys.listed(write, table.get().key(), parameters) : Optional.empty();
-                unknown = keys.isEmpty() ? "an UPDATE on MySQL or MariaDB is read back by its primary key: this one's WHERE"
+                if (keys.isEmpty() && updatesByKey(write, table.get())
+                        && dev.isocheck.internal.recording.sql.StableWhere.ofUpdate(sql).isPresent()) {
+                    return updatedWhere(write, sql, count.longValue(), table.get(),
+                            dev.isocheck.internal.recording.sql.StableWhere.ofUpdate(sql).get(), parameters, log);
+                }
+                unknown = keys.isEmpty() ? "an UPDATE on MySQL or MariaDB is read back by its primary key or by its own WHERE: this one's WHERE"
                         + " does not name its rows by every key column (id = ? or id IN (...), as literals or parameters),"
+                        + " nor is it made of columns, literals, parameters and operators alone (no function, no subquery),"
                         + " or it has LIMIT or ORDER BY, or changes the key"
                         : keys.get().size() != count.longValue() ? "the UPDATE changed " + count + " of the "
                         + keys.get().size() + " rows its WHERE names, so which is not known" : null;
@@ -271,6 +278,62 @@ final class WrittenRows {
                 }
                 unknown = "the rows " + statement + " wrote could not be read back";
             }
+        }
+        return new LeftOut(Optional.of(write.table()), sql, unknown);
+    }
+
+    /**
+     * What an UPDATE in a transaction whose WHERE is stable ({@link dev.isocheck.internal.recording.sql.StableWhere})
+     * but does not name its rows by key wrote: the rows its own WHERE selects, read back after it
+     * as a locking read that skips what others hold. Each row it changed is held by the
+     * transaction and still selected (the UPDATE set no column the WHERE reads, nor one the
+     * database computes), so the read finds them all, and others only where some row came to be
+     * selected since; so when it finds as many rows as the driver says the UPDATE changed, they
+     * are those rows. Otherwise its table is left out, saying why.
+     */
+    private Observation updatedWhere(Write write, String sql, long count, TableColumns table,
+                                     dev.isocheck.internal.recording.sql.StableWhere where, List<Object> parameters,
+                                     TransactionLog log) {
+        java.util.Set<String> computed = connection.computedColumns(write.table()).orElse(java.util.Set.of("*"));
+        String unknown = null;
+        List<Object> values = new ArrayList<>();
+        for (int index : where.parameters()) {
+            Object bound = index >= 1 && index < parameters.size() ? parameters.get(index) : null;
+            // Bound again with setObject alone: only values whose binding is that.
+            if (!(bound instanceof Number || bound instanceof String)) {
+                unknown = "a parameter of the UPDATE's WHERE is not bound as a number or a string, and a read back by it"
+                        + " could compare otherwise";
+            }
+            values.add(bound);
+        }
+        if (where.columns().stream().anyMatch(c -> write.assigned().contains(c) || computed.contains(c) || computed.contains("*"))) {
+            unknown = "the UPDATE changes a column its WHERE reads (or one the database computes), so its WHERE no longer"
+                    + " selects the rows it changed, which are not named by key";
+        } else if (!table.columns().keySet().containsAll(where.columns())) {
+            unknown = "its WHERE reads a column the recorder does not know in the table";
+        } else if (where.columns().stream().anyMatch(c -> !unchangedUnlessSet(table.columns().get(c).type()))) {
+            // A TIMESTAMP or DATETIME column may be ON UPDATE CURRENT_TIMESTAMP, set by every UPDATE.
+            unknown = "its WHERE reads a column of a type the database may change without being told (a date or time),"
+                    + " or one whose values it may compare otherwise";
+        }
+        if (unknown == null && count == 0) {
+            return rowsWritten(write, sql, new ArrayList<>(), null, false, log);
+        }
+        if (unknown == null && count > MOST_KEYS_READ_BACK) {
+            unknown = "the UPDATE changed more rows than are read back at once";
+        }
+        unknown = unknown != null ? unknown : whyNotFromStatement(write, sql);
+        if (unknown == null && !connection.skipsLocked()) {
+            unknown = "the server has no SELECT ... FOR UPDATE SKIP LOCKED (MariaDB 10.6, MySQL 8), without which a read back could wait";
+        }
+        if (unknown == null) {
+            Optional<List<Map<String, Object>>> rows = connection.readBackWhere(write.table(), where.text(), values);
+            if (rows.isPresent() && rows.get().size() == count) {
+                return rowsWritten(write, sql, new ArrayList<>(rows.get()), null, false, log);
+            }
+            unknown = rows.isEmpty() ? "the rows the UPDATE wrote could not be read back"
+                    : "its WHERE selects " + rows.get().size() + " rows now, not the " + count
+                    + " it changed (another transaction's rows, or some held by another), so which it changed is not known";
         }
         return new LeftOut(Optional.of(write.table()), sql, unknown);
     }
@@ -314,11 +377,7 @@ final class WrittenRows {
         }
         for (Map.Entry<String, dev.isocheck.internal.recording.sql.AnalysedStatement.Operand> set : assigned.get().entrySet()) {
             Object value = set.getValue() == null ? null : WrittenKeys.value(set.getValue(), parameters);
-            int type = table.columns().get(set.getKey()).type();
-            // A CHAR column is read without its padding: only integers and VARCHAR are stored as written.
-            boolean asWritten = value instanceof String ? type == java.sql.Types.VARCHAR || type == java.sql.Types.NVARCHAR
-                    : sameFamily(type, value);
-            if (value == null || !asWritten) {
+            if (!storedAsWritten(table.columns().get(set.getKey()).type(), value)) {
                 return Optional.empty();
             }
             row.put(set.getKey(), value);
@@ -328,6 +387,80 @@ final class WrittenRows {
             rows.add(row);
         }
         return Optional.of(rowsWritten(write, sql, rows, null, false, log));
+    }
+
+    /**
+     * The rows an INSERT in auto-commit mode wrote, when the statement itself says every column of
+     * each: its VALUES list every column of the table, each an integer or a string literal or
+     * parameter stored as written ({@link #storedAsWritten}), or every column but the key the
+     * database numbers, for one row, whose number is then the session's {@code LAST_INSERT_ID()};
+     * the driver saying it wrote every row, the server no warning, the table no trigger. Such rows
+     * need no read back, which after the commit could see another transaction's version. Empty
+     * otherwise.
+     */
+    private Optional<Observation> wholeRowsOfInsert(Write write, String sql, Object result, Optional<TableColumns> columns,
+                                                    List<Object> parameters, TransactionLog log) {
+        Optional<SqlAnalyzer.InsertedValues> values = SqlAnalyzer.insertedValues(sql);
+        if (!(result instanceof Number count) || columns.isEmpty() || values.isEmpty()
+                || count.longValue() != values.get().rows().size()) {
+            return Optional.empty();
+        }
+        TableColumns table = columns.get();
+        if (!table.allReadable() || table.key().isEmpty() || connection.keyComputed(write.table())
+                || whyNotFromStatement(write, sql) != null || connection.warnings() != 0) {
+            return Optional.empty();
+        }
+        List<String> listed = values.get().columns();
+        Optional<String> numbered = connection.autoIncrementKey(write.table());
+        boolean keyNumbered = numbered.isPresent() && !listed.contains(numbered.get());
+        java.util.Set<String> every = new java.util.HashSet<>(listed);
+        numbered.filter(n -> keyNumbered).ifPresent(every::add);
+        if (!every.equals(table.columns().keySet())
+                || keyNumbered && (values.get().rows().size() != 1 || sql.toUpperCase(java.util.Locale.ROOT).contains("LAST_INSERT_ID"))) {
+            // A column it does not list has a default the statement does not say.
+            return Optional.empty();
+        }
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (List<dev.isocheck.internal.recording.sql.AnalysedStatement.Operand> operands : values.get().rows()) {
+            Map<String, Object> row = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < listed.size(); i++) {
+                String column = listed.get(i);
+                Object value = operands.get(i) == null ? null : WrittenKeys.value(operands.get(i), parameters);
+                if (!storedAsWritten(table.columns().get(column).type(), value)
+                        || numbered.filter(column::equals).isPresent() && value instanceof Number n
+                        && new java.math.BigDecimal(n.toString()).signum() == 0) {
+                    // A zero for the AUTO_INCREMENT key has the database choose a number of its own.
+                    return Optional.empty();
+                }
+                row.put(column, value);
+            }
+            rows.add(row);
+        }
+        if (keyNumbered) {
+            Optional<Object> number = connection.lastInsertId();
+            if (number.isEmpty()) {
+                return Optional.empty();
+            }
+            rows.get(0).put(numbered.get(), number.get());
+        }
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        for (Map<String, Object> row : rows) {
+            if (!keys.add(dev.isocheck.internal.recording.RecordedTransaction.key(write.table(), table.key(), row).orElse(""))) {
+                // Two rows of one key (or one without): the driver's count says they were written, not how.
+                return Optional.empty();
+            }
+        }
+        return Optional.of(rowsWritten(write, sql, rows, null, false, log));
+    }
+
+    /**
+     * Whether {@code value}, written to a column of {@code type}, is stored and read back as it is:
+     * an integer to an integer column, a string to a VARCHAR (a CHAR column is read without its
+     * padding); never NULL, which the statement's analysis cannot tell from an expression.
+     */
+    private static boolean storedAsWritten(int type, Object value) {
+        return value instanceof String ? type == java.sql.Types.VARCHAR || type == java.sql.Types.NVARCHAR
+                : value != null && sameFamily(type, value);
     }
 
     /** The most keys one read back names: an IN list this long still reads by the index. */
@@ -388,6 +521,16 @@ final class WrittenRows {
     /** Whether an UPDATE names its rows by a WHERE, without LIMIT or ORDER BY, and sets no column of {@code table}'s key. */
     private static boolean updatesByKey(Write write, TableColumns table) {
         return !write.limited() && write.where() != null && write.assigned().stream().noneMatch(table.key()::contains);
+    }
+
+    /** Whether a column of {@code type} keeps its value through an UPDATE that does not set it: integers, decimals, strings. */
+    private static boolean unchangedUnlessSet(int type) {
+        return switch (type) {
+            case java.sql.Types.TINYINT, java.sql.Types.SMALLINT, java.sql.Types.INTEGER, java.sql.Types.BIGINT,
+                    java.sql.Types.DECIMAL, java.sql.Types.NUMERIC, java.sql.Types.CHAR, java.sql.Types.VARCHAR,
+                    java.sql.Types.NCHAR, java.sql.Types.NVARCHAR, java.sql.Types.LONGVARCHAR, java.sql.Types.LONGNVARCHAR -> true;
+            default -> false;
+        };
     }
 
     /** Whether {@code value} is an integer for an integer column, or a string for a character column. */

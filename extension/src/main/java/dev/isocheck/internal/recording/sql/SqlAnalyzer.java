@@ -835,6 +835,10 @@ public final class SqlAnalyzer {
             // Beyond a long (an UNSIGNED BIGINT's upper half), getValue() throws.
             java.math.BigInteger big = v.getBigIntegerValue();
             return Optional.of(new Operand.Literal(big.bitLength() < 64 ? (Object) big.longValue() : big));
+        } else if (value instanceof net.sf.jsqlparser.expression.SignedExpression signed && signed.getSign() == '-'
+                && signed.getExpression() instanceof LongValue v) {
+            java.math.BigInteger big = v.getBigIntegerValue().negate();
+            return Optional.of(new Operand.Literal(big.bitLength() < 64 ? (Object) big.longValue() : big));
         } else if (value instanceof StringValue v && v.getPrefix() == null && !v.getValue().contains("\\")) {
             // A backslash is an escape on MySQL and MariaDB (unless NO_BACKSLASH_ESCAPES) and on
             // PostgreSQL in E'...': what the literal means is not read here.

@@ -95,9 +95,10 @@ class InvisibilityTests {
         // A warning each driver gives its own SQLSTATE (MariaDB's none, MySQL's 42S02).
         assertThat(expected.stream().flatMap(List::stream)).anyMatch(s -> s.startsWith("exception"))
                 .anyMatch(s -> s.startsWith("row ")).anyMatch(s -> s.startsWith("warning ") && !s.equals("warning none"));
+        // The events inserted in auto-commit mode say every column but the numbered key: recorded.
         assertThat(history.notModelled()).filteredOn(n -> n.subject().startsWith("table "))
                 .extracting(n -> n.subject().split(" ")[1]).filteredOn(table -> !table.startsWith("no_such_table"))
-                .containsOnly("items", "events");
+                .containsOnly("items");
 
         InvisibilityWorkload.schema(recorded, false);
         RecordedHistory checkable = RecordedRun.record("checkable", recorded, ds -> InvisibilityWorkload.run(ds, false));

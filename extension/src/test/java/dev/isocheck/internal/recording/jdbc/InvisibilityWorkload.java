@@ -76,7 +76,7 @@ final class InvisibilityWorkload {
                 c.setAutoCommit(!transaction);
                 int id = base + random.nextInt(20);
                 try {
-                    int kind = random.nextInt(23);
+                    int kind = random.nextInt(24);
                     if (!unseenWrites && (kind == 7 || kind == 8 || kind == 10 || kind == 17)) {
                         // Generated keys and batches are sent unchanged, and leave their tables out.
                         kind = 5;
@@ -348,6 +348,16 @@ final class InvisibilityWorkload {
                     s.setInt(1, id);
                     s.setInt(2, id + 1);
                     seen.add("listed update " + s.executeUpdate() + " " + s.getUpdateCount());
+                }
+            }
+            case 23 -> {
+                // Rows named by no key: on MySQL and MariaDB read back by the UPDATE's own WHERE in a transaction.
+                try (PreparedStatement s = c.prepareStatement("UPDATE items SET qty = qty + 2 WHERE price > ? AND name LIKE 'item%'"
+                        + " AND id BETWEEN ? AND ?")) {
+                    s.setBigDecimal(1, new java.math.BigDecimal("5.25"));
+                    s.setInt(2, base);
+                    s.setInt(3, base + 9);
+                    seen.add("update by where " + s.executeUpdate() + " " + s.getUpdateCount());
                 }
             }
             case 10 -> {

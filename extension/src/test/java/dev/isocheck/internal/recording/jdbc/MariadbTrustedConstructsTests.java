@@ -116,14 +116,14 @@ class MariadbTrustedConstructsTests extends StatementsTrustedConstructs {
 
     /**
      * In auto-commit mode an UPDATE whose statement does not say the whole row, and an INSERT asking
-     * for generated keys, cannot be read back: listed.
+     * for generated keys whose value is an expression, cannot be read back: listed.
      */
     @Test
     void writesInAutoCommitModeThatCannotBeReadBack() throws Exception {
         RecordedHistory recorded = serially("auto-commit", List.of("acct", "tickets"), ds -> {
             try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
                 s.executeUpdate("UPDATE acct SET balance = balance + 1 WHERE id = 1");
-                s.executeUpdate("INSERT INTO tickets (title) VALUES ('a')", Statement.RETURN_GENERATED_KEYS);
+                s.executeUpdate("INSERT INTO tickets (title) VALUES (CONCAT('a', 'b'))", Statement.RETURN_GENERATED_KEYS);
                 try (ResultSet keys = s.getGeneratedKeys()) {
                     assertThat(keys.next()).isTrue();
                 }
