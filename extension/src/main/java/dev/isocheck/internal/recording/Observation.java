@@ -218,6 +218,23 @@ public sealed interface Observation {
     }
 
     /**
+     * Columns of a table whose values a write set without the recorder seeing them (an INSERT
+     * leaving a column to its default, an UPDATE in auto-commit mode of some of a row's columns):
+     * those columns are left out of every read and every write of the table in the check, which
+     * then checks the table as if it had only its other columns (a read may see a subset of a
+     * row's fields). Never a key column.
+     *
+     * @param columns the columns, lower case
+     */
+    record ColumnsLeftOut(String table, java.util.Set<String> columns, String statement, String reason) implements Observation {
+
+        /** Validates and copies. */
+        public ColumnsLeftOut {
+            columns = java.util.Set.copyOf(columns);
+        }
+    }
+
+    /**
      * A write the recorder could not see: its table (or every table, when empty) is left out of
      * the check.
      *

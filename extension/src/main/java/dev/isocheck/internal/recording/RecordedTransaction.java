@@ -48,6 +48,7 @@ public final class RecordedTransaction {
     private final boolean committed;
     private final List<Op> ops = new ArrayList<>();
     private final List<LeftOut> leftOut = new ArrayList<>();
+    private final List<Observation.ColumnsLeftOut> columnsLeftOut = new ArrayList<>();
     private final List<NotModelled> notes = new ArrayList<>();
     /** What the recorder knows of the tables, for reads; set before any read is added. */
     private PrimaryKeyLookup primaryKeys = table -> Optional.empty();
@@ -160,6 +161,9 @@ public final class RecordedTransaction {
                 // histories): here, where the writes come from the statements, its rows are unseen.
                 leftOut.add(new LeftOut(m.table(), lastStatement(),
                         "sent as written for another test's database log: its rows are not seen in this test's"));
+            } else if (o instanceof Observation.ColumnsLeftOut c) {
+                // Whatever the outcome: the columns' values are unknown in the committed state if it committed.
+                columnsLeftOut.add(c);
             } else if (o instanceof LeftOut l && !(outcome == Outcome.ABORTED && l.undoneByRollback())) {
                 // (A failed batch of a transaction that then aborted is skipped: the rows it may
                 // have written were rolled back with it, and a table left out is left out of every
@@ -399,13 +403,19 @@ public final class RecordedTransaction {
         return leftOut;
     }
 
+    /** The columns this transaction's writes set unseen ({@link Observation.ColumnsLeftOut}). */
+    List<Observation.ColumnsLeftOut> columnsLeftOut() {
+        return columnsLeftOut;
+    }
+
     /** Adds this transaction to {@code builder}, without the operations on the tables in {@code leftOutTables}. */
     /**
      * Adds this transaction to {@code builder} as {@code id}, without the operations on
      * {@code leftOutTables}, and without its reads unless {@code readsKept}: a transaction before a
      * slice of the test still wrote what the slice's reads may see.
      */
-    void addTo(HistoryBuilder builder, String id, Set<String> leftOutTables, long origin, boolean readsKept) {
+    void addTo(HistoryBuilder builder, String id, Set<String> leftOutTables, Map<String, Set<String>> leftOutColumns,
+               long origin, boolean readsKept) {
         TransactionBuilder t = builder.transaction(id);
         if (session != null) {
             t.session(session);
@@ -427,14 +437,41 @@ public final class RecordedTransaction {
                 continue;
             } else if (op instanceof Op.Read r) {
                 if (readsKept) {
-                    t.read(r.key(), r.value());
+                    t.read(r.key(), without(leftOutColumns.get(r.table()), r.value()));
                 }
             } else if (op instanceof Op.Write w) {
-                t.write(w.key(), w.value());
+                t.write(w.key(), without(leftOutColumns.get(w.table()), w.value()));
             } else if (op instanceof Op.Predicate p && readsKept) {
-                t.predicate(p.table(), p.where(), p.rows());
+                Set<String> columns = leftOutColumns.get(p.table());
+                if (columns == null) {
+                    t.predicate(p.table(), p.where(), p.rows());
+                } else if (columns.stream().noneMatch(c -> mentions(p.where(), c))) {
+                    Map<String, Map<String, Object>> rows = new java.util.LinkedHashMap<>();
+                    p.rows().forEach((key, row) -> rows.put(key, without(columns, row)));
+                    t.predicate(p.table(), p.where(), rows);
+                } else {
+                    // A predicate over a column left out cannot be evaluated without it: only the
+                    // rows it returned are kept, as reads of them (weaker).
+                    p.rows().forEach((key, row) -> t.read(key, without(columns, row)));
+                }
             }
         }
+    }
+
+    /** {@code row} without {@code columns} (none when {@code null}); {@code null} (an absent row) stays {@code null}. */
+    private static Map<String, Object> without(Set<String> columns, Map<String, Object> row) {
+        if (columns == null || row == null || columns.stream().noneMatch(row::containsKey)) {
+            return row;
+        }
+        Map<String, Object> kept = new java.util.LinkedHashMap<>(row);
+        kept.keySet().removeAll(columns);
+        return kept;
+    }
+
+    /** Whether {@code where} (the history's predicate text: plain lower-case names) may mention {@code column}. */
+    private static boolean mentions(String where, String column) {
+        return where != null && java.util.regex.Pattern.compile("(?<![a-z0-9_])" + java.util.regex.Pattern.quote(column)
+                + "(?![a-z0-9_])", java.util.regex.Pattern.CASE_INSENSITIVE).matcher(where).find();
     }
 
     /** When the transaction started ({@link System#nanoTime}). */

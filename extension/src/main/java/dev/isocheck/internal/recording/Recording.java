@@ -273,6 +273,8 @@ public final class Recording {
      */
     private Built build(List<TransactionLog.Finished> finished, List<NotModelled> notes, Set<NotModelled> seen, boolean peek) {
         Map<String, NotModelled> leftOut = new LinkedHashMap<>();
+        Map<String, Set<String>> leftOutColumns = new LinkedHashMap<>();
+        Map<String, List<NotModelled>> columnNotes = new LinkedHashMap<>();
         List<String> writesFrom = new ArrayList<>();
         java.util.function.Consumer<NotModelled> note = n -> {
             if (seen.add(n)) {
@@ -290,6 +292,14 @@ public final class Recording {
                         (l.table().isPresent() ? "table " + table : "every table") + " (statement: " + l.statement() + ")",
                         l.reason()));
             }
+            for (Observation.ColumnsLeftOut c : t.columnsLeftOut()) {
+                Set<String> known = leftOutColumns.computeIfAbsent(c.table(), k -> new java.util.TreeSet<>());
+                List<String> added = c.columns().stream().filter(known::add).sorted().toList();
+                if (!added.isEmpty()) {
+                    columnNotes.computeIfAbsent(c.table(), k -> new ArrayList<>()).add(new NotModelled((added.size() == 1 ? "column " : "columns ") + String.join(", ", added)
+                            + " of table " + c.table() + " (statement: " + c.statement() + ")", c.reason()));
+                }
+            }
         }
         synchronized (this) {
             if (!failures.isEmpty()) {
@@ -297,13 +307,19 @@ public final class Recording {
             }
         }
         List<NotModelled> all = new ArrayList<>(leftOut.values());
+        // A table left out whole needs no word on its columns.
+        columnNotes.forEach((table, said) -> {
+            if (!leftOut.containsKey(table) && !leftOut.containsKey(RecordedTransaction.EVERY_TABLE)) {
+                all.addAll(said);
+            }
+        });
         all.addAll(notes);
-        return new Built(transactions, leftOut.keySet(), all, writesFrom);
+        return new Built(transactions, leftOut.keySet(), Map.copyOf(leftOutColumns), all, writesFrom);
     }
 
     /** The transactions built from a recording, and what was left out of them. */
-    private record Built(List<RecordedTransaction> transactions, Set<String> leftOutTables, List<NotModelled> notModelled,
-                         List<String> writesFrom) {
+    private record Built(List<RecordedTransaction> transactions, Set<String> leftOutTables,
+                         Map<String, Set<String>> leftOutColumns, List<NotModelled> notModelled, List<String> writesFrom) {
 
         /** The history, with the reads of the transactions started before {@code readsFrom} taken away. */
         RecordedHistory history(long readsFrom) {
@@ -313,7 +329,7 @@ public final class Recording {
             long origin = transactions.stream().mapToLong(RecordedTransaction::start).min().orElse(0);
             for (int i = 0; i < transactions.size(); i++) {
                 RecordedTransaction t = transactions.get(i);
-                t.addTo(builder, "T" + (i + 1), leftOutTables, origin, t.start() >= readsFrom);
+                t.addTo(builder, "T" + (i + 1), leftOutTables, leftOutColumns, origin, t.start() >= readsFrom);
             }
             return new RecordedHistory(builder.build(), notModelled, writesFrom);
         }

@@ -154,7 +154,7 @@ public final class TransactionLog {
             return;
         }
         List<Observation> undone = observations.subList(mark, observations.size());
-        List<Observation> kept = undone.stream().filter(LeftOut.class::isInstance).toList();
+        List<Observation> kept = undone.stream().filter(o -> o instanceof LeftOut || o instanceof Observation.ColumnsLeftOut).toList();
         undone.clear();
         observations.addAll(kept);
     }

@@ -190,9 +190,13 @@ final class ObservedResultSet implements InvocationHandler {
     /** The most rows an aggregate's read is recorded with. */
     static final int MAX_AGGREGATED_ROWS = dev.isocheck.internal.recording.sql.Dialect.AGGREGATED_ROWS_READ;
 
-    /** Reads MariaDB's aggregated arrays, JSON text: integers as {@code Integer}, {@code Long} or {@code BigInteger}. */
+    /**
+     * Reads MariaDB's aggregated arrays, JSON text: integers as {@code Integer}, {@code Long} or
+     * {@code BigInteger}, decimals as {@code BigDecimal} with the scale they are written with.
+     */
     private static final com.fasterxml.jackson.databind.ObjectReader JSON_ARRAY =
-            new com.fasterxml.jackson.databind.ObjectMapper().readerFor(Object[].class);
+            new com.fasterxml.jackson.databind.ObjectMapper().readerFor(Object[].class)
+                    .with(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     /**
      * Reads the rows an aggregate ranged over from its hidden arrays, one array per column, the
@@ -237,7 +241,14 @@ final class ObservedResultSet implements InvocationHandler {
         for (int r = 0; r < arrays[0].length; r++) {
             java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();
             for (int i = 0; i < names.size(); i++) {
-                Object json = ColumnValues.toJson(arrays[i][r]);
+                Object element = arrays[i][r];
+                Integer type = hidden.types().get(names.get(i));
+                if (element instanceof Number n && !(element instanceof java.math.BigDecimal) && type != null
+                        && (type == java.sql.Types.DECIMAL || type == java.sql.Types.NUMERIC)) {
+                    // A DECIMAL of scale 0 is written as an integer in JSON; the driver reads it as a BigDecimal.
+                    element = new java.math.BigDecimal(n.toString());
+                }
+                Object json = ColumnValues.toJson(element);
                 if (json != ColumnValues.UNSUPPORTED) {
                     row.put(names.get(i), json);
                 }

@@ -268,19 +268,23 @@ final class PrimaryKeys implements PrimaryKeyLookup {
             effects.put("*", "the table has triggers or rules (its partitions' and children's too), which may write any table unseen");
         }
         Optional<List<String>> key = find(metaData, catalog, metaSchema, name);
-        keysComputed.remove(table);
-        autoIncrementKeys.remove(table);
-        computed.remove(table);
         if (key.isPresent()) {
             Set<String> generated = new java.util.HashSet<>();
             Set<String> numbered = new java.util.HashSet<>();
             Map<String, TableColumns.Column> all = columns(connection, dialect, metaData, catalog, metaSchema, name, generated, numbered);
+            // Each fact replaced in one step, never removed first: another connection asking
+            // meanwhile (the first statements of a test, on many threads) gets the old answer or
+            // the new one, not none.
             if (key.get().stream().anyMatch(column -> generated.contains(column) || generated.contains("*"))) {
                 keysComputed.add(table);
+            } else {
+                keysComputed.remove(table);
             }
             computed.put(table, Set.copyOf(generated));
             if (key.get().size() == 1 && numbered.contains(key.get().get(0))) {
                 autoIncrementKeys.put(table, key.get().get(0));
+            } else {
+                autoIncrementKeys.remove(table);
             }
             Set<String> unreadable = unreadable(connection, dialect, schema, name);
             Map<String, TableColumns.Column> readable = new java.util.LinkedHashMap<>(all);
@@ -288,6 +292,9 @@ final class PrimaryKeys implements PrimaryKeyLookup {
             columns.put(table, Optional.of(new TableColumns(key.get(), Map.copyOf(readable), unreadable.isEmpty(),
                     rowSecurity(connection, dialect, schema, name))));
         } else {
+            keysComputed.remove(table);
+            autoIncrementKeys.remove(table);
+            computed.remove(table);
             columns.put(table, Optional.empty());
         }
         if (baseTable && tree.logsOwnRows()) {

@@ -339,12 +339,13 @@ final class WrittenRows {
     }
 
     /**
-     * The row an UPDATE in auto-commit mode wrote, when the statement itself says every column of
-     * it: a table of an integer key and the columns the UPDATE sets, its WHERE naming the row by
-     * the key, each column set to an integer or a string literal or parameter (as stored, when the
-     * server reports no warning), the driver saying it changed that row (or none). Such a row
-     * needs no read back, which after the commit could see another transaction's version.
-     * Empty otherwise.
+     * The row an UPDATE in auto-commit mode wrote, as the statement itself says it: a table of an
+     * integer key, its WHERE naming the row by the key, each column it sets set to an integer or a
+     * string literal or parameter (as stored, when the server reports no warning), the driver
+     * saying it changed that row (or none). The columns it does not set are left out of the
+     * table's check ({@link Observation.ColumnsLeftOut}): their values in the row are not known.
+     * Such a row needs no read back, which after the commit could see another transaction's
+     * version. Empty otherwise.
      */
     private Optional<Observation> wholeRowOfUpdate(Write write, String sql, Object result, Optional<TableColumns> columns,
                                                    List<Object> parameters, TransactionLog log) {
@@ -363,8 +364,7 @@ final class WrittenRows {
         }
         java.util.Set<String> every = new java.util.HashSet<>(table.key());
         every.addAll(assigned.get().keySet());
-        if (!every.equals(table.columns().keySet())) {
-            // A column it does not set (or one ON UPDATE sets) has a value the statement does not say.
+        if (!table.columns().keySet().containsAll(every)) {
             return Optional.empty();
         }
         Map<String, Object> row = new java.util.LinkedHashMap<>();
@@ -386,17 +386,34 @@ final class WrittenRows {
         if (count.longValue() == 1) {
             rows.add(row);
         }
+        // A column it does not set (or one ON UPDATE sets) has a value the statement does not say.
+        leaveOutColumnsBut(write, sql, table, every, log, "an UPDATE in auto-commit mode on MySQL or MariaDB that does not"
+                + " set the column: its value in the row written is not known (it cannot be read back after the commit)");
         return Optional.of(rowsWritten(write, sql, rows, null, false, log));
     }
 
     /**
-     * The rows an INSERT in auto-commit mode wrote, when the statement itself says every column of
-     * each: its VALUES list every column of the table, each an integer or a string literal or
-     * parameter stored as written ({@link #storedAsWritten}), or every column but the key the
-     * database numbers, for one row, whose number is then the session's {@code LAST_INSERT_ID()};
-     * the driver saying it wrote every row, the server no warning, the table no trigger. Such rows
-     * need no read back, which after the commit could see another transaction's version. Empty
-     * otherwise.
+     * Leaves the columns of {@code table} other than {@code said} out of the check, when the
+     * statement wrote rows whose values in them it does not say.
+     */
+    private void leaveOutColumnsBut(Write write, String sql, TableColumns table, java.util.Set<String> said, TransactionLog log,
+                                    String why) {
+        java.util.Set<String> unsaid = new java.util.TreeSet<>(table.columns().keySet());
+        unsaid.removeAll(said);
+        if (!unsaid.isEmpty()) {
+            connection.observe(log, new Observation.ColumnsLeftOut(write.table(), unsaid, sql, why));
+        }
+    }
+
+    /**
+     * The rows an INSERT in auto-commit mode wrote, as the statement itself says them: its VALUES
+     * list every key column, each value an integer or a string literal or parameter stored as
+     * written ({@link #storedAsWritten}), or, for one row, every key column but the one the
+     * database numbers, whose number is then the session's {@code LAST_INSERT_ID()}; the driver
+     * saying it wrote every row, the server no warning, the table no trigger. A column it does not
+     * list (a default, a generated column) is left out of the table's check
+     * ({@link Observation.ColumnsLeftOut}). Such rows need no read back, which after the commit
+     * could see another transaction's version. Empty otherwise.
      */
     private Optional<Observation> wholeRowsOfInsert(Write write, String sql, Object result, Optional<TableColumns> columns,
                                                     List<Object> parameters, TransactionLog log) {
@@ -415,9 +432,8 @@ final class WrittenRows {
         boolean keyNumbered = numbered.isPresent() && !listed.contains(numbered.get());
         java.util.Set<String> every = new java.util.HashSet<>(listed);
         numbered.filter(n -> keyNumbered).ifPresent(every::add);
-        if (!every.equals(table.columns().keySet())
+        if (!table.columns().keySet().containsAll(every) || !every.containsAll(table.key())
                 || keyNumbered && (values.get().rows().size() != 1 || sql.toUpperCase(java.util.Locale.ROOT).contains("LAST_INSERT_ID"))) {
-            // A column it does not list has a default the statement does not say.
             return Optional.empty();
         }
         List<Map<String, Object>> rows = new ArrayList<>();
@@ -450,6 +466,10 @@ final class WrittenRows {
                 return Optional.empty();
             }
         }
+        // A column it does not list has a default (or a generated value) the statement does not say.
+        leaveOutColumnsBut(write, sql, table, every, log, "an INSERT in auto-commit mode on MySQL or MariaDB that leaves the"
+                + " column to the database (a default, a generated column): its value is not known (it cannot be read back"
+                + " after the commit)");
         return Optional.of(rowsWritten(write, sql, rows, null, false, log));
     }
 

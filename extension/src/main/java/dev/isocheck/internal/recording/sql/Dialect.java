@@ -163,13 +163,15 @@ public enum Dialect {
     /**
      * Whether a column of {@code type} is aggregated ({@link #aggregateArray}) with values that
      * read as the column itself does: on PostgreSQL and H2, {@link TableColumns#sameInArrays}; on
-     * MariaDB, whose arrays are JSON text, integers only (exact as JSON numbers, and short enough
-     * that an array of them is not cut).
+     * MariaDB, whose arrays are JSON text, integers and decimals only (exact as JSON numbers, a
+     * decimal written with its column's scale, and short enough that an array of them is not cut;
+     * not floating point, whose JSON text is not the double the driver reads, nor strings, which
+     * JSON_ARRAYAGG does not convert from a column's own character set).
      */
     public boolean aggregates(int type) {
         if (this == MARIADB) {
             return type == java.sql.Types.TINYINT || type == java.sql.Types.SMALLINT || type == java.sql.Types.INTEGER
-                    || type == java.sql.Types.BIGINT;
+                    || type == java.sql.Types.BIGINT || type == java.sql.Types.DECIMAL || type == java.sql.Types.NUMERIC;
         }
         return TableColumns.sameInArrays(type);
     }

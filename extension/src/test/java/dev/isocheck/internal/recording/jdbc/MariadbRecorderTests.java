@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * The recorder on a real MariaDB through MariaDB's JDBC driver: the scenarios every database with a
  * dialect passes, and what MariaDB does otherwise. INSERT and DELETE come back through RETURNING;
  * an UPDATE, which has none, and an INSERT asking for generated keys are read back by key inside
- * their transaction, in batches too; aggregates over integer columns through JSON_ARRAYAGG; what
+ * their transaction, in batches too; aggregates over integer and decimal columns through JSON_ARRAYAGG; what
  * cannot be read back (an UPDATE in auto-commit mode, of rows not named by key) leaves its table
  * out and says so.
  * MariaDB's strings compare in a case-insensitive collation by default, so no string WHERE is a
@@ -116,6 +116,49 @@ class MariadbRecorderTests extends RecorderScenarios {
         assertThat(many.notModelled()).singleElement().satisfies(n -> assertThat(n.reason()).contains("more than 10000 rows"));
     }
 
+    /**
+     * Money in DECIMAL columns: a sum over them reads each row's amount through the hidden
+     * {@code JSON_ARRAYAGG}, written with the column's scale and read as the driver reads it
+     * ({@code BigDecimal}, 60.00; one of scale 0 as 7, not 7.0), so the write skew of two
+     * withdrawals each checking the owner's total is caught.
+     */
+    @Test
+    void aSumOverDecimalsReadsTheAmountsAndItsWriteSkewIsCaught() throws Exception {
+        database().run("DROP TABLE IF EXISTS purses", "CREATE TABLE purses (id INT PRIMARY KEY, owner INT NOT NULL,"
+                + " balance DECIMAL(10,2) NOT NULL, points DECIMAL(5,0))", "INSERT INTO purses VALUES (1, 1, 60, 7), (2, 1, 60.00, -3)");
+        RecordedHistory recorded = RecordedRun.record("decimal skew", mariadb.dataSource(), ds -> {
+            try (Connection a = open(ds, weakIsolation()); Connection b = open(ds, weakIsolation())) {
+                assertThat(total(a)).isEqualByComparingTo("120");
+                assertThat(total(b)).isEqualByComparingTo("120");
+                try (Statement s = a.createStatement()) {
+                    assertThat(s.executeUpdate("UPDATE purses SET balance = balance - 100 WHERE id = 1")).isOne();
+                }
+                try (Statement s = b.createStatement()) {
+                    assertThat(s.executeUpdate("UPDATE purses SET balance = balance - 100 WHERE id = 2")).isOne();
+                }
+                a.commit();
+                b.commit();
+            }
+        });
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString).anySatisfy(t -> assertThat(t).contains(
+                "predicate(purses where owner = 1) -> [purses/1={\"balance\":60,\"id\":1,\"owner\":1,\"points\":7},"
+                        + " purses/2={\"balance\":60,\"id\":2,\"owner\":1,\"points\":-3}]"));
+        CheckResult result = RecordedRun.check(recorded, IsolationLevel.SERIALIZABLE);
+        assertThat(result.isViolated()).as("%s", result.verdict()).isTrue();
+        assertThat(RecordedRun.cycleTypes(result)).as("%s", result.explanationText().orElse("")).containsExactly(AnomalyType.G2_ITEM);
+    }
+
+    private static java.math.BigDecimal total(Connection c) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT sum(balance), max(points) FROM purses WHERE owner = ?")) {
+            s.setInt(1, 1);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getBigDecimal(1);
+            }
+        }
+    }
+
     private static int seatsTaken(Connection c) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT count(*) FROM seats WHERE concert = ?")) {
             s.setInt(1, 7);
@@ -157,16 +200,17 @@ class MariadbRecorderTests extends RecorderScenarios {
 
     /**
      * An INSERT in auto-commit mode that asks for generated keys (or any, through MySQL's driver)
-     * cannot be read back after its commit: it is recorded where its VALUES say every column of
-     * every row (each an integer or a VARCHAR literal or parameter, no warning), the key the
-     * database numbers, for one row, included as {@code LAST_INSERT_ID()}; otherwise the table is
-     * listed, never guessed.
+     * cannot be read back after its commit: it is recorded as its VALUES say each row (each an
+     * integer or a VARCHAR literal or parameter, no warning, every key column given), the key the
+     * database numbers, for one row, included as {@code LAST_INSERT_ID()}, and a column left to
+     * its default left out of the table's check, said so; otherwise the table is listed, never guessed.
      */
     @Test
     void anInsertInAutoCommitModeIsRecordedWhereItSaysTheWholeRow() throws Exception {
         database().run("DROP TABLE IF EXISTS tickets", "CREATE TABLE tickets (id BIGINT AUTO_INCREMENT PRIMARY KEY, title VARCHAR(20) NOT NULL)",
                 "DROP TABLE IF EXISTS labelled", "CREATE TABLE labelled (id INT PRIMARY KEY, title VARCHAR(20), code CHAR(4),"
-                        + " state VARCHAR(10) DEFAULT 'open')");
+                        + " state VARCHAR(10) DEFAULT 'open')",
+                "DROP TABLE IF EXISTS defaulted", "CREATE TABLE defaulted (id INT NOT NULL DEFAULT 9 PRIMARY KEY, v INT)");
         for (DataSource driver : new DataSource[] {mariadb.dataSource(), mariadb.mysqlDriver()}) {
             database().run("DELETE FROM tickets", "DELETE FROM counters WHERE id > 1");
             long[] numbered = new long[1];
@@ -197,13 +241,28 @@ class MariadbRecorderTests extends RecorderScenarios {
                 {"INSERT INTO tickets (title) VALUES ('a'), ('b')", "tickets", "2"},
                 {"INSERT INTO tickets (title) VALUES (CONCAT('c', LAST_INSERT_ID(7)))", "tickets", "1"},
                 {"INSERT INTO tickets (id, title) VALUES (0, 'zero')", "tickets", "1"},
-                {"INSERT INTO labelled (id, title, code) VALUES (1, 'x', 'y')", "labelled", "1"},
                 {"INSERT INTO labelled (id, title, code, state) VALUES (2, 'x', 'y', 'z')", "labelled", "1"},
+                {"INSERT INTO defaulted (v) VALUES (1)", "defaulted", "1"},
                 {"INSERT INTO labelled (id, title, code, state) VALUES (3, NULL, 'y', 'z')", "labelled", "1"},
                 {"INSERT INTO counters (id, n) VALUES (4, 1 + 1)", "counters", "1"},
                 {"INSERT INTO counters (id, n) VALUES ('5', 1)", "counters", "1"},
                 {"INSERT IGNORE INTO counters (id, n) VALUES (1, 1)", "counters", "0"},
         };
+        // A column it leaves to its default is left out of the table's check, and said so.
+        RecordedHistory partly = RecordedRun.record("auto-commit insert, defaults", mariadb.dataSource(), ds -> {
+            try (Connection conn = ds.getConnection(); Statement s = conn.createStatement()) {
+                assertThat(s.executeUpdate("INSERT INTO labelled (id, title) VALUES (1, 'x')", Statement.RETURN_GENERATED_KEYS)).isOne();
+                assertThat(drain(s.executeQuery("SELECT * FROM labelled WHERE id = 1"))).isOne();
+            }
+        });
+        assertThat(partly.notModelled()).singleElement().satisfies(n -> {
+            assertThat(n.subject()).isEqualTo("columns code, state of table labelled (statement: INSERT INTO labelled (id, title)"
+                    + " VALUES (1, 'x'))");
+            assertThat(n.reason()).contains("leaves the column to the database");
+        });
+        assertThat(partly.history().transactions()).extracting(Object::toString).asString()
+                .contains("w(labelled/1, {\"id\":1,\"title\":\"x\"})", "r(labelled/1, {\"id\":1,\"title\":\"x\"})");
+        assertThat(RecordedRun.check(partly, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
         for (String[] c : cases) {
             RecordedHistory left = RecordedRun.record("auto-commit insert, not said", mariadb.dataSource(), ds -> {
                 try (Connection conn = ds.getConnection(); Statement s = conn.createStatement()) {
@@ -509,9 +568,10 @@ class MariadbRecorderTests extends RecorderScenarios {
 
     /**
      * Without UPDATE ... RETURNING, an UPDATE in auto-commit mode cannot be read back (after its
-     * commit the row may be another transaction's): it is recorded where the statement itself says
-     * every column of the row (the table's integer key and the columns it sets, each an integer or
-     * a VARCHAR literal or parameter, no warning), and otherwise listed, never guessed.
+     * commit the row may be another transaction's): it is recorded as the statement itself says it
+     * (the table's integer key and the columns it sets, each an integer or a VARCHAR literal or
+     * parameter, no warning), a column it does not set left out of the table's check, said so, and
+     * otherwise listed, never guessed.
      */
     @Test
     void anUpdateInAutoCommitModeIsRecordedWhereItSaysTheWholeRow() throws Exception {
@@ -536,9 +596,27 @@ class MariadbRecorderTests extends RecorderScenarios {
                 .anySatisfy(t -> assertThat(t).contains("w(counters/1, {\"id\":1,\"n\":41})"));
         assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
 
+        // A column it does not set is left out of the table's check, and said so.
+        RecordedHistory partly = RecordedRun.record("auto-commit, some columns", mariadb.dataSource(), ds -> {
+            try (Connection conn = ds.getConnection(); Statement s = conn.createStatement()) {
+                assertThat(drain(s.executeQuery("SELECT * FROM wide WHERE n >= 0"))).isOne();
+                assertThat(s.executeUpdate("UPDATE wide SET note = 'b' WHERE id = 1")).isOne();
+                assertThat(drain(s.executeQuery("SELECT * FROM wide WHERE id >= 1"))).isOne();
+            }
+        });
+        assertThat(partly.notModelled()).singleElement().satisfies(n -> {
+            assertThat(n.subject()).isEqualTo("columns code, n of table wide (statement: UPDATE wide SET note = 'b' WHERE id = 1)");
+            assertThat(n.reason()).contains("does not set the column");
+        });
+        // Every read and write of the table without them; a predicate over one of them dropped.
+        assertThat(partly.history().transactions()).extracting(Object::toString).asString()
+                .contains("w(wide/1, {\"id\":1,\"note\":\"b\"})", "predicate(wide where id >= 1) -> [wide/1={\"id\":1,\"note\":\"b\"}]",
+                        "r(wide/1, {\"id\":1,\"note\":\"a\"})")
+                .doesNotContain("where n >= 0", "\"n\":", "\"code\":");
+        assertThat(RecordedRun.check(partly, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+
         String[][] cases = {
                 {"UPDATE counters SET n = n + 1 WHERE id = 1", "counters"},
-                {"UPDATE wide SET n = 5, note = 'b' WHERE id = 1", "wide"},
                 {"UPDATE wide SET n = 5, note = 'b', code = 'y' WHERE id = 1", "wide"},
                 {"UPDATE counters SET n = '7' WHERE id = 1", "counters"},
         };
