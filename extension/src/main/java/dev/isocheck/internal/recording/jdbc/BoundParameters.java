@@ -25,6 +25,8 @@ final class BoundParameters {
 
     /** Index i holds parameter i; index 0 unused. Allocated at the first bind: many statements bind nothing. */
     private Object[] values = NONE;
+    /** What each parameter is shown as in reports: the value bound, however it was bound. */
+    private Object[] shown = NONE;
     private Method[] methods = NO_METHODS;
     private Object[][] calls = NO_CALLS;
     /** The highest index bound, 0 when none. */
@@ -43,10 +45,13 @@ final class BoundParameters {
         if (index >= values.length) {
             int size = Math.max(index + 1, Math.max(8, values.length * 2));
             values = Arrays.copyOf(values, size);
+            shown = Arrays.copyOf(shown, size);
             methods = Arrays.copyOf(methods, size);
             calls = Arrays.copyOf(calls, size);
         }
-        values[index] = method.getName().equals("setNull") ? WhereText.Unbound.NULL : args[1];
+        values[index] = method.getName().equals("setNull") ? WhereText.Unbound.NULL
+                : plain(method.getName(), args) ? args[1] : WhereText.Unbound.RETYPED;
+        shown[index] = method.getName().equals("setNull") ? WhereText.Unbound.NULL : args[1];
         methods[index] = method;
         calls[index] = args;
         last = Math.max(last, index);
@@ -58,6 +63,7 @@ final class BoundParameters {
             return;
         }
         Arrays.fill(values, 0, last + 1, null);
+        Arrays.fill(shown, 0, last + 1, null);
         Arrays.fill(methods, 0, last + 1, null);
         Arrays.fill(calls, 0, last + 1, null);
         last = 0;
@@ -73,15 +79,53 @@ final class BoundParameters {
         return Arrays.asList(last == 0 ? new Object[1] : Arrays.copyOf(values, last + 1));
     }
 
-    /** The values in placeholder order, as they are now; unbound ones {@code null}. */
+    /** The values in placeholder order, as they are now, however bound, for reports; unbound ones {@code null}. */
     Object[] values() {
-        return last == 0 ? NONE : Arrays.copyOfRange(values, 1, last + 1);
+        return last == 0 ? NONE : Arrays.copyOfRange(shown, 1, last + 1);
+    }
+
+    /**
+     * Whether a {@code setX(index, value, ...)} call binds the value as the value itself, so that a
+     * read bound again with {@code setObject(index, value)} compares as the statement did: a
+     * two-argument setter (but {@code setNString}, a national string), or {@code setObject} with
+     * a target type that is the value's own (a number as a numeric type, a string as VARCHAR, a
+     * boolean as BOOLEAN or BIT).
+     */
+    static boolean plain(String method, Object[] args) {
+        if (args.length == 2) {
+            return !method.equals("setNString");
+        }
+        if (args.length != 3 || !method.equals("setObject")) {
+            return false;
+        }
+        Integer type = args[2] instanceof Integer t ? t
+                : args[2] instanceof java.sql.JDBCType t ? t.getVendorTypeNumber() : null;
+        if (type == null) {
+            return false;
+        }
+        Object value = args[1];
+        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte
+                || value instanceof java.math.BigInteger) {
+            return type == java.sql.Types.TINYINT || type == java.sql.Types.SMALLINT || type == java.sql.Types.INTEGER
+                    || type == java.sql.Types.BIGINT || type == java.sql.Types.NUMERIC || type == java.sql.Types.DECIMAL;
+        }
+        if (value instanceof java.math.BigDecimal) {
+            return type == java.sql.Types.NUMERIC || type == java.sql.Types.DECIMAL;
+        }
+        if (value instanceof String) {
+            return type == java.sql.Types.VARCHAR || type == java.sql.Types.LONGVARCHAR;
+        }
+        if (value instanceof Boolean) {
+            return type == java.sql.Types.BOOLEAN || type == java.sql.Types.BIT;
+        }
+        return false;
     }
 
     /** A copy, which later binds leave as it is: a batch entry. */
     BoundParameters copy() {
         BoundParameters copy = new BoundParameters();
         copy.values = values.clone();
+        copy.shown = shown.clone();
         copy.methods = methods.clone();
         copy.calls = calls.clone();
         copy.last = last;

@@ -180,7 +180,7 @@ final class JoinReads {
             @Override
             public <S> Void visit(Column column, S context) {
                 String qualifier = SqlAnalyzer.qualifierOf(column);
-                String name = SqlAnalyzer.columnName(column.getColumnName());
+                String name = SqlAnalyzer.columnName(column);
                 if (qualifier != null ? !qualifier.equals(source.alias()) || column.getTable().getSchemaName() != null
                         : table.isEmpty() || !table.get().columns().containsKey(name) || anotherHas(s, name)) {
                     ok[0] = false;
@@ -242,7 +242,7 @@ final class JoinReads {
         if (!alias.equals(SqlAnalyzer.qualifierOf(column))) {
             return Optional.empty();
         }
-        String name = SqlAnalyzer.columnName(column.getColumnName());
+        String name = SqlAnalyzer.columnName(column);
         return table.key().contains(name) ? Optional.of(name) : Optional.empty();
     }
 

@@ -220,7 +220,8 @@ final class ObservedResultSet implements InvocationHandler {
                 try {
                     arrays[i] = JSON_ARRAY.readValue(json);
                 } catch (java.io.IOException e) {
-                    notChecked(aggregate, "the rows it ranged over came back cut short (MariaDB's group_concat_max_len)");
+                    notChecked(aggregate, "the rows it ranged over did not come back as JSON: cut short (MariaDB's"
+                            + " group_concat_max_len), or a ZEROFILL column's zeros");
                     return;
                 }
             } else {

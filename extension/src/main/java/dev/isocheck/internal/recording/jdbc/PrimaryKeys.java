@@ -509,6 +509,12 @@ final class PrimaryKeys implements PrimaryKeyLookup {
                     // MySQL's BOOLEAN is TINYINT(1), which may hold 2: read as true, yet not = TRUE.
                     type = java.sql.Types.OTHER;
                 }
+                String typeName = String.valueOf(rs.getString("TYPE_NAME")).toLowerCase(Locale.ROOT);
+                if (dialect.isMysql() && (typeName.startsWith("enum") || typeName.startsWith("set"))) {
+                    // MariaDB's driver calls ENUM and SET VARCHAR, but they store another value than
+                    // the string written ('A' as 'a', '2' as the second member, 'y,x' as 'x,y').
+                    type = java.sql.Types.OTHER;
+                }
                 if (found.put(lower, new TableColumns.Column(name, type)) != null) {
                     twice.add(lower);
                 }

@@ -333,6 +333,19 @@ final class RecordedConnection implements InvocationHandler {
         return majorVersion > major || majorVersion == major && minorVersion >= minor;
     }
 
+    /**
+     * Whether the driver's update counts are the rows an UPDATE found (its default), so that 0
+     * says its WHERE matched none; asked once ({@link ServerStatus#countsFoundRows}).
+     */
+    boolean countsFoundRows() {
+        if (countsFoundRows == null) {
+            countsFoundRows = ServerStatus.countsFoundRows(real);
+        }
+        return countsFoundRows;
+    }
+
+    private Boolean countsFoundRows;
+
     /** How many warnings the driver says the last statement left; -1 when it does not say. */
     int warnings() {
         return ServerStatus.warnings(real);

@@ -33,6 +33,30 @@ final class ServerStatus {
         return answer instanceof Integer count ? count : -1;
     }
 
+    /** The client flag by which the server counts the rows an UPDATE found, not those it changed. */
+    private static final long CLIENT_FOUND_ROWS = 2;
+
+    /**
+     * Whether the driver has the server count the rows an UPDATE found (the drivers' default)
+     * rather than those it changed ({@code useAffectedRows=true}): only then does a count of 0 say
+     * that the UPDATE's WHERE matched no row. False where the driver does not say.
+     */
+    static boolean countsFoundRows(Connection connection) {
+        Object answer = ask(connection, "getConf", "getServerSession", "com.mysql.cj.protocol.ServerSession", "getClientParam");
+        if (answer instanceof Long flags) {
+            return (flags & CLIENT_FOUND_ROWS) != 0;
+        }
+        if (answer == null) {
+            return false;
+        }
+        try {
+            java.lang.reflect.Method affected = PROBES.get(connection.getClass()).method(answer.getClass(), "useAffectedRows");
+            return affected != null && Boolean.FALSE.equals(affected.invoke(answer));
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
     /**
      * Whether {@code connection} is MySQL's driver's ({@code com.mysql.cj}), which refuses an
      * INSERT, UPDATE or DELETE through {@code executeQuery} before sending it, RETURNING or not.

@@ -247,7 +247,13 @@ final class WrittenRows {
                         : keys.get().size() != count.longValue() ? "the UPDATE changed " + count + " of the "
                         + keys.get().size() + " rows its WHERE names, so which is not known" : null;
                 if (keys.isPresent() && count.longValue() == 0) {
-                    return rowsWritten(write, sql, new ArrayList<>(), null, false, log);
+                    // Its WHERE matched no row, where the driver counts the rows found (its default):
+                    // recorded so, of the table it names, which must then be the connection's own.
+                    String why = whyNotFromStatement(write, sql);
+                    if (why == null && connection.countsFoundRows()) {
+                        return rowsWritten(write, sql, new ArrayList<>(), null, false, log);
+                    }
+                    return new LeftOut(Optional.of(write.table()), sql, why != null ? why : AFFECTED_ROWS);
                 }
                 unknown = unknown != null ? unknown : whyNotReadBack(write, sql, table.get(), keys.get());
                 if (unknown == null) {
@@ -299,10 +305,11 @@ final class WrittenRows {
         List<Object> values = new ArrayList<>();
         for (int index : where.parameters()) {
             Object bound = index >= 1 && index < parameters.size() ? parameters.get(index) : null;
-            // Bound again with setObject alone: only values whose binding is that.
+            // Bound again with setObject alone: only values bound so (or by their own plain
+            // setter), never one bound with a type or calendar of its own (BoundParameters).
             if (!(bound instanceof Number || bound instanceof String)) {
-                unknown = "a parameter of the UPDATE's WHERE is not bound as a number or a string, and a read back by it"
-                        + " could compare otherwise";
+                unknown = "a parameter of the UPDATE's WHERE is not bound as a number or a string by a plain setter, and a"
+                        + " read back by it could compare otherwise";
             }
             values.add(bound);
         }
@@ -316,22 +323,24 @@ final class WrittenRows {
             unknown = "its WHERE reads a column of a type the database may change without being told (a date or time),"
                     + " or one whose values it may compare otherwise";
         }
-        if (unknown == null && count == 0) {
-            return rowsWritten(write, sql, new ArrayList<>(), null, false, log);
-        }
         if (unknown == null && count > MOST_KEYS_READ_BACK) {
             unknown = "the UPDATE changed more rows than are read back at once";
         }
         unknown = unknown != null ? unknown : whyNotFromStatement(write, sql);
+        if (unknown == null && count == 0 && connection.countsFoundRows()) {
+            // Its WHERE matched no row. (Where the driver counts the rows changed, 0 may be rows
+            // found and left as they were, which the read back finds, held by the transaction.)
+            return rowsWritten(write, sql, new ArrayList<>(), null, false, log);
+        }
         if (unknown == null && !connection.skipsLocked()) {
             unknown = "the server has no SELECT ... FOR UPDATE SKIP LOCKED (MariaDB 10.6, MySQL 8), without which a read back could wait";
         }
         if (unknown == null) {
             Optional<List<Map<String, Object>>> rows = connection.readBackWhere(write.table(), where.text(), values);
-            if (rows.isPresent() && rows.get().size() == count) {
+            if (rows.isPresent() && rows.get().size() == count && connection.warnings() == 0) {
                 return rowsWritten(write, sql, new ArrayList<>(rows.get()), null, false, log);
             }
-            unknown = rows.isEmpty() ? "the rows the UPDATE wrote could not be read back"
+            unknown = rows.isEmpty() || connection.warnings() != 0 ? "the rows the UPDATE wrote could not be read back"
                     : "its WHERE selects " + rows.get().size() + " rows now, not the " + count
                     + " it changed (another transaction's rows, or some held by another), so which it changed is not known";
         }
@@ -386,8 +395,9 @@ final class WrittenRows {
         if (count.longValue() == 1) {
             rows.add(row);
         }
-        // A column it does not set (or one ON UPDATE sets) has a value the statement does not say.
-        leaveOutColumnsBut(write, sql, table, every, log, "an UPDATE in auto-commit mode on MySQL or MariaDB that does not"
+        // A column it does not set (or one ON UPDATE sets) has a value the statement does not say;
+        // an UPDATE that changed no row said nothing unknown.
+        leaveOutColumnsBut(write, sql, table, rows.isEmpty() ? table.columns().keySet() : every, log, "an UPDATE in auto-commit mode on MySQL or MariaDB that does not"
                 + " set the column: its value in the row written is not known (it cannot be read back after the commit)");
         return Optional.of(rowsWritten(write, sql, rows, null, false, log));
     }
@@ -482,6 +492,10 @@ final class WrittenRows {
         return value instanceof String ? type == java.sql.Types.VARCHAR || type == java.sql.Types.NVARCHAR
                 : value != null && sameFamily(type, value);
     }
+
+    /** Why an UPDATE that the driver says changed no row is left out where 0 does not say its WHERE matched none. */
+    static final String AFFECTED_ROWS = "the driver counts the rows an UPDATE changed (useAffectedRows=true), not those it"
+            + " found: its 0 does not say that no row matched";
 
     /** The most keys one read back names: an IN list this long still reads by the index. */
     static final int MOST_KEYS_READ_BACK = 1_000;

@@ -323,7 +323,7 @@ public final class FoundNothing {
                         ok[0] = false;
                     }
                 } else {
-                    unqualified.add(SqlAnalyzer.columnName(column.getColumnName()));
+                    unqualified.add(SqlAnalyzer.columnName(column));
                 }
                 return null;
             }

@@ -142,7 +142,7 @@ public final class SqlAnalyzer {
                     if (set.getColumns().size() != 1 || set.getValues().size() != 1) {
                         return Optional.empty();
                     }
-                    String column = columnName(set.getColumns().get(0).getColumnName());
+                    String column = columnName(set.getColumns().get(0));
                     if (assigned.containsKey(column)) {
                         return Optional.empty();
                     }
@@ -173,7 +173,7 @@ public final class SqlAnalyzer {
                     return Optional.empty();
                 }
                 List<String> columns = new ArrayList<>();
-                insert.getColumns().forEach(c -> columns.add(columnName(c.getColumnName())));
+                insert.getColumns().forEach(c -> columns.add(columnName(c)));
                 List<List<Operand>> rows = new ArrayList<>();
                 net.sf.jsqlparser.expression.operators.relational.ExpressionList<?> listed = values.getExpressions();
                 if (listed instanceof net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList<?>
@@ -324,6 +324,14 @@ public final class SqlAnalyzer {
         return name.toLowerCase(Locale.ROOT);
     }
 
+    /**
+     * A column of a statement's text by its name as rows use it: unquoted (double quotes,
+     * MySQL's backticks, brackets), lower case, so that {@code `id`} is the column {@code id}.
+     */
+    public static String columnName(net.sf.jsqlparser.schema.Column column) {
+        return column.getUnquotedColumnName().toLowerCase(Locale.ROOT);
+    }
+
     private static AnalysedStatement parse(String sql) {
         if (sql.contains("/*!") || sql.contains("/*M!")) {
             // MySQL and MariaDB run what such a comment holds (/*! ON DUPLICATE KEY UPDATE ... */,
@@ -400,7 +408,7 @@ public final class SqlAnalyzer {
             if (merge.getOperations() != null) {
                 for (var operation : merge.getOperations()) {
                     if (operation instanceof net.sf.jsqlparser.statement.merge.MergeUpdate update && update.getUpdateSets() != null) {
-                        update.getUpdateSets().forEach(set -> set.getColumns().forEach(c -> assigned.add(columnName(c.getColumnName()))));
+                        update.getUpdateSets().forEach(set -> set.getColumns().forEach(c -> assigned.add(columnName(c))));
                     }
                 }
             }
@@ -528,7 +536,7 @@ public final class SqlAnalyzer {
         Set<String> assigned = new HashSet<>();
         if (sets != null) {
             for (UpdateSet set : sets) {
-                set.getColumns().forEach(c -> assigned.add(columnName(c.getColumnName())));
+                set.getColumns().forEach(c -> assigned.add(columnName(c)));
             }
         }
         return plain ? new Write(kind, name, Set.copyOf(assigned))
@@ -569,7 +577,7 @@ public final class SqlAnalyzer {
             if (e instanceof AllColumns || e instanceof AllTableColumns) {
                 star = true;
             } else if (e instanceof Column column) {
-                columns.add(columnName(column.getColumnName()));
+                columns.add(columnName(column));
             } else {
                 return NoRowsKnown.unkeyedQuery("a projection with expressions");
             }
@@ -718,7 +726,7 @@ public final class SqlAnalyzer {
                     || column.getColumnName().equalsIgnoreCase("*")) {
                 return Optional.empty();
             }
-            arguments.add(columnName(column.getColumnName()));
+            arguments.add(columnName(column));
         }
         return Optional.of(Set.copyOf(arguments));
     }
@@ -770,7 +778,7 @@ public final class SqlAnalyzer {
         for (Expression conjunct : conjunctsOf(where)) {
             if (unparenthesised(conjunct) instanceof net.sf.jsqlparser.expression.operators.relational.InExpression in
                     && !in.isNot() && !in.isGlobal() && in.getLeftExpression() instanceof Column left
-                    && columnName(left.getColumnName()).equals(column)) {
+                    && columnName(left).equals(column)) {
                 if (found != null || !(in.getRightExpression() instanceof net.sf.jsqlparser.expression.operators.relational.ExpressionList<?> values)) {
                     return Optional.empty();
                 }
@@ -820,7 +828,7 @@ public final class SqlAnalyzer {
         if (!(left instanceof Column column)) {
             return Optional.empty();
         }
-        return operand(right).map(operand -> Map.entry(columnName(column.getColumnName()), operand));
+        return operand(right).map(operand -> Map.entry(columnName(column), operand));
     }
 
     /**

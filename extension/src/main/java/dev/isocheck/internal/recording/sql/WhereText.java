@@ -89,6 +89,11 @@ public final class WhereText {
         return Optional.empty();
     }
 
-    /** Marks a parameter bound with {@code setNull}. */
-    public enum Unbound { NULL }
+    /**
+     * Marks a parameter with no value to stand for: {@code NULL}, one bound with {@code setNull};
+     * {@code RETYPED}, one bound with a type, scale or calendar of its own
+     * ({@code setObject(i, 5, Types.VARCHAR)}, {@code setTimestamp(i, t, calendar)}), which the
+     * database may compare otherwise than the value itself (as the string {@code '5'}).
+     */
+    public enum Unbound { NULL, RETYPED }
 }

@@ -721,6 +721,82 @@ class MariadbRecorderTests extends RecorderScenarios {
         }
     }
 
+    /**
+     * What a statement or its driver could make the recorder read wrongly is left out, saying why:
+     * a key set under a quoted name ({@code `id`}); an ENUM column, which MariaDB's driver calls
+     * VARCHAR but which stores another value than the string written; a parameter bound with a
+     * type of its own ({@code setObject(i, 5, Types.VARCHAR)}, compared as the string '5', which a
+     * read back bound with 5 would not do); a table named with its database, even where the
+     * UPDATE changed nothing; and a driver that counts the rows changed, not found
+     * ({@code useAffectedRows=true}), whose 0 does not say the WHERE matched nothing.
+     */
+    @Test
+    void writesTheRecorderCouldReadWronglyAreLeftOut() throws Exception {
+        database().run("DROP TABLE IF EXISTS jobs", "CREATE TABLE jobs (id INT PRIMARY KEY, grp INT NOT NULL, state VARCHAR(10),"
+                        + " n INT NOT NULL)", "INSERT INTO jobs VALUES (1, 1, '5', 7), (2, 1, 'x', 0)",
+                "DROP TABLE IF EXISTS kinds", "CREATE TABLE kinds (id INT PRIMARY KEY, kind ENUM('a', 'b'))");
+        String[][] inTransaction = {
+                {"UPDATE jobs SET `id` = id + 100 WHERE grp = 1", "2", "or changes the key"},
+                {"UPDATE recorder.jobs SET n = 1 WHERE grp = 99", "0", "with a database or schema"},
+        };
+        for (String[] c : inTransaction) {
+            database().run("DELETE FROM jobs", "INSERT INTO jobs VALUES (1, 1, '5', 7), (2, 1, 'x', 0)");
+            RecordedHistory left = RecordedRun.record("left out", mariadb.dataSource(), ds -> {
+                try (Connection conn = ds.getConnection()) {
+                    conn.setAutoCommit(false);
+                    try (Statement s = conn.createStatement()) {
+                        assertThat(s.executeUpdate(c[0])).as(c[0]).isEqualTo(Integer.parseInt(c[1]));
+                    }
+                    conn.commit();
+                }
+            });
+            assertThat(left.notModelled()).as(c[0]).singleElement().satisfies(n -> assertThat(n.reason()).contains(c[2]));
+        }
+        database().run("DELETE FROM jobs", "INSERT INTO jobs VALUES (1, 1, '5', 7), (2, 1, 'x', 0)");
+        RecordedHistory retyped = RecordedRun.record("retyped", mariadb.dataSource(), ds -> {
+            try (Connection conn = ds.getConnection()) {
+                conn.setAutoCommit(false);
+                try (PreparedStatement s = conn.prepareStatement("UPDATE jobs SET n = 1 WHERE state = ?")) {
+                    s.setObject(1, 5, java.sql.Types.VARCHAR);
+                    assertThat(s.executeUpdate()).isOne();
+                }
+                conn.commit();
+            }
+        });
+        assertThat(retyped.notModelled()).singleElement().satisfies(n -> assertThat(n.reason()).contains("by a plain setter"));
+        RecordedHistory enumerated = RecordedRun.record("enum", mariadb.dataSource(), ds -> {
+            try (Connection conn = ds.getConnection(); Statement s = conn.createStatement()) {
+                assertThat(s.executeUpdate("INSERT INTO kinds (id, kind) VALUES (1, 'A')", Statement.RETURN_GENERATED_KEYS)).isOne();
+            }
+        });
+        assertThat(enumerated.notModelled()).singleElement().satisfies(n -> assertThat(n.subject()).startsWith("table kinds"));
+
+        String mysql = mariadb.url().replace("jdbc:mariadb:", "jdbc:mysql:") + "?sslMode=DISABLED&allowPublicKeyRetrieval=true";
+        org.mariadb.jdbc.MariaDbDataSource changedOnly = new org.mariadb.jdbc.MariaDbDataSource(mariadb.url() + "?useAffectedRows=true");
+        changedOnly.setUser("root");
+        changedOnly.setPassword("");
+        com.mysql.cj.jdbc.MysqlDataSource mysqlChangedOnly = new com.mysql.cj.jdbc.MysqlDataSource();
+        mysqlChangedOnly.setUrl(mysql + "&useAffectedRows=true");
+        mysqlChangedOnly.setUser("root");
+        mysqlChangedOnly.setPassword("");
+        for (DataSource driver : new DataSource[] {changedOnly, mysqlChangedOnly}) {
+            for (String same : new String[] {"UPDATE jobs SET n = 7 WHERE id = 1", "UPDATE jobs SET n = 7 WHERE state = '5'"}) {
+                database().run("DELETE FROM jobs", "INSERT INTO jobs VALUES (1, 1, '5', 7), (2, 1, 'x', 0)");
+                RecordedHistory counted = RecordedRun.record("changed rows", driver, ds -> {
+                    try (Connection conn = ds.getConnection()) {
+                        conn.setAutoCommit(false);
+                        try (Statement s = conn.createStatement()) {
+                            assertThat(s.executeUpdate(same)).as(same).isZero();
+                        }
+                        conn.commit();
+                    }
+                });
+                assertThat(counted.notModelled()).as("%s %s", driver, same).singleElement().satisfies(n -> assertThat(n.reason())
+                        .containsAnyOf("useAffectedRows", "not the 0 it changed"));
+            }
+        }
+    }
+
     @Test
     void anUpdateOfSeveralRowsOrWithoutItsKeyLeavesItsTableOutSayingWhy() throws Exception {
         RecordedHistory recorded = RecordedRun.record("several", mariadb.dataSource(), ds -> {
