@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.isocheck.AnomalyType;
 import dev.isocheck.CheckResult;
 import dev.isocheck.IsolationLevel;
+import dev.isocheck.internal.recording.NotModelled;
 import dev.isocheck.internal.recording.RecordedHistory;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -216,14 +217,7 @@ class MariadbRecorderTests extends RecorderScenarios {
             long[] numbered = new long[1];
             RecordedHistory recorded = RecordedRun.record("auto-commit inserts", driver, ds -> {
                 try (Connection c = ds.getConnection()) {
-                    try (PreparedStatement s = c.prepareStatement("INSERT INTO tickets (title) VALUES (?)", Statement.RETURN_GENERATED_KEYS)) {
-                        s.setString(1, "first");
-                        assertThat(s.executeUpdate()).isOne();
-                        try (ResultSet keys = s.getGeneratedKeys()) {
-                            assertThat(keys.next()).isTrue();
-                            numbered[0] = keys.getLong(1);
-                        }
-                    }
+                    numbered[0] = insertTicketAskingForItsKey(c, "first");
                     try (Statement s = c.createStatement()) {
                         assertThat(s.executeUpdate("INSERT INTO counters (id, n) VALUES (2, 20), (3, -3)",
                                 Statement.RETURN_GENERATED_KEYS)).isEqualTo(2);
@@ -276,6 +270,18 @@ class MariadbRecorderTests extends RecorderScenarios {
         }
     }
 
+    /** Inserts a ticket titled {@code title}, asking for its key, which the server numbers; returns it. */
+    private static long insertTicketAskingForItsKey(Connection c, String title) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO tickets (title) VALUES (?)", Statement.RETURN_GENERATED_KEYS)) {
+            s.setString(1, title);
+            assertThat(s.executeUpdate()).isOne();
+            try (ResultSet keys = s.getGeneratedKeys()) {
+                assertThat(keys.next()).isTrue();
+                return keys.getLong(1);
+            }
+        }
+    }
+
     private static void insertNoteAskingForKeys(Connection c, int id, String body) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("INSERT INTO notes (id, body) VALUES (?, ?)", new String[] {"id"})) {
             s.setInt(1, id);
@@ -305,15 +311,7 @@ class MariadbRecorderTests extends RecorderScenarios {
             RecordedHistory recorded = RecordedRun.record("numbered keys", driver, ds -> {
                 try (Connection c = ds.getConnection()) {
                     c.setAutoCommit(false);
-                    try (PreparedStatement s = c.prepareStatement("INSERT INTO tickets (title) VALUES (?)",
-                            Statement.RETURN_GENERATED_KEYS)) {
-                        s.setString(1, "first");
-                        assertThat(s.executeUpdate()).isOne();
-                        try (ResultSet keys = s.getGeneratedKeys()) {
-                            assertThat(keys.next()).isTrue();
-                            numbered[0] = keys.getLong(1);
-                        }
-                    }
+                    numbered[0] = insertTicketAskingForItsKey(c, "first");
                     try (Statement s = c.createStatement()) {
                         assertThat(s.executeUpdate("INSERT INTO tickets (title, state) VALUES ('second', LOWER('CLOSED'))",
                                 Statement.RETURN_GENERATED_KEYS)).isOne();
@@ -378,22 +376,31 @@ class MariadbRecorderTests extends RecorderScenarios {
                 {"UPDATE tickets SET title = 'w' WHERE id IN (18446744073709551615, 1)", "1", "changed 1 of the 2 rows"},
         };
         for (String[] c : cases) {
-            RecordedHistory recorded = RecordedRun.record("not read back", mariadb.dataSource(), ds -> {
-                try (Connection conn = ds.getConnection()) {
-                    conn.setAutoCommit(false);
-                    try (Statement s = conn.createStatement()) {
-                        // The INSERT asks for generated keys, as one MariaDB's RETURNING does not answer for.
-                        assertThat(c[0].startsWith("INSERT") ? s.executeUpdate(c[0], Statement.RETURN_GENERATED_KEYS)
-                                : s.executeUpdate(c[0])).as(c[0]).isEqualTo(Integer.parseInt(c[1]));
-                    }
-                    conn.commit();
-                }
-            });
-            assertThat(recorded.notModelled()).as(c[0]).singleElement().satisfies(n -> {
+            // The INSERT asks for generated keys, as one MariaDB's RETURNING does not answer for.
+            assertThat(leftOutInATransaction(c[0], Integer.parseInt(c[1]), c[0].startsWith("INSERT"))).satisfies(n -> {
                 assertThat(n.subject()).isEqualTo("table tickets (statement: " + c[0] + ")");
                 assertThat(n.reason()).contains(c[2]);
             });
         }
+    }
+
+    /**
+     * The one thing a transaction of the one statement {@code sql}, which writes {@code count}
+     * rows, leaves out ({@code keys}: asking for generated keys).
+     */
+    private NotModelled leftOutInATransaction(String sql, int count, boolean keys) throws Exception {
+        RecordedHistory recorded = RecordedRun.record("left out", mariadb.dataSource(), ds -> {
+            try (Connection conn = ds.getConnection()) {
+                conn.setAutoCommit(false);
+                try (Statement s = conn.createStatement()) {
+                    assertThat(keys ? s.executeUpdate(sql, Statement.RETURN_GENERATED_KEYS) : s.executeUpdate(sql))
+                            .as(sql).isEqualTo(count);
+                }
+                conn.commit();
+            }
+        });
+        assertThat(recorded.notModelled()).as(sql).hasSize(1);
+        return recorded.notModelled().get(0);
     }
 
     /**
@@ -705,16 +712,7 @@ class MariadbRecorderTests extends RecorderScenarios {
         };
         for (String[] c : cases) {
             database().run("UPDATE jobs SET grp = 3, state = 'shut', n = 0, touched = NULL WHERE id = 4");
-            RecordedHistory left = RecordedRun.record("by where, not read back", mariadb.dataSource(), ds -> {
-                try (Connection conn = ds.getConnection()) {
-                    conn.setAutoCommit(false);
-                    try (Statement s = conn.createStatement()) {
-                        assertThat(s.executeUpdate(c[0])).as(c[0]).isOne();
-                    }
-                    conn.commit();
-                }
-            });
-            assertThat(left.notModelled()).as(c[0]).singleElement().satisfies(n -> {
+            assertThat(leftOutInATransaction(c[0], 1, false)).satisfies(n -> {
                 assertThat(n.subject()).isEqualTo("table jobs (statement: " + c[0] + ")");
                 assertThat(n.reason()).contains(c[1]);
             });
@@ -741,16 +739,7 @@ class MariadbRecorderTests extends RecorderScenarios {
         };
         for (String[] c : inTransaction) {
             database().run("DELETE FROM jobs", "INSERT INTO jobs VALUES (1, 1, '5', 7), (2, 1, 'x', 0)");
-            RecordedHistory left = RecordedRun.record("left out", mariadb.dataSource(), ds -> {
-                try (Connection conn = ds.getConnection()) {
-                    conn.setAutoCommit(false);
-                    try (Statement s = conn.createStatement()) {
-                        assertThat(s.executeUpdate(c[0])).as(c[0]).isEqualTo(Integer.parseInt(c[1]));
-                    }
-                    conn.commit();
-                }
-            });
-            assertThat(left.notModelled()).as(c[0]).singleElement().satisfies(n -> assertThat(n.reason()).contains(c[2]));
+            assertThat(leftOutInATransaction(c[0], Integer.parseInt(c[1]), false).reason()).as(c[0]).contains(c[2]);
         }
         database().run("DELETE FROM jobs", "INSERT INTO jobs VALUES (1, 1, '5', 7), (2, 1, 'x', 0)");
         RecordedHistory retyped = RecordedRun.record("retyped", mariadb.dataSource(), ds -> {
