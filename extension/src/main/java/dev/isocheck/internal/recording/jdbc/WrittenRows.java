@@ -235,8 +235,10 @@ final class WrittenRows {
             if (write.kind() == WriteKind.UPDATE) {
                 Optional<List<Map<String, Object>>> keys = updatesByKey(write, table.get())
                         ? WrittenKeys.listed(write, table.get().key(), parameters) : Optional.empty();
-                if (keys.isEmpty() && updatesByKey(write, table.get())
-                        && dev.isocheck.internal.recording.sql.StableWhere.ofUpdate(sql).isPresent()) {
+                // Not named by key, or (an IN list of keys some of which had no row) fewer rows
+                // changed than named: read back by its own WHERE, where it may be.
+                if ((keys.isEmpty() || keys.get().size() != count.longValue() && count.longValue() > 0)
+                        && updatesByKey(write, table.get()) && dev.isocheck.internal.recording.sql.StableWhere.ofUpdate(sql).isPresent()) {
                     return updatedWhere(write, sql, count.longValue(), table.get(),
                             dev.isocheck.internal.recording.sql.StableWhere.ofUpdate(sql).get(), parameters, log);
                 }
