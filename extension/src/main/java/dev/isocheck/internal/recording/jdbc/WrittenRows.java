@@ -218,7 +218,10 @@ final class WrittenRows {
         if (whole.isPresent()) {
             return whole.get();
         }
-        if (connection.autoCommit()) {
+        if (connection.autoCommit() && table.isEmpty()) {
+            unknown = "the table's primary key is not known (its look-up failed, or another connection's did not finish in"
+                    + " time): " + statement + " in auto-commit mode on MySQL or MariaDB is recorded from the statement by it";
+        } else if (connection.autoCommit()) {
             unknown = statement + " sent as written in auto-commit mode on MySQL or MariaDB: its rows cannot be read back"
                     + " after its commit (run it in a transaction), nor does the statement say every column of the row";
         } else if (!(result instanceof Number count) || count.longValue() < 0) {
