@@ -25,8 +25,6 @@ final class BoundParameters {
 
     /** Index i holds parameter i; index 0 unused. Allocated at the first bind: many statements bind nothing. */
     private Object[] values = NONE;
-    /** What each parameter is shown as in reports: the value bound, however it was bound. */
-    private Object[] shown = NONE;
     private Method[] methods = NO_METHODS;
     private Object[][] calls = NO_CALLS;
     /** The highest index bound, 0 when none. */
@@ -45,13 +43,10 @@ final class BoundParameters {
         if (index >= values.length) {
             int size = Math.max(index + 1, Math.max(8, values.length * 2));
             values = Arrays.copyOf(values, size);
-            shown = Arrays.copyOf(shown, size);
             methods = Arrays.copyOf(methods, size);
             calls = Arrays.copyOf(calls, size);
         }
-        values[index] = method.getName().equals("setNull") ? WhereText.Unbound.NULL
-                : plain(method.getName(), args) ? args[1] : WhereText.Unbound.RETYPED;
-        shown[index] = method.getName().equals("setNull") ? WhereText.Unbound.NULL : args[1];
+        values[index] = method.getName().equals("setNull") ? WhereText.Unbound.NULL : args[1];
         methods[index] = method;
         calls[index] = args;
         last = Math.max(last, index);
@@ -63,25 +58,37 @@ final class BoundParameters {
             return;
         }
         Arrays.fill(values, 0, last + 1, null);
-        Arrays.fill(shown, 0, last + 1, null);
         Arrays.fill(methods, 0, last + 1, null);
         Arrays.fill(calls, 0, last + 1, null);
         last = 0;
     }
 
-    /** The value bound at {@code index} ({@link WhereText.Unbound#NULL} for SQL null), {@code null} when unbound. */
+    /**
+     * The value bound at {@code index} as the statement compared it: {@link WhereText.Unbound#NULL}
+     * for SQL null, {@link WhereText.Unbound#RETYPED} for one bound otherwise than as itself
+     * ({@link #plain}); {@code null} when unbound.
+     */
     Object get(int index) {
-        return index > 0 && index <= last ? values[index] : null;
+        return index > 0 && index <= last ? compared(index) : null;
     }
 
-    /** The values by index, index 0 unused ({@code null}), as they are now. */
+    /** The values by index as the statement compared them ({@link #get}), index 0 unused ({@code null}), as they are now. */
     List<Object> snapshot() {
-        return Arrays.asList(last == 0 ? new Object[1] : Arrays.copyOf(values, last + 1));
+        Object[] out = new Object[last + 1];
+        for (int i = 1; i <= last; i++) {
+            out[i] = compared(i);
+        }
+        return Arrays.asList(out);
+    }
+
+    private Object compared(int index) {
+        return methods[index] == null || values[index] == WhereText.Unbound.NULL || plain(methods[index].getName(), calls[index])
+                ? values[index] : WhereText.Unbound.RETYPED;
     }
 
     /** The values in placeholder order, as they are now, however bound, for reports; unbound ones {@code null}. */
     Object[] values() {
-        return last == 0 ? NONE : Arrays.copyOfRange(shown, 1, last + 1);
+        return last == 0 ? NONE : Arrays.copyOfRange(values, 1, last + 1);
     }
 
     /**
@@ -125,7 +132,6 @@ final class BoundParameters {
     BoundParameters copy() {
         BoundParameters copy = new BoundParameters();
         copy.values = values.clone();
-        copy.shown = shown.clone();
         copy.methods = methods.clone();
         copy.calls = calls.clone();
         copy.last = last;

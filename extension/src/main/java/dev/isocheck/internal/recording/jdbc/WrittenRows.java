@@ -240,10 +240,10 @@ final class WrittenRows {
                         ? WrittenKeys.listed(write, table.get().key(), parameters) : Optional.empty();
                 // Not named by key, or (an IN list of keys some of which had no row) fewer rows
                 // changed than named: read back by its own WHERE, where it may be.
+                Optional<dev.isocheck.internal.recording.sql.StableWhere> stable = dev.isocheck.internal.recording.sql.StableWhere.ofUpdate(sql);
                 if ((keys.isEmpty() || keys.get().size() != count.longValue() && count.longValue() > 0)
-                        && updatesByKey(write, table.get()) && dev.isocheck.internal.recording.sql.StableWhere.ofUpdate(sql).isPresent()) {
-                    return updatedWhere(write, sql, count.longValue(), table.get(),
-                            dev.isocheck.internal.recording.sql.StableWhere.ofUpdate(sql).get(), parameters, log);
+                        && updatesByKey(write, table.get()) && stable.isPresent()) {
+                    return updatedWhere(write, sql, count.longValue(), table.get(), stable.get(), parameters, log);
                 }
                 unknown = keys.isEmpty() ? "an UPDATE on MySQL or MariaDB is read back by its primary key or by its own WHERE: this one's WHERE"
                         + " does not name its rows by every key column (id = ? or id IN (...), as literals or parameters),"
@@ -341,11 +341,12 @@ final class WrittenRows {
             unknown = "the server has no SELECT ... FOR UPDATE SKIP LOCKED (MariaDB 10.6, MySQL 8), without which a read back could wait";
         }
         if (unknown == null) {
-            Optional<List<Map<String, Object>>> rows = connection.readBackWhere(write.table(), where.text(), values);
-            if (rows.isPresent() && rows.get().size() == count && connection.warnings() == 0) {
+            Optional<List<Map<String, Object>>> rows = connection.readBackWhere(write.table(), where.text(), values)
+                    .filter(read -> connection.warnings() == 0);
+            if (rows.isPresent() && rows.get().size() == count) {
                 return rowsWritten(write, sql, new ArrayList<>(rows.get()), null, false, log);
             }
-            unknown = rows.isEmpty() || connection.warnings() != 0 ? "the rows the UPDATE wrote could not be read back"
+            unknown = rows.isEmpty() ? "the rows the UPDATE wrote could not be read back"
                     : "its WHERE selects " + rows.get().size() + " rows now, not the " + count
                     + " it changed (another transaction's rows, or some held by another), so which it changed is not known";
         }
@@ -367,8 +368,7 @@ final class WrittenRows {
             return Optional.empty();
         }
         TableColumns table = columns.get();
-        if (!table.integerKey() || !table.allReadable() || !updatesByKey(write, table) || connection.keyComputed(write.table())
-                || whyNotFromStatement(write, sql) != null || connection.warnings() != 0) {
+        if (!table.integerKey() || !updatesByKey(write, table) || !saysItsRows(write, sql, table)) {
             return Optional.empty();
         }
         Optional<Map<String, Object>> key = WrittenKeys.named(write, table.key(), parameters);
@@ -408,6 +408,17 @@ final class WrittenRows {
     }
 
     /**
+     * Whether the rows an auto-commit write's statement names may be taken as the rows it wrote
+     * to {@code table}: every column readable, a key the database does not compute, a table of
+     * the connection's own without triggers ({@link #whyNotFromStatement}), and no warning (a
+     * value the server stored otherwise than written).
+     */
+    private boolean saysItsRows(Write write, String sql, TableColumns table) {
+        return table.allReadable() && !connection.keyComputed(write.table()) && whyNotFromStatement(write, sql) == null
+                && connection.warnings() == 0;
+    }
+
+    /**
      * Leaves the columns of {@code table} other than {@code said} out of the check, when the
      * statement wrote rows whose values in them it does not say.
      */
@@ -438,8 +449,7 @@ final class WrittenRows {
             return Optional.empty();
         }
         TableColumns table = columns.get();
-        if (!table.allReadable() || table.key().isEmpty() || connection.keyComputed(write.table())
-                || whyNotFromStatement(write, sql) != null || connection.warnings() != 0) {
+        if (table.key().isEmpty() || !saysItsRows(write, sql, table)) {
             return Optional.empty();
         }
         List<String> listed = values.get().columns();

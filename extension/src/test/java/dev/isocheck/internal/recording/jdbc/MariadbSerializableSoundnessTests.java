@@ -1,5 +1,7 @@
 package dev.isocheck.internal.recording.jdbc;
 
+import static dev.isocheck.internal.recording.jdbc.SoundnessWorkloads.query;
+import static dev.isocheck.internal.recording.jdbc.SoundnessWorkloads.update;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isocheck.CheckResult;
@@ -13,12 +15,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
@@ -76,33 +73,18 @@ class MariadbSerializableSoundnessTests {
     }
 
     private static void workload(DataSource ds, long seed, boolean autoCommitToo) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-        try {
-            List<Future<Void>> futures = new ArrayList<>();
-            for (int t = 0; t < THREADS; t++) {
-                Random random = new Random(seed * 100 + t);
-                futures.add(pool.submit(() -> {
-                    try (Connection c = ds.getConnection()) {
-                        c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
-                        for (int i = 0; i < TRANSACTIONS; i++) {
-                            if (autoCommitToo && random.nextInt(4) == 0) {
-                                c.setAutoCommit(true);
-                                autoCommitStatement(c, random);
-                            } else {
-                                c.setAutoCommit(false);
-                                transaction(c, random);
-                            }
-                        }
-                    }
-                    return null;
-                }));
+        SoundnessWorkloads.run(ds, seed, THREADS, (c, random) -> {
+            c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            for (int i = 0; i < TRANSACTIONS; i++) {
+                if (autoCommitToo && random.nextInt(4) == 0) {
+                    c.setAutoCommit(true);
+                    autoCommitStatement(c, random);
+                } else {
+                    c.setAutoCommit(false);
+                    transaction(c, random);
+                }
             }
-            for (Future<Void> f : futures) {
-                f.get();
-            }
-        } finally {
-            pool.shutdown();
-        }
+        });
     }
 
     /** One transaction of 1 to 4 random statements; a deadlock or a duplicate key rolls it back. */
@@ -171,39 +153,15 @@ class MariadbSerializableSoundnessTests {
         }
     }
 
-    private static void query(Connection c, String sql, Object... parameters) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement(sql)) {
-            bind(s, parameters);
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    rs.getObject(1);
-                }
-            }
-        }
-    }
-
-    private static void update(Connection c, String sql, Object... parameters) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement(sql)) {
-            bind(s, parameters);
-            s.executeUpdate();
-        }
-    }
-
     private static void insertAskingForKeys(Connection c, String sql, Object... parameters) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
-            bind(s, parameters);
+            SoundnessWorkloads.bind(s, parameters);
             s.executeUpdate();
             try (ResultSet keys = s.getGeneratedKeys()) {
                 while (keys.next()) {
                     keys.getObject(1);
                 }
             }
-        }
-    }
-
-    private static void bind(PreparedStatement s, Object[] parameters) throws SQLException {
-        for (int i = 0; i < parameters.length; i++) {
-            s.setObject(i + 1, parameters[i]);
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.isocheck.internal.recording.jdbc;
 
+import static dev.isocheck.internal.recording.jdbc.SoundnessWorkloads.query;
+import static dev.isocheck.internal.recording.jdbc.SoundnessWorkloads.update;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.isocheck.CheckResult;
@@ -7,16 +9,9 @@ import dev.isocheck.Isocheck;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.internal.recording.RecordedHistory;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
@@ -90,28 +85,13 @@ class SerializableDatabaseSoundnessTests {
     }
 
     private static void workload(DataSource ds, long seed) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-        try {
-            List<Future<Void>> futures = new ArrayList<>();
-            for (int t = 0; t < THREADS; t++) {
-                Random random = new Random(seed * 100 + t);
-                futures.add(pool.submit(() -> {
-                    try (Connection c = ds.getConnection()) {
-                        c.setAutoCommit(false);
-                        c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
-                        for (int i = 0; i < TRANSACTIONS; i++) {
-                            transaction(c, random);
-                        }
-                    }
-                    return null;
-                }));
+        SoundnessWorkloads.run(ds, seed, THREADS, (c, random) -> {
+            c.setAutoCommit(false);
+            c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            for (int i = 0; i < TRANSACTIONS; i++) {
+                transaction(c, random);
             }
-            for (Future<Void> f : futures) {
-                f.get();
-            }
-        } finally {
-            pool.shutdown();
-        }
+        });
     }
 
     /** One transaction of 1 to 4 random statements; a serialization failure or a duplicate key rolls it back. */
@@ -150,30 +130,6 @@ class SerializableDatabaseSoundnessTests {
             case 10 -> update(c, "DELETE FROM soundness WHERE id = ?", key);
             case 11 -> update(c, "DELETE FROM soundness WHERE v > ? AND flag", value + 1);
             default -> update(c, "INSERT INTO soundness VALUES (?, ?, ?, TRUE)", key, value, tag);
-        }
-    }
-
-    private static void query(Connection c, String sql, Object... parameters) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement(sql)) {
-            bind(s, parameters);
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    rs.getObject(1);
-                }
-            }
-        }
-    }
-
-    private static void update(Connection c, String sql, Object... parameters) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement(sql)) {
-            bind(s, parameters);
-            s.executeUpdate();
-        }
-    }
-
-    private static void bind(PreparedStatement s, Object[] parameters) throws SQLException {
-        for (int i = 0; i < parameters.length; i++) {
-            s.setObject(i + 1, parameters[i]);
         }
     }
 }
