@@ -94,7 +94,8 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
     private static void startRecordingClosedWithTheTest(ExtensionContext context) {
         // Read first, so that a configuration error fails the test before it runs.
         configuration(context);
-        context.getStore(NAMESPACE).getOrComputeIfAbsent(RECORDING_KEY, key -> TestRecording.start(TestFiles.displayPath(context)),
+        context.getStore(NAMESPACE).getOrComputeIfAbsent(RECORDING_KEY, key -> TestRecording.start(TestFiles.displayPath(context))
+                        .withLogAccount(Configuration.logAccount(context)),
                 TestRecording.class);
     }
 

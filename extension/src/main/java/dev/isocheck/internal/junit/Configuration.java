@@ -64,9 +64,23 @@ public record Configuration(IsolationLevel level, Path reportDirectory, Duration
     /** The configuration parameter saying what a passing test with a table left out does. */
     public static final String LEFT_OUT = "isocheck.left-out";
 
+    /** The configuration parameter naming the user MariaDB's binary log is read as (the application's by default). */
+    public static final String BINLOG_USER = "isocheck.binlog.user";
+
+    /** The configuration parameter giving the password of {@value #BINLOG_USER}, or of the application's user. */
+    public static final String BINLOG_PASSWORD = "isocheck.binlog.password";
+
     /** Every key isocheck reads; any other {@code isocheck.*} key is a mistake. */
     public static final List<String> KEYS = List.of(LEVEL, REPORT_DIR, TIMEOUT, UNDECIDED, GPU, LEFT_OUT,
-            ScheduleSettings.SCHEDULES, ScheduleSettings.STALL);
+            ScheduleSettings.SCHEDULES, ScheduleSettings.STALL, BINLOG_USER, BINLOG_PASSWORD);
+
+    /** The account MariaDB's binary log is read as, where {@value #BINLOG_USER} or {@value #BINLOG_PASSWORD} is set. */
+    public static java.util.Optional<dev.isocheck.internal.recording.Recording.LogAccount> logAccount(ExtensionContext context) {
+        String user = context.getConfigurationParameter(BINLOG_USER).orElse(null);
+        String password = context.getConfigurationParameter(BINLOG_PASSWORD).orElse(null);
+        return user == null && password == null ? java.util.Optional.empty()
+                : java.util.Optional.of(new dev.isocheck.internal.recording.Recording.LogAccount(user, password));
+    }
 
     /** The default of {@value #REPORT_DIR}, relative to the working directory (the module's, under Maven and Gradle). */
     public static final Path DEFAULT_REPORT_DIRECTORY = Path.of("target", "isocheck");

@@ -31,6 +31,12 @@ public final class TestRecording implements AutoCloseable {
         return new TestRecording(new Recording(Objects.requireNonNull(name, "name is null")));
     }
 
+    /** Has logs that need a login of their own (MariaDB's binary log) read as {@code account}. */
+    public TestRecording withLogAccount(java.util.Optional<Recording.LogAccount> account) {
+        account.ifPresent(recording::logAccount);
+        return this;
+    }
+
     /** The test's name, as the recording has it. */
     public String name() {
         return recording.name();

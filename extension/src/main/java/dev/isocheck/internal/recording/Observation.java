@@ -69,6 +69,7 @@ public sealed interface Observation {
         private boolean exhausted;
         private boolean closed;
         private String predicateWhere;
+        private boolean afterItsStatementsWrites;
 
         /**
          * @param table          the normalised table name
@@ -106,6 +107,20 @@ public sealed interface Observation {
             return table;
         }
 
+        /**
+         * Marks the read as made after the writes of its own statement: the recorder's read back
+         * of the rows an UPDATE matched, whose changes the database's log holds.
+         */
+        public RowsRead afterItsStatementsWrites() {
+            afterItsStatementsWrites = true;
+            return this;
+        }
+
+        /** Whether the read came after its statement's own writes ({@link #afterItsStatementsWrites()}). */
+        public boolean isAfterItsStatementsWrites() {
+            return afterItsStatementsWrites;
+        }
+
         /** Notes that the result was closed or read to its end: no row is added from now on. */
         public void closed() {
             closed = true;
@@ -123,6 +138,7 @@ public sealed interface Observation {
             copy.rows.addAll(rows);
             copy.exhausted = exhausted;
             copy.predicateWhere = predicateWhere;
+            copy.afterItsStatementsWrites = afterItsStatementsWrites;
             return copy;
         }
 
@@ -187,6 +203,20 @@ public sealed interface Observation {
                            boolean batch) {
             this(table, rows, deleted, assigned, batch, null);
         }
+    }
+
+    /**
+     * An UPDATE on MariaDB whose changes come from the binary log: how many rows its WHERE
+     * matched (the driver counts the rows found). The log shows only the rows it changed; a row it
+     * set to the values it had is not there, and neither is what the UPDATE read of it, unless the
+     * recorder read the rows back after it ({@code readBack}).
+     *
+     * @param table     the table it names
+     * @param statement the statement, for messages
+     * @param count     the rows it matched
+     * @param readBack  whether every row it matched was read back after it, as a read of the transaction
+     */
+    record MatchedRows(String table, String statement, long count, boolean readBack) implements Observation {
     }
 
     /**

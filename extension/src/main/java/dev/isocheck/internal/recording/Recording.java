@@ -189,6 +189,33 @@ public final class Recording {
         return log instanceof WriteLog opened ? Optional.of(opened) : Optional.empty();
     }
 
+    /**
+     * The user and password a database's log that needs a login of its own (MariaDB's binary
+     * log) is read as, each {@code null} where not configured.
+     *
+     * @param user     the user
+     * @param password the password
+     */
+    public record LogAccount(String user, String password) {
+
+        @Override
+        public String toString() {
+            return "LogAccount[" + user + "]";
+        }
+    }
+
+    private volatile LogAccount logAccount;
+
+    /** Has logs that need a login of their own read as {@code account} ({@code isocheck.binlog.user}, {@code .password}). */
+    public void logAccount(LogAccount account) {
+        this.logAccount = account;
+    }
+
+    /** The configured account for logs that need a login of their own; empty when none was configured. */
+    public Optional<LogAccount> logAccount() {
+        return Optional.ofNullable(logAccount);
+    }
+
     /** Opens a database's write log, or says why it cannot. */
     @FunctionalInterface
     public interface Opener {

@@ -110,6 +110,19 @@ public final class TransactionLog {
         return keys.isEmpty() ? Optional.empty() : Optional.of(keys);
     }
 
+    /**
+     * Whether the transaction was ended or begun midway by SQL text the recorder does not follow
+     * (COMMIT, BEGIN): the server's transactions are then not this one.
+     */
+    public boolean controlledBySql() {
+        for (Observation o : observations) {
+            if (o instanceof LeftOut l && RecordedTransaction.TRANSACTION_CONTROL.equals(l.reason())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Notes that the transaction's commit is about to be sent, now. */
     public void commitSent(long nanoTime) {
         this.commitSent = nanoTime;

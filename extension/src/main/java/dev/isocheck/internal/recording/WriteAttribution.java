@@ -54,7 +54,7 @@ final class WriteAttribution {
             if (log instanceof WriteLog opened) {
                 read(opened).ifPresent(a -> accounts.put(opened, a));
             } else {
-                writesFrom.add("writes recorded from the statements: logical decoding is not available (" + log + ")");
+                writesFrom.add("writes recorded from the statements: the database's log of its writes is not available (" + log + ")");
             }
         }
         Map<Finished, CommittedTransaction> matched = new IdentityHashMap<>();
@@ -122,10 +122,10 @@ final class WriteAttribution {
             if (MatchByKeys.applies(f)) {
                 byKeys.add(f);
                 if (f.xid() >= 0) {
-                    byId.put(f, open.get(f.xid() & 0xFFFF_FFFFL));
+                    byId.put(f, open.get(log.idOf(f.xid())));
                 }
             } else if (f.xid() >= 0) {
-                CommittedTransaction c = open.remove(f.xid() & 0xFFFF_FFFFL);
+                CommittedTransaction c = open.remove(log.idOf(f.xid()));
                 if (c != null) {
                     matched.put(f, c);
                 }

@@ -6,7 +6,8 @@ import java.util.Objects;
 
 /**
  * The database's own account of the rows a test's transactions wrote, read when the test is
- * checked: on PostgreSQL, a logical replication slot created before the test's first transaction.
+ * checked: on PostgreSQL, a logical replication slot created before the test's first transaction;
+ * on MariaDB, the binary log from where it stood then.
  * Where a recording has one for a database, that database's writes in the history come from it
  * and not from the application's statements, which are then sent exactly as written.
  */
@@ -31,6 +32,22 @@ public interface WriteLog {
      */
     Account peek() throws Exception;
 
+    /**
+     * The id a transaction of the log has when its connection asked the server {@code asked}:
+     * PostgreSQL's 64-bit transaction id as the log's 32 bits.
+     */
+    default long idOf(long asked) {
+        return asked & 0xFFFF_FFFFL;
+    }
+
+    /**
+     * Notes that the application changed a setting of one of its sessions that decides how it
+     * reads values the log renders on a connection of the recorder's own (MariaDB's
+     * {@code time_zone}, which TIMESTAMP values are read in): what depends on it is left out.
+     */
+    default void sessionChanged(String setting) {
+    }
+
     /** Closes the log without reading it (the recording is dropped). Never throws. */
     void close();
 
@@ -54,7 +71,8 @@ public interface WriteLog {
     /**
      * One committed transaction's writes, in the order it made them.
      *
-     * @param xid    the server's transaction id (32 bits, as logical decoding reports it)
+     * @param xid    the server's transaction id (32 bits, as logical decoding reports it; a GTID
+     *               as one number on MariaDB)
      * @param writes its row writes
      */
     record CommittedTransaction(long xid, List<CommittedWrite> writes) {

@@ -28,6 +28,10 @@ final class WritePlacement {
 
     /** The statement (0 for operations before the first) each operation came from. */
     private final List<Integer> opStatement = new ArrayList<>();
+    /** Whether each operation came after its statement's own writes ({@link RowsRead#isAfterItsStatementsWrites}). */
+    private final List<Boolean> opAfter = new ArrayList<>();
+    /** The UPDATEs on MariaDB that said how many rows they matched, in order. */
+    private final List<Observation.MatchedRows> matched = new ArrayList<>();
     /** For each statement that may have written: what it said it did (table, count), in order. */
     private final List<Integer> writers = new ArrayList<>();
     private final List<Optional<String>> writerTables = new ArrayList<>();
@@ -44,6 +48,7 @@ final class WritePlacement {
 
     void place() {
         List<Op> reads = readsAndStatements();
+        noteUnchangedRows();
         int statements = opStatement.isEmpty() ? 0 : opStatement.get(opStatement.size() - 1);
         List<Uncertain> unsure = new ArrayList<>();
         List<List<Op>> blocks = exactBlocks(unsure);
@@ -51,21 +56,25 @@ final class WritePlacement {
         if (blocks != null) {
             boolean dropped = false;
             for (int s = 0; s <= statements; s++) {
-                for (int i = 0; i < reads.size(); i++) {
-                    if (opStatement.get(i) == s) {
-                        Op op = reads.get(i);
-                        int statement = s;
-                        if (unsure.stream().anyMatch(u -> statement >= u.from() && statement <= u.to()
-                                && touches(op, u.keys(), u.tables()))) {
-                            dropped = true;
-                        } else {
-                            out.add(op);
+                for (boolean after : new boolean[] {false, true}) {
+                    if (after) {
+                        int writer = writers.indexOf(s);
+                        if (writer >= 0) {
+                            out.addAll(blocks.get(writer));
                         }
                     }
-                }
-                int writer = writers.indexOf(s);
-                if (writer >= 0) {
-                    out.addAll(blocks.get(writer));
+                    for (int i = 0; i < reads.size(); i++) {
+                        if (opStatement.get(i) == s && opAfter.get(i) == after) {
+                            Op op = reads.get(i);
+                            int statement = s;
+                            if (unsure.stream().anyMatch(u -> statement >= u.from() && statement <= u.to()
+                                    && touches(op, u.keys(), u.tables()))) {
+                                dropped = true;
+                            } else {
+                                out.add(op);
+                            }
+                        }
+                    }
                 }
             }
             if (dropped) {
@@ -89,21 +98,23 @@ final class WritePlacement {
         boolean ownWritesUnknown = !idKnown && !writers.isEmpty() && finished.outcome() != TransactionLog.Outcome.ABORTED;
         boolean dropped = false;
         for (int s = 0; s <= statements; s++) {
-            for (int i = 0; i < reads.size(); i++) {
-                if (opStatement.get(i) != s) {
-                    continue;
+            for (boolean after : new boolean[] {false, true}) {
+                if (after && s == last) {
+                    out.addAll(writeOps);
                 }
-                Op op = reads.get(i);
-                boolean uncertain = !writeOps.isEmpty() && s >= first && s <= last && touches(op, keys, tables)
-                        || ownWritesUnknown && s >= first && !(op instanceof Op.Statement);
-                if (uncertain) {
-                    dropped = true;
-                } else {
-                    out.add(op);
+                for (int i = 0; i < reads.size(); i++) {
+                    if (opStatement.get(i) != s || opAfter.get(i) != after) {
+                        continue;
+                    }
+                    Op op = reads.get(i);
+                    boolean uncertain = !writeOps.isEmpty() && s >= first && s <= last && touches(op, keys, tables)
+                            || ownWritesUnknown && s >= first && !(op instanceof Op.Statement);
+                    if (uncertain) {
+                        dropped = true;
+                    } else {
+                        out.add(op);
+                    }
                 }
-            }
-            if (s == last) {
-                out.addAll(writeOps);
             }
         }
         if (dropped) {
@@ -112,6 +123,45 @@ final class WritePlacement {
                     + " its reads from its first statement that may have written are not checked"
                     : "a statement that may have written did not say which rows it changed: the reads around it of the"
                     + " rows the transaction wrote are not checked"));
+        }
+    }
+
+    /**
+     * Notes where the UPDATEs of a table matched more rows than the log shows the transaction
+     * changed there, and not every such UPDATE was read back: rows set to the values they had
+     * (which MariaDB does not log) were written unseen, and what those UPDATEs read of them is
+     * not checked. A write that made no new version leaves no edge out that the rows read give
+     * the checker, so the check is weaker for it, never wrong.
+     */
+    private void noteUnchangedRows() {
+        if (matched.isEmpty() || !idKnown || finished.outcome() == TransactionLog.Outcome.ABORTED) {
+            return;
+        }
+        java.util.Map<String, Long> found = new java.util.TreeMap<>();
+        java.util.Map<String, String> unread = new java.util.TreeMap<>();
+        for (Observation.MatchedRows m : matched) {
+            found.merge(m.table(), m.count(), Long::sum);
+            if (!m.readBack() && m.count() > 0) {
+                unread.putIfAbsent(m.table(), m.statement());
+            }
+        }
+        for (java.util.Map.Entry<String, String> e : unread.entrySet()) {
+            String table = e.getKey();
+            java.util.Map<Integer, boolean[]> changes = new java.util.HashMap<>();
+            for (WriteLog.CommittedWrite w : writes) {
+                if (w.table().equals(table)) {
+                    boolean[] seen = changes.computeIfAbsent(w.change(), c -> new boolean[2]);
+                    seen[0] |= w.before() != null && !w.inserted();
+                    seen[1] |= w.after() != null;
+                }
+            }
+            long updates = changes.values().stream().filter(seen -> seen[0] && seen[1]).count();
+            if (found.get(table) > updates) {
+                notes.accept(new NotModelled("rows of table " + table + " an UPDATE of " + finished.session()
+                        + " matched (statement: " + e.getValue() + ")", "it set them to the values they had, which the"
+                        + " binary log does not show: what it read of them is not checked (an UPDATE naming its rows by key"
+                        + " in a transaction is read back after it)"));
+            }
         }
     }
 
@@ -142,7 +192,13 @@ final class WritePlacement {
                 statement++;
                 into.ops().add(new Op.Statement(s.statement()));
             } else if (o instanceof RowsRead r) {
+                int before = into.ops().size();
                 into.addRead(r, finished.primaryKeys());
+                while (opAfter.size() < into.ops().size()) {
+                    opAfter.add(opAfter.size() >= before && r.isAfterItsStatementsWrites());
+                }
+            } else if (o instanceof Observation.MatchedRows m) {
+                matched.add(m);
             } else if (o instanceof MayHaveWritten m) {
                 wrote(statement, m.table(), m.count());
             } else if (o instanceof RowsWritten w) {
@@ -156,6 +212,9 @@ final class WritePlacement {
             }
             while (opStatement.size() < into.ops().size()) {
                 opStatement.add(statement);
+            }
+            while (opAfter.size() < into.ops().size()) {
+                opAfter.add(false);
             }
         }
         List<Op> ops = new ArrayList<>(into.ops());

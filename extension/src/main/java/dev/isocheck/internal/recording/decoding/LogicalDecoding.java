@@ -2,6 +2,7 @@ package dev.isocheck.internal.recording.decoding;
 
 import dev.isocheck.internal.recording.Recording;
 import dev.isocheck.internal.recording.WriteLog;
+import dev.isocheck.internal.recording.decoding.ReplicationAccount.Credentials;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -10,19 +11,31 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The write logs of one PostgreSQL database, one per test that records it: what a recorded data
- * source or URL asks before a test's first transaction there. Where the server allows logical
+ * The write logs of one database, one per test that records it: what a recorded data source or
+ * URL asks before a test's first transaction there. On PostgreSQL, where the server allows logical
  * decoding ({@code wal_level = logical}, the right to create a replication slot, PostgreSQL 13 or
- * later), each test gets a slot of its own; elsewhere the test's writes come from the statements,
- * and the report says why.
+ * later), each test gets a slot of its own; on MariaDB, where the binary log is on, row-based with
+ * full row images, and the recorder may read it, each test reads it from where it stood at its
+ * first transaction. Elsewhere the test's writes come from the statements, and the report says why.
  */
 public final class LogicalDecoding {
 
     private final SideConnections side;
+    /** The user and password the application gave its driver, where the recorder saw them. */
+    private final Credentials given;
 
     /** The logs of the database {@code side} connects to. */
     public LogicalDecoding(SideConnections side) {
+        this(side, null, null, null);
+    }
+
+    /**
+     * The logs of the database {@code side} connects to, whose user, password and URL (each
+     * {@code null} where not known) the application gave: MariaDB's binary log is read as them.
+     */
+    public LogicalDecoding(SideConnections side, String user, String password, String url) {
         this.side = Objects.requireNonNull(side, "side is null");
+        this.given = new Credentials(user, password, url);
     }
 
     /** Where the recorder gets connections of its own to this database. */
@@ -38,20 +51,39 @@ public final class LogicalDecoding {
      */
     public Optional<WriteLog> logFor(Recording recording) {
         Object database = database();
+        if (database instanceof String name && name.startsWith("mariadb ")) {
+            Credentials configured = recording.logAccount().map(a -> new Credentials(a.user(), a.password(), null)).orElse(Credentials.NONE);
+            return recording.writeLog(database, () -> MariadbWriteLog.open(side, configured.or(given)));
+        }
+        if (database instanceof String name && name.startsWith("mysql ")) {
+            return recording.writeLog(database, () -> {
+                throw new java.sql.SQLException("the binary log is read on MariaDB only");
+            });
+        }
         return recording.writeLog(database, () -> PostgresWriteLog.open(side));
     }
 
-    /** The database's identity (server start, port, database), asked once; this object where it cannot be asked. */
+    /**
+     * The database's identity (PostgreSQL: server start, port, database; MariaDB and MySQL: host,
+     * port, server id, database), asked once; this object where it cannot be asked.
+     */
     private Object database() {
         Object known = database;
         if (known == null) {
-            try (Connection connection = side.open(); Statement statement = connection.createStatement();
-                 ResultSet rs = statement.executeQuery("SELECT pg_catalog.pg_postmaster_start_time()::text || ' '"
-                         + " || pg_catalog.current_setting('port') || ' ' || pg_catalog.current_database()")) {
-                if (!rs.next()) {
-                    return this;
+            try (Connection connection = side.open(); Statement statement = connection.createStatement()) {
+                String product = connection.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT);
+                String version = connection.getMetaData().getDatabaseProductVersion().toLowerCase(java.util.Locale.ROOT);
+                boolean mysql = product.contains("mysql") || product.contains("mariadb");
+                try (ResultSet rs = statement.executeQuery(mysql
+                        ? "SELECT CONCAT(@@hostname, ' ', @@port, ' ', @@server_id, ' ', IFNULL(DATABASE(), ''))"
+                        : "SELECT pg_catalog.pg_postmaster_start_time()::text || ' '"
+                        + " || pg_catalog.current_setting('port') || ' ' || pg_catalog.current_database()")) {
+                    if (!rs.next()) {
+                        return this;
+                    }
+                    known = (!mysql ? "postgresql " : product.contains("mariadb") || version.contains("mariadb") ? "mariadb " : "mysql ")
+                            + rs.getString(1);
                 }
-                known = "postgresql " + rs.getString(1);
             } catch (SQLException | RuntimeException e) {
                 // Not cached: the next test asks again.
                 return this;

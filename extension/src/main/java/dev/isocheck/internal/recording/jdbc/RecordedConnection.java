@@ -40,7 +40,7 @@ final class RecordedConnection implements InvocationHandler {
     /** The server's minor version (MariaDB's RETURNING depends on it). */
     private final int minorVersion;
     private final PrimaryKeys primaryKeys;
-    /** The database's write logs, {@code null} where it keeps none the recorder reads (not PostgreSQL). */
+    /** The database's write logs, {@code null} where it keeps none the recorder reads (not PostgreSQL or MariaDB). */
     private final LogicalDecoding decoding;
     /**
      * The first server transaction id not yet assigned, as last asked on this connection; -1 when
@@ -48,6 +48,23 @@ final class RecordedConnection implements InvocationHandler {
      * from below.
      */
     private long idsFrom = -1;
+    /**
+     * On MariaDB, the GTID this session last committed ({@code @@last_gtid}, as
+     * {@code MariadbWriteLog.id}; -1 for none yet), as last asked; {@link #GTID_UNKNOWN} when a
+     * commit may have come since unasked. A transaction's GTID is asked after its commit, and is
+     * its own only if it differs from the one before.
+     */
+    private long lastGtid = GTID_UNKNOWN;
+    /**
+     * Whether the transaction in progress sent what may commit on MariaDB as several transactions
+     * of the server's: a batch or several statements in one string in auto-commit mode (each
+     * statement commits), a procedure (which may commit inside). The GTID asked after it is the
+     * last of them only, so it is not taken for the transaction's.
+     */
+    private boolean severalServerTransactions;
+    private static final long GTID_UNKNOWN = Long.MIN_VALUE;
+    /** The id given a transaction that committed no row: one no transaction of a log has. */
+    private static final long NO_ROW_COMMITTED = Long.MAX_VALUE;
     /**
      * Whether the driver wraps each statement in a savepoint and rolls a failed one back to it
      * (pgjdbc's {@code autosave=always}): a failure then leaves the transaction usable.
@@ -83,7 +100,7 @@ final class RecordedConnection implements InvocationHandler {
     private RecordedConnection(Connection real, Dialect dialect, PrimaryKeys primaryKeys, LogicalDecoding decoding)
             throws SQLException {
         this.real = real;
-        this.decoding = dialect == Dialect.POSTGRESQL ? decoding : null;
+        this.decoding = dialect == Dialect.POSTGRESQL || dialect == Dialect.MARIADB ? decoding : null;
         this.dialect = dialect;
         int major;
         int minor;
@@ -144,7 +161,8 @@ final class RecordedConnection implements InvocationHandler {
      * changed ({@link WrittenKeys}), by which it is found in the log.
      */
     synchronized void beforeWrite(TransactionLog of, boolean namesItsRows) {
-        if (of != null && of == log && of.writeLog() != null && autoCommit && idsFrom < 0 && (askEveryId || !namesItsRows)) {
+        if (dialect == Dialect.POSTGRESQL && of != null && of == log && of.writeLog() != null && autoCommit && idsFrom < 0
+                && (askEveryId || !namesItsRows)) {
             idsFrom = ask(FIRST_UNASSIGNED_ID);
         }
     }
@@ -187,7 +205,8 @@ final class RecordedConnection implements InvocationHandler {
      */
     private void learnId() {
         if (open && log != null && log.writeLog() != null && log.mayHaveWritten()) {
-            if (askEveryId || log.keysWritten().isEmpty()) {
+            // MariaDB's id of a transaction, its GTID, comes with its commit: asked after it ({@link #end}).
+            if (dialect == Dialect.POSTGRESQL && (askEveryId || log.keysWritten().isEmpty())) {
                 long xid = ask("SELECT pg_catalog.pg_current_xact_id_if_assigned()::text");
                 if (xid >= 0) {
                     log.xid(xid);
@@ -683,12 +702,17 @@ final class RecordedConnection implements InvocationHandler {
             open = true;
             doomedAt = -1;
             partlyCommitted = false;
+            severalServerTransactions = false;
             long start = System.nanoTime();
             List<Recording> recordings = Recording.currentAll();
             log = recordings.isEmpty() ? null
                     : new TransactionLog(recordings.get(0), sessionIn(recordings.get(0)), Thread.currentThread().getName(), start);
             if (log != null && decoding != null) {
                 log.writesFrom(decoding.logFor(log.recording()).orElse(null), autoCommit);
+                if (dialect == Dialect.MARIADB && log.writeLog() != null && lastGtid == GTID_UNKNOWN) {
+                    // Where this session stands before the transaction: its GTID is the next one it commits.
+                    lastGtid = askGtid();
+                }
             }
             for (Recording other : recordings.subList(Math.min(1, recordings.size()), recordings.size())) {
                 log.alsoFor(new TransactionLog.Also(other, other.sessionOf(this),
@@ -738,7 +762,9 @@ final class RecordedConnection implements InvocationHandler {
         if (failure != null && dooms(failure)) {
             doomedAt = log == null ? 0 : log.mark();
         }
-        if (autoCommit && open && log != null && log.writeLog() != null && log.mayHaveWritten()
+        if (dialect != Dialect.POSTGRESQL) {
+            // MariaDB's GTID of an auto-commit statement is asked as it ends ({@link #end}).
+        } else if (autoCommit && open && log != null && log.writeLog() != null && log.mayHaveWritten()
                 && !askEveryId && log.keysWritten().isPresent()) {
             // Found in the log by the rows it changed: no id range needed.
             idsFrom = -1;
@@ -762,6 +788,60 @@ final class RecordedConnection implements InvocationHandler {
         }
         if (autoCommit && open && (failure != null || !resultOpen)) {
             end(failure == null ? Outcome.COMMITTED : Outcome.ABORTED, true);
+        }
+    }
+
+    /**
+     * On MariaDB, after a transaction ended: the GTID it committed under, asked of the session
+     * ({@code @@last_gtid}, which asks the server nothing else, takes no lock and begins no
+     * transaction), where its writes come from the binary log. The answer is its GTID when it
+     * differs from the session's before the transaction, and says it committed no row when it is
+     * the same. Where it cannot be asked, or the transaction was not recorded, or SQL text or DDL
+     * may have committed part of it, the session's last GTID is unknown until asked again, and a
+     * recorded transaction is found in the log by other means or not at all.
+     */
+    private void learnGtid(TransactionLog ended, Outcome outcome, boolean mayQuery) {
+        if (dialect != Dialect.MARIADB || decoding == null || outcome == Outcome.ABORTED && !partlyCommitted) {
+            return;
+        }
+        boolean asks = ended != null && ended.writeLog() != null && ended.mayHaveWritten();
+        if (!asks) {
+            if (ended == null || ended.mayHaveWritten() || ended.controlledBySql()) {
+                lastGtid = GTID_UNKNOWN;
+            }
+            return;
+        }
+        long before = lastGtid;
+        lastGtid = outcome == Outcome.COMMITTED && mayQuery ? askGtid() : GTID_UNKNOWN;
+        if (outcome != Outcome.COMMITTED || partlyCommitted || severalServerTransactions || ended.controlledBySql()
+                || before == GTID_UNKNOWN || lastGtid == GTID_UNKNOWN) {
+            return;
+        }
+        ended.xid(lastGtid == before ? NO_ROW_COMMITTED : lastGtid);
+    }
+
+    /** The session's {@code @@last_gtid} as one number, -1 for none yet; {@link #GTID_UNKNOWN} when it cannot be asked. */
+    private long askGtid() {
+        try (Statement statement = real.createStatement(); java.sql.ResultSet rs = statement.executeQuery("SELECT @@last_gtid")) {
+            String gtid = rs.next() ? rs.getString(1) : null;
+            if (gtid == null || gtid.isEmpty()) {
+                return -1;
+            }
+            long id = dev.isocheck.internal.recording.decoding.MariadbWriteLog.id(gtid);
+            return id < 0 ? GTID_UNKNOWN : id;
+        } catch (SQLException | RuntimeException e) {
+            return GTID_UNKNOWN;
+        }
+    }
+
+    /**
+     * Notes that what is about to be sent may commit as several transactions of MariaDB's
+     * ({@link #severalServerTransactions}): in auto-commit mode unless {@code evenInATransaction}
+     * (a procedure may commit inside one).
+     */
+    synchronized void maySendSeveralTransactions(boolean evenInATransaction) {
+        if (dialect == Dialect.MARIADB && (autoCommit || evenInATransaction)) {
+            severalServerTransactions = true;
         }
     }
 
@@ -995,6 +1075,7 @@ final class RecordedConnection implements InvocationHandler {
             unreadKeys.forEach(keys -> keys.transactionEnded(ended));
         }
         unreadKeys.clear();
+        learnGtid(ended, outcome, mayQuery);
         if (ended == null) {
             return;
         }

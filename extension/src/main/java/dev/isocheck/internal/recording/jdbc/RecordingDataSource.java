@@ -21,7 +21,26 @@ public final class RecordingDataSource implements InvocationHandler {
 
     private RecordingDataSource(DataSource real) {
         this.real = real;
-        this.decoding = new LogicalDecoding(real::getConnection);
+        this.decoding = new LogicalDecoding(real::getConnection, property(real, "getUsername", "getUser"),
+                property(real, "getPassword"), property(real, "getJdbcUrl", "getUrl", "getURL"));
+    }
+
+    /**
+     * What the first of {@code getters} that the data source has publicly answers (a pool's user,
+     * password or URL, which MariaDB's binary log is read as); {@code null} where none does.
+     */
+    private static String property(DataSource real, String... getters) {
+        for (String getter : getters) {
+            try {
+                Method method = real.getClass().getMethod(getter);
+                if (method.getReturnType() == String.class && java.lang.reflect.Modifier.isPublic(method.getDeclaringClass().getModifiers())) {
+                    return (String) method.invoke(real);
+                }
+            } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+                // Not this one.
+            }
+        }
+        return null;
     }
 
     /** Wraps {@code real}; each connection records into the recording current when a transaction starts. */

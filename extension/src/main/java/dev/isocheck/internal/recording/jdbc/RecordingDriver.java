@@ -48,7 +48,8 @@ public final class RecordingDriver implements Driver {
         }
         Connection real = DriverManager.getConnection(realUrl, properties);
         LogicalDecoding decoding = DECODING.computeIfAbsent(realUrl + "\u0000" + properties.getProperty("user"),
-                k -> new LogicalDecoding(() -> DriverManager.getConnection(realUrl, properties)));
+                k -> new LogicalDecoding(() -> DriverManager.getConnection(realUrl, properties), properties.getProperty("user"),
+                        properties.getProperty("password"), realUrl));
         return RecordedConnection.wrap(real, PRIMARY_KEYS.computeIfAbsent(realUrl, u -> new PrimaryKeys()), decoding);
     }
 

