@@ -812,7 +812,9 @@ final class RecordedConnection implements InvocationHandler {
             return;
         }
         long before = lastGtid;
-        lastGtid = outcome == Outcome.COMMITTED && mayQuery ? askGtid() : GTID_UNKNOWN;
+        // Not after a statement that left warnings (or where the driver does not say whether it
+        // did): asking would clear them before the application asks for them.
+        lastGtid = outcome == Outcome.COMMITTED && mayQuery && warnings() == 0 ? askGtid() : GTID_UNKNOWN;
         if (outcome != Outcome.COMMITTED || partlyCommitted || severalServerTransactions || ended.controlledBySql()
                 || before == GTID_UNKNOWN || lastGtid == GTID_UNKNOWN) {
             return;

@@ -21,8 +21,37 @@ public final class RecordingDataSource implements InvocationHandler {
 
     private RecordingDataSource(DataSource real) {
         this.real = real;
+        String password = property(real, "getPassword");
+        String url = property(real, "getJdbcUrl", "getUrl", "getURL");
+        if (url == null || url.matches("(?is).*password=\\*+.*")) {
+            // MariaDB's data source answers its URL with the password masked once it has connected.
+            String kept = field(real, "url");
+            url = kept != null ? kept : url;
+        }
         this.decoding = new LogicalDecoding(real::getConnection, property(real, "getUsername", "getUser"),
-                property(real, "getPassword"), property(real, "getJdbcUrl", "getUrl", "getURL"));
+                password != null ? password : field(real, "password"), url);
+    }
+
+    /**
+     * The value of the data source's own String field {@code name}, where it has one and has no
+     * getter for it (MariaDB's {@code MariaDbDataSource} keeps its password so); {@code null}
+     * where it has none or it cannot be read.
+     */
+    private static String field(DataSource real, String name) {
+        for (Class<?> type = real.getClass(); type != null && type != Object.class; type = type.getSuperclass()) {
+            try {
+                java.lang.reflect.Field field = type.getDeclaredField(name);
+                if (field.getType() == String.class && !java.lang.reflect.Modifier.isStatic(field.getModifiers())) {
+                    field.setAccessible(true);
+                    return (String) field.get(real);
+                }
+            } catch (NoSuchFieldException e) {
+                // Maybe its superclass's.
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return null;
+            }
+        }
+        return null;
     }
 
     /**

@@ -86,11 +86,12 @@ abstract class StatementSupport {
     /**
      * The statement as this connection can record it: a MERGE only where it is sent plainly
      * ({@code plain}: no generated keys, not in a batch) to a database that returns its rows with
-     * their old versions (PostgreSQL 18), which tell an insert, an update and a delete apart;
-     * anywhere else its table is left out.
+     * their old versions (PostgreSQL 18), which tell an insert, an update and a delete apart, or
+     * where the database's log records the writes; anywhere else its table is left out.
      */
     static AnalysedStatement seen(RecordedConnection connection, AnalysedStatement analysed, String sql, boolean plain) {
-        if (analysed instanceof Write write && write.kind() == WriteKind.MERGE && !(plain && connection.returnsOldRows(write, sql))) {
+        if (analysed instanceof Write write && write.kind() == WriteKind.MERGE && !(plain && connection.returnsOldRows(write, sql))
+                && !connection.decodesWrites()) {
             return new Opaque(Optional.of(write.table()),
                     "a MERGE, whose rows only PostgreSQL 18 returns with their old versions (sent plainly, not in a batch)");
         }
