@@ -49,6 +49,7 @@ final class WritePlacement {
     void place() {
         List<Op> reads = readsAndStatements();
         noteUnchangedRows();
+        unchangedRowsWritten(reads);
         int statements = opStatement.isEmpty() ? 0 : opStatement.get(opStatement.size() - 1);
         List<Uncertain> unsure = new ArrayList<>();
         List<List<Op>> blocks = exactBlocks(unsure);
@@ -123,6 +124,26 @@ final class WritePlacement {
                     + " its reads from its first statement that may have written are not checked"
                     : "a statement that may have written did not say which rows it changed: the reads around it of the"
                     + " rows the transaction wrote are not checked"));
+        }
+    }
+
+    /**
+     * Turns the read back of a row an UPDATE matched and left as it was into the write it was:
+     * MariaDB logs no row an UPDATE set to the values it had, so a row read back after an UPDATE
+     * that the log shows no write of in the whole transaction is one the UPDATE wrote unchanged,
+     * as the statements path records it (so a lost update whose two transactions write the same
+     * value reads as one). A row the transaction changed elsewhere stays a read.
+     */
+    private void unchangedRowsWritten(List<Op> reads) {
+        if (!idKnown || finished.outcome() == TransactionLog.Outcome.ABORTED) {
+            return;
+        }
+        Set<String> written = new HashSet<>();
+        writes.forEach(w -> written.add(w.key()));
+        for (int i = 0; i < reads.size(); i++) {
+            if (opAfter.get(i) && reads.get(i) instanceof Op.Read r && r.value() != null && !written.contains(r.key())) {
+                reads.set(i, new Op.Write(r.table(), r.key(), r.value()));
+            }
         }
     }
 

@@ -42,6 +42,20 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class MariadbWriteLog implements WriteLog {
 
+    /**
+     * The binary-log reader's own logger, kept (a logger is held weakly) at WARNING: it announces
+     * every connection at INFO, twice per test, in the output of the application's tests.
+     */
+    private static final java.util.logging.Logger CLIENT_LOG = quiet();
+
+    private static java.util.logging.Logger quiet() {
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(BinaryLogClient.class.getName());
+        if (logger.getLevel() == null) {
+            logger.setLevel(java.util.logging.Level.WARNING);
+        }
+        return logger;
+    }
+
     /** How long the replication connection may take to connect. */
     private static final long CONNECT_TIMEOUT_MS = 10_000;
 

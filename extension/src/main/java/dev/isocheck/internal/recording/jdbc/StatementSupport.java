@@ -199,7 +199,7 @@ abstract class StatementSupport {
                 && (written.kind() == AnalysedStatement.WriteKind.UPDATE || written.kind() == AnalysedStatement.WriteKind.INSERT)
                 && target == real;
         if (logged && analysed instanceof Write write) {
-            unmatched = UnmatchedWhere.of(connection, log, write, sql.equals(preparedSql) ? parameters.snapshot() : List.of())
+            unmatched = UnmatchedWhere.of(connection, log, write, sql, sql.equals(preparedSql) ? parameters.snapshot() : List.of())
                     .orElse(null);
         }
         boolean mayWrite = logged && (WriteSuspicion.mayWrite(analysed, sql) || real instanceof CallableStatement);

@@ -22,9 +22,10 @@ import java.util.Optional;
  *
  * <p>Recorded only where the checker evaluates the WHERE exactly as the database did
  * ({@link ExactWhere}), over a table whose key and columns are known, whose rows row security
- * does not hide, and whose writes change exactly the rows they match (no trigger, which may skip a
- * row it matched, no rule, which answers the count itself:
- * {@link RecordedConnection#changesWhatItMatches}), and for a write without LIMIT or ORDER BY.
+ * does not hide, and whose count of 0 says the WHERE matched nothing (on PostgreSQL no trigger,
+ * which may skip a row it matched, no rule, which answers the count itself; on MariaDB a driver
+ * that counts the rows found: {@link RecordedConnection#zeroMeansMatchedNothing}), named as the
+ * connection's own, and for a write without LIMIT or ORDER BY.
  */
 final class UnmatchedWhere {
 
@@ -44,13 +45,15 @@ final class UnmatchedWhere {
      *
      * @param parameters the parameters bound, by index (0 unused); empty for SQL text
      */
-    static Optional<UnmatchedWhere> of(RecordedConnection connection, TransactionLog log, Write write, List<Object> parameters) {
-        if (log == null || write.limited() || write.kind() != WriteKind.UPDATE && write.kind() != WriteKind.DELETE) {
+    static Optional<UnmatchedWhere> of(RecordedConnection connection, TransactionLog log, Write write, String sql,
+                                       List<Object> parameters) {
+        if (log == null || write.limited() || write.kind() != WriteKind.UPDATE && write.kind() != WriteKind.DELETE
+                || connection.dialect().isMysql() && dev.isocheck.internal.recording.sql.SqlAnalyzer.writesQualifiedTable(sql)) {
             return Optional.empty();
         }
         Optional<TableColumns> table = connection.knownColumnsOf(write.table());
         if (table.isEmpty() || table.get().key().isEmpty() || table.get().rowSecurity()
-                || !connection.changesWhatItMatches(write.table())) {
+                || !connection.zeroMeansMatchedNothing(write.table())) {
             return Optional.empty();
         }
         ExactWhere exact = ExactWhere.of(write.where(), parameters,

@@ -199,9 +199,10 @@ final class WrittenRows {
      * its transaction right after it ({@link RecordedConnection#readBack}), as a read the
      * transaction made after the UPDATE's writes: the log shows a row the UPDATE changed, but not
      * one it set to the values it had, which the UPDATE found in its newest version (a lost update
-     * whose two transactions write the same value). Only where the WHERE names its rows by key and
-     * the driver says it matched every one (so the transaction holds them locked); {@code null}
-     * otherwise, or where the read fails.
+     * whose two transactions write the same value). Only where the WHERE names its rows by key, or
+     * by a stable WHERE of its own ({@link #whyNotByWhere}) that selects as many rows as the driver
+     * says it matched (so the transaction holds them locked); {@code null} otherwise, or where the
+     * read fails.
      *
      * @param count      the rows the driver says the UPDATE matched
      * @param parameters the parameters it ran with by index (index 0 unused)
@@ -213,10 +214,20 @@ final class WrittenRows {
             return null;
         }
         Optional<List<Map<String, Object>>> keys = WrittenKeys.listed(write, table.get().key(), parameters);
-        if (keys.isEmpty() || keys.get().size() != count || whyNotReadBack(write, sql, table.get(), keys.get()) != null) {
-            return null;
+        Optional<List<Map<String, Object>>> rows;
+        if (keys.isPresent() && keys.get().size() == count) {
+            if (whyNotReadBack(write, sql, table.get(), keys.get()) != null) {
+                return null;
+            }
+            rows = connection.readBack(write.table(), keys.get());
+        } else {
+            // Not named by key: read back by its own WHERE, where that still selects the rows it matched.
+            Optional<dev.isocheck.internal.recording.sql.StableWhere> stable = dev.isocheck.internal.recording.sql.StableWhere.ofUpdate(sql);
+            if (stable.isEmpty() || whyNotByWhere(write, sql, count, table.get(), stable.get(), parameters, true) != null) {
+                return null;
+            }
+            rows = byWhere(write, count, stable.get(), parameters);
         }
-        Optional<List<Map<String, Object>>> rows = connection.readBack(write.table(), keys.get());
         if (rows.isEmpty() || rows.get().size() != count) {
             return null;
         }
@@ -337,9 +348,36 @@ final class WrittenRows {
     private Observation updatedWhere(Write write, String sql, long count, TableColumns table,
                                      dev.isocheck.internal.recording.sql.StableWhere where, List<Object> parameters,
                                      TransactionLog log) {
+        String unknown = whyNotByWhere(write, sql, count, table, where, parameters, false);
+        if (unknown == null && count == 0 && connection.countsFoundRows()) {
+            // Its WHERE matched no row. (Where the driver counts the rows changed, 0 may be rows
+            // found and left as they were, which the read back finds, held by the transaction.)
+            return rowsWritten(write, sql, new ArrayList<>(), null, false, log);
+        }
+        unknown = unknown != null ? unknown : whyNotByWhere(write, sql, count, table, where, parameters, true);
+        if (unknown == null) {
+            Optional<List<Map<String, Object>>> rows = byWhere(write, count, where, parameters);
+            if (rows.isPresent() && rows.get().size() == count) {
+                return rowsWritten(write, sql, new ArrayList<>(rows.get()), null, false, log);
+            }
+            unknown = rows.isEmpty() ? "the rows the UPDATE wrote could not be read back"
+                    : "its WHERE selects " + rows.get().size() + " rows now, not the " + count
+                    + " it changed (another transaction's rows, or some held by another), so which it changed is not known";
+        }
+        return new LeftOut(Optional.of(write.table()), sql, unknown);
+    }
+
+    /**
+     * Why the rows an UPDATE changed cannot be read back by its own stable WHERE; {@code null}
+     * when they can: the WHERE reads no column the UPDATE sets or the database computes, only
+     * known integer, decimal and string columns, its parameters are numbers or strings bound
+     * plainly, the statement names its table as the connection's own, with no trigger, and, where
+     * it {@code reads}, the server has SKIP LOCKED.
+     */
+    private String whyNotByWhere(Write write, String sql, long count, TableColumns table,
+                                 dev.isocheck.internal.recording.sql.StableWhere where, List<Object> parameters, boolean reads) {
         java.util.Set<String> computed = connection.computedColumns(write.table()).orElse(java.util.Set.of("*"));
         String unknown = null;
-        List<Object> values = new ArrayList<>();
         for (int index : where.parameters()) {
             Object bound = index >= 1 && index < parameters.size() ? parameters.get(index) : null;
             // Bound again with setObject alone: only values bound so (or by their own plain
@@ -348,7 +386,6 @@ final class WrittenRows {
                 unknown = "a parameter of the UPDATE's WHERE is not bound as a number or a string by a plain setter, and a"
                         + " read back by it could compare otherwise";
             }
-            values.add(bound);
         }
         if (where.columns().stream().anyMatch(c -> write.assigned().contains(c) || computed.contains(c) || computed.contains("*"))) {
             unknown = "the UPDATE changes a column its WHERE reads (or one the database computes), so its WHERE no longer"
@@ -364,25 +401,20 @@ final class WrittenRows {
             unknown = "the UPDATE changed more rows than are read back at once";
         }
         unknown = unknown != null ? unknown : whyNotFromStatement(write, sql);
-        if (unknown == null && count == 0 && connection.countsFoundRows()) {
-            // Its WHERE matched no row. (Where the driver counts the rows changed, 0 may be rows
-            // found and left as they were, which the read back finds, held by the transaction.)
-            return rowsWritten(write, sql, new ArrayList<>(), null, false, log);
-        }
-        if (unknown == null && !connection.skipsLocked()) {
+        if (unknown == null && reads && !connection.skipsLocked()) {
             unknown = "the server has no SELECT ... FOR UPDATE SKIP LOCKED (MariaDB 10.6, MySQL 8), without which a read back could wait";
         }
-        if (unknown == null) {
-            Optional<List<Map<String, Object>>> rows = connection.readBackWhere(write.table(), where.text(), values)
-                    .filter(read -> connection.warnings() == 0);
-            if (rows.isPresent() && rows.get().size() == count) {
-                return rowsWritten(write, sql, new ArrayList<>(rows.get()), null, false, log);
-            }
-            unknown = rows.isEmpty() ? "the rows the UPDATE wrote could not be read back"
-                    : "its WHERE selects " + rows.get().size() + " rows now, not the " + count
-                    + " it changed (another transaction's rows, or some held by another), so which it changed is not known";
+        return unknown;
+    }
+
+    /** The rows the stable WHERE selects now, read back inside the transaction; empty when the read fails or left warnings. */
+    private Optional<List<Map<String, Object>>> byWhere(Write write, long count, dev.isocheck.internal.recording.sql.StableWhere where,
+                                                       List<Object> parameters) {
+        List<Object> values = new ArrayList<>();
+        for (int index : where.parameters()) {
+            values.add(index >= 1 && index < parameters.size() ? parameters.get(index) : null);
         }
-        return new LeftOut(Optional.of(write.table()), sql, unknown);
+        return connection.readBackWhere(write.table(), where.text(), values).filter(read -> connection.warnings() == 0);
     }
 
     /**

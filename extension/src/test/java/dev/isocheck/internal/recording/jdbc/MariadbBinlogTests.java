@@ -190,4 +190,152 @@ class MariadbBinlogTests {
             assertThat(n.reason()).contains("TIME");
         });
     }
+
+    /**
+     * What changes rows without the log listing them leaves its table out, saying so: a TRUNCATE,
+     * and the rows a foreign key's ON DELETE CASCADE removes (InnoDB removes them itself; the log
+     * holds only the parent's row). What a trigger writes is in the log, in its transaction.
+     */
+    @Test
+    void truncateAndCascadesLeaveTheirTablesOutAndTriggersAreRecorded() throws Exception {
+        mariadb.run("DROP TABLE IF EXISTS order_lines", "DROP TABLE IF EXISTS orders", "DROP TABLE IF EXISTS audit", "DROP TABLE IF EXISTS scratch",
+                "CREATE TABLE orders (id INT PRIMARY KEY, total INT)",
+                "CREATE TABLE order_lines (id INT PRIMARY KEY, order_id INT, FOREIGN KEY (order_id) REFERENCES orders (id) ON DELETE CASCADE)",
+                "CREATE TABLE audit (id INT AUTO_INCREMENT PRIMARY KEY, what VARCHAR(20))",
+                "CREATE TABLE scratch (id INT PRIMARY KEY)",
+                "CREATE TRIGGER orders_audit AFTER INSERT ON orders FOR EACH ROW INSERT INTO audit (what) VALUES (CONCAT('order ', NEW.id))",
+                "INSERT INTO scratch VALUES (1)");
+        RecordedHistory recorded = RecordedRun.record("cascades", mariadb.dataSource(), ds -> {
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                s.executeUpdate("INSERT INTO orders VALUES (1, 10)");
+                s.executeUpdate("INSERT INTO order_lines VALUES (1, 1), (2, 1)");
+                s.executeUpdate("DELETE FROM orders WHERE id = 1");
+                assertThat(drainRows(s.executeQuery("SELECT * FROM order_lines"))).isZero();
+                s.execute("TRUNCATE TABLE scratch");
+                assertThat(drainRows(s.executeQuery("SELECT * FROM scratch"))).isZero();
+            }
+        });
+        assertThat(recorded.notModelled()).extracting(n -> n.subject().split(" ")[1]).contains("order_lines", "scratch")
+                .doesNotContain("orders", "audit");
+        assertThat(recorded.notModelled()).filteredOn(n -> n.subject().startsWith("table order_lines"))
+                .anySatisfy(n -> assertThat(n.reason()).contains("cascade"));
+        assertThat(recorded.history().transactions()).extracting(Object::toString)
+                .anySatisfy(t -> assertThat(t).contains("w(orders/1, {\"id\":1,\"total\":10})", "w(audit/1, {\"id\":1,\"what\":\"order 1\"})"));
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
+
+    /**
+     * The log is the server's: rows another database's tables of the same names hold, written by
+     * another test's connections meanwhile, are not this test's.
+     */
+    @Test
+    void anotherDatabasesWritesAreNotTheTests() throws Throwable {
+        MariadbDatabase other = MariadbDatabase.logged("binlog_other");
+        for (MariadbDatabase db : new MariadbDatabase[] {mariadb, other}) {
+            db.run("DROP TABLE IF EXISTS shared", "CREATE TABLE shared (id INT PRIMARY KEY, v INT)", "INSERT INTO shared VALUES (1, 0)");
+        }
+        RecordedHistory recorded = RecordedRun.record("other database", mariadb.dataSource(), ds -> {
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                s.executeUpdate("UPDATE shared SET v = 1 WHERE id = 1");
+                other.run("UPDATE shared SET v = 7 WHERE id = 1");
+                try (ResultSet rs = s.executeQuery("SELECT v FROM shared WHERE id = 1")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getInt(1)).isOne();
+                }
+            }
+        });
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString).noneSatisfy(t -> assertThat(t).contains("\"v\":7"));
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
+
+    /**
+     * Where the recorder cannot read the log, the writes come from the statements and the report
+     * says why: a data source that hands out neither its password nor its URL, until the
+     * password is configured ({@code isocheck.binlog.password}); a user without the right to read
+     * the log.
+     */
+    @Test
+    void withoutTheLogsPasswordOrRightTheWritesComeFromTheStatementsSayingWhy() throws Exception {
+        mariadb.run("DROP TABLE IF EXISTS plain", "CREATE TABLE plain (id INT PRIMARY KEY, n INT)");
+        DataSource real = mariadb.dataSource();
+        DataSource opaque = new OpaqueDataSource(real);
+        RecordedHistory unknown = RecordedRun.record("no password", opaque, ds -> insert(ds, 1));
+        assertThat(unknown.writesFrom()).singleElement().asString()
+                .contains("from the statements", "Access denied", "isocheck.binlog.password");
+
+        dev.isocheck.internal.recording.Recording configured = new dev.isocheck.internal.recording.Recording("configured");
+        configured.logAccount(new dev.isocheck.internal.recording.Recording.LogAccount(null, mariadb.password()));
+        try (dev.isocheck.internal.recording.Recording.Binding ignored = configured.bind()) {
+            insert(dev.isocheck.Isocheck.record(opaque), 2);
+        }
+        RecordedHistory withPassword = configured.finish();
+        assertThat(withPassword.writesFrom()).singleElement().asString().contains("MariaDB's binary log");
+        assertThat(withPassword.history().transactions()).extracting(Object::toString)
+                .anySatisfy(t -> assertThat(t).contains("w(plain/2, {\"id\":2,\"n\":2})"));
+
+        mariadb.run("CREATE USER IF NOT EXISTS 'norepl'@'%' IDENTIFIED BY 'norepl'", "GRANT ALL ON " + mariadb.name() + ".* TO 'norepl'@'%'");
+        RecordedHistory noRight = RecordedRun.record("no right", mariadb.as("norepl", "norepl").dataSource(), ds -> insert(ds, 3));
+        assertThat(noRight.writesFrom()).singleElement().asString().contains("from the statements");
+        assertThat(noRight.history().transactions()).extracting(Object::toString)
+                .anySatisfy(t -> assertThat(t).contains("w(plain/3, {\"id\":3,\"n\":3})"));
+    }
+
+    private static void insert(DataSource ds, int id) throws Exception {
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            s.executeUpdate("INSERT INTO plain VALUES (" + id + ", " + id + ")");
+        }
+    }
+
+    /** A data source that tells nothing of itself: connections only, as a wrapper of an application's own may. */
+    private static final class OpaqueDataSource implements DataSource {
+        private final DataSource real;
+
+        OpaqueDataSource(DataSource real) {
+            this.real = real;
+        }
+
+        @Override
+        public Connection getConnection() throws java.sql.SQLException {
+            return real.getConnection();
+        }
+
+        @Override
+        public Connection getConnection(String user, String pass) throws java.sql.SQLException {
+            return real.getConnection(user, pass);
+        }
+
+        @Override
+        public java.io.PrintWriter getLogWriter() {
+            return null;
+        }
+
+        @Override
+        public void setLogWriter(java.io.PrintWriter out) {
+        }
+
+        @Override
+        public void setLoginTimeout(int seconds) {
+        }
+
+        @Override
+        public int getLoginTimeout() {
+            return 0;
+        }
+
+        @Override
+        public java.util.logging.Logger getParentLogger() {
+            return java.util.logging.Logger.getGlobal();
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> type) throws java.sql.SQLException {
+            throw new java.sql.SQLException("not a wrapper");
+        }
+
+        @Override
+        public boolean isWrapperFor(Class<?> type) {
+            return false;
+        }
+    }
 }

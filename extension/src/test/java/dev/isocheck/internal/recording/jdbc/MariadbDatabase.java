@@ -173,6 +173,16 @@ public final class MariadbDatabase implements TestDatabase {
         }
     }
 
+    /** The user its data sources connect as. */
+    public String user() {
+        return user;
+    }
+
+    /** That user's password. */
+    public String password() {
+        return password;
+    }
+
     /** The database's name. */
     public String name() {
         return name;
