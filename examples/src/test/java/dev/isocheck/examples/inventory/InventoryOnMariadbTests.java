@@ -42,6 +42,23 @@ class InventoryOnMariadbTests {
         assertThat(failure.notModelled()).isEmpty();
     }
 
+    /**
+     * The same on a MariaDB that keeps a row-based binary log, as a primary does: the writes come
+     * from the server's own log, the statements go as written, and the lost update is caught the
+     * same way, named the same.
+     */
+    @Test
+    void theLostUpdateIsCaughtFromTheBinaryLogToo() {
+        IsolationViolationError failure = ExploredRuns.of(OrdersOnMariadb.class, "atRepeatableReadWithTheBinaryLog", reports)
+                .assertViolationFoundWithin(ExploredRuns.FIRST_FEW);
+
+        assertThat(failure.explanation()).isInstanceOfSatisfying(Explanation.Cycles.class,
+                cycles -> assertThat(cycles.familiarName()).contains("lost update"));
+        assertThat(failure.getMessage()).contains("stock/lamp", "UPDATE stock SET on_hand = ? WHERE sku = ?  [9, lamp]",
+                "writes recorded from MariaDB's binary log");
+        assertThat(failure.notModelled()).isEmpty();
+    }
+
     @Test
     void theSameCodeAtSerializablePassesInEveryScheduleExplored() {
         ExploredRuns.of(OrdersOnMariadb.class, "atSerializable", reports).assertEverySchedulePassed(5);
@@ -56,6 +73,13 @@ class InventoryOnMariadbTests {
             TwoOrdersAtOnce orders = new TwoOrdersAtOnce(EmbeddedMariadb.database("inventory_rr"), IsolationSetting.REPEATABLE_READ);
             assertThat(orders.order()).containsOnlyNulls();
             // 8 when the second order read the first's count; 9 when it wrote over it.
+            assertThat(orders.onHand()).isBetween(8, 9);
+        }
+
+        @InterleavingTest
+        void atRepeatableReadWithTheBinaryLog() throws Exception {
+            TwoOrdersAtOnce orders = new TwoOrdersAtOnce(EmbeddedMariadb.withBinaryLog("inventory_log"), IsolationSetting.REPEATABLE_READ);
+            assertThat(orders.order()).containsOnlyNulls();
             assertThat(orders.onHand()).isBetween(8, 9);
         }
 
