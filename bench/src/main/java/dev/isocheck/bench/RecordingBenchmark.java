@@ -69,8 +69,8 @@ public final class RecordingBenchmark {
             mysql = url != null;
             if (mysql) {
                 try (Connection c = plain.getConnection()) {
-                    System.out.printf("server: %s %s; writes recorded from the statements, each UPDATE's row read back%n",
-                            c.getMetaData().getDatabaseProductName(), c.getMetaData().getDatabaseProductVersion());
+                    System.out.printf("server: %s %s%n", c.getMetaData().getDatabaseProductName(),
+                            c.getMetaData().getDatabaseProductVersion());
                 }
             }
             DataSource recorded = Isocheck.record(plain);
@@ -137,6 +137,10 @@ public final class RecordingBenchmark {
             rate = run(recorded, threads, transfers, accounts, seed, false);
         }
         RecordedHistory history = recording.finish();
+        if (writesFrom.isEmpty()) {
+            writesFrom = history.writesFrom();
+            System.out.println("writes: " + String.join("; ", writesFrom));
+        }
         if (history.history().size() < threads * transfers || !history.notModelled().isEmpty()) {
             throw new IllegalStateException("the recording lost transactions or left tables out: "
                     + history.history().size() + " transactions, not modelled " + history.notModelled());
@@ -151,6 +155,9 @@ public final class RecordingBenchmark {
         }
         return rate;
     }
+
+    /** How the first recorded run's writes were recorded, printed once. */
+    private static java.util.List<String> writesFrom = java.util.List.of();
 
     /** Whether the server is MariaDB or MySQL ({@code -Durl}), not the embedded PostgreSQL. */
     private static boolean mysql;

@@ -214,7 +214,8 @@ public sealed interface Observation {
      * @param table     the table it names
      * @param statement the statement, for messages
      * @param count     the rows it matched
-     * @param readBack  whether every row it matched was read back after it, as a read of the transaction
+     * @param readBack  whether every row it matched is accounted for: read back after it, as a read
+     *                  of the transaction, or changed by it whatever it held (so in the log)
      */
     record MatchedRows(String table, String statement, long count, boolean readBack) implements Observation {
     }

@@ -515,7 +515,8 @@ final class PrimaryKeys implements PrimaryKeyLookup {
                     // the string written ('A' as 'a', '2' as the second member, 'y,x' as 'x,y').
                     type = java.sql.Types.OTHER;
                 }
-                if (found.put(lower, new TableColumns.Column(name, type)) != null) {
+                if (found.put(lower, new TableColumns.Column(name, type, false,
+                        rs.getInt("NULLABLE") == java.sql.DatabaseMetaData.columnNoNulls)) != null) {
                     twice.add(lower);
                 }
                 typeNames.put(lower, rs.getString("TYPE_NAME"));
@@ -537,7 +538,7 @@ final class PrimaryKeys implements PrimaryKeyLookup {
         }
         Set<String> exactText = TextCollations.exact(dialect, connection, schema, table, typeNames);
         found.replaceAll((lower, column) -> exactText.contains(lower)
-                ? new TableColumns.Column(column.name(), column.type(), true) : column);
+                ? new TableColumns.Column(column.name(), column.type(), true, column.notNull()) : column);
         // Two columns one name folds to: which is which is not known, and a row without one of them
         // would be partial; nothing is added or asked for on such a table.
         return twice.isEmpty() ? Map.copyOf(found) : Map.of();

@@ -274,10 +274,15 @@ abstract class StatementSupport {
             if (connection.dialect() == dev.isocheck.internal.recording.sql.Dialect.MARIADB && analysed instanceof Write write
                     && write.kind() == AnalysedStatement.WriteKind.UPDATE && result instanceof Number count && count.longValue() >= 0
                     && connection.countsFoundRows() && target == real) {
-                Observation.RowsRead matched = writes.readBackMatched(write, sql, count.longValue(),
-                        sql.equals(preparedSql) ? parameters.snapshot() : List.of());
+                List<Object> bound = sql.equals(preparedSql) ? parameters.snapshot() : List.of();
+                // An UPDATE that changes every row it matches has them all in the log: nothing to read back.
+                boolean changesAll = !connection.writesAnywhere(write.table()) && connection.knownColumnsOf(write.table())
+                        .filter(table -> dev.isocheck.internal.recording.sql.ChangingAssignment.changesEveryRow(sql, bound, table))
+                        .isPresent();
+                Observation.RowsRead matched = changesAll ? null : writes.readBackMatched(write, sql, count.longValue(), bound);
                 connection.observe(log, matched);
-                connection.observe(log, new Observation.MatchedRows(write.table(), sql, count.longValue(), matched != null));
+                connection.observe(log, new Observation.MatchedRows(write.table(), sql, count.longValue(),
+                        changesAll || matched != null));
             }
         }
         if (result instanceof ResultSet rs) {

@@ -31,13 +31,18 @@ public record TableColumns(List<String> key, Map<String, Column> columns, boolea
      * it holds character strings the database compares for equality code point by code point, as
      * the checker does ({@code text} in a deterministic collation on PostgreSQL, H2's
      * {@code VARCHAR} in its default binary collation): only then may a predicate read rest on
-     * {@code =}, {@code <>}, {@code IN} or {@code LIKE} over it.
+     * {@code =}, {@code <>}, {@code IN} or {@code LIKE} over it; and whether it is declared NOT NULL.
      */
-    public record Column(String name, int type, boolean exactText) {
+    public record Column(String name, int type, boolean exactText, boolean notNull) {
 
         /** A column whose strings, if any, are not known to compare exactly. */
         public Column(String name, int type) {
-            this(name, type, false);
+            this(name, type, false, false);
+        }
+
+        /** A column not known to be NOT NULL. */
+        public Column(String name, int type, boolean exactText) {
+            this(name, type, exactText, false);
         }
 
         /** The column as an identifier in {@code dialect}'s SQL: quoted, so that its exact spelling is what is meant. */
