@@ -138,6 +138,31 @@ class MariadbBinlogTests {
     }
 
     /**
+     * Columns the application does not write: a generated column (VIRTUAL and STORED), an
+     * INVISIBLE one with a default, an AUTO_INCREMENT key, a DEFAULT. The log gives every column
+     * of the row as the server stored it, in auto-commit mode too, and the reads that follow
+     * (SELECT * leaves the invisible column out, a read names it) see the same values.
+     */
+    @Test
+    void columnsTheServerFillsComeFromTheLog() throws Exception {
+        mariadb.run("DROP TABLE IF EXISTS filled", "CREATE TABLE filled (id INT AUTO_INCREMENT PRIMARY KEY, a INT NOT NULL,"
+                + " doubled INT AS (a * 2) VIRTUAL, tripled INT AS (a * 3) STORED, hidden INT INVISIBLE DEFAULT 7,"
+                + " note VARCHAR(10) DEFAULT 'new')");
+        RecordedHistory recorded = RecordedRun.record("filled", mariadb.dataSource(), ds -> {
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                s.executeUpdate("INSERT INTO filled (a) VALUES (5)");
+                s.executeUpdate("UPDATE filled SET a = a + 1 WHERE note = 'new'");
+                assertThat(drainRows(s.executeQuery("SELECT * FROM filled"))).isOne();
+                assertThat(drainRows(s.executeQuery("SELECT id, hidden FROM filled WHERE id = 1"))).isOne();
+            }
+        });
+        assertThat(recorded.notModelled()).isEmpty();
+        assertThat(recorded.history().transactions()).extracting(Object::toString).anySatisfy(t -> assertThat(t)
+                .contains("w(filled/1, {\"a\":6,\"doubled\":12,\"hidden\":7,\"id\":1,\"note\":\"new\",\"tripled\":18})"));
+        assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
+    }
+
+    /**
      * The driver reads a TIMESTAMP in its session's time zone, and the log's are rendered in the
      * recorder's own session's: where the application changes its session's zone, a table with a
      * TIMESTAMP column is left out, saying why, and one without is checked as before.
