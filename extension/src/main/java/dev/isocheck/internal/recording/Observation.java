@@ -216,8 +216,15 @@ public sealed interface Observation {
      * @param count     the rows it matched
      * @param readBack  whether every row it matched is accounted for: read back after it, as a read
      *                  of the transaction, or changed by it whatever it held (so in the log)
+     * @param upsert    an {@code INSERT ... ON DUPLICATE KEY UPDATE} or {@code REPLACE}, whose
+     *                  {@code count} is the rows it lists, each inserted, changed or left as it was
      */
-    record MatchedRows(String table, String statement, long count, boolean readBack) implements Observation {
+    record MatchedRows(String table, String statement, long count, boolean readBack, boolean upsert) implements Observation {
+
+        /** An UPDATE's. */
+        public MatchedRows(String table, String statement, long count, boolean readBack) {
+            this(table, statement, count, readBack, false);
+        }
     }
 
     /**

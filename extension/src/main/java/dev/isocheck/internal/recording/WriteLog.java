@@ -48,6 +48,22 @@ public interface WriteLog {
     default void sessionChanged(String setting) {
     }
 
+    /**
+     * Notes that the application did what the log does not show in {@code table}'s rows (made a
+     * temporary table of its name, named it in another database): it is left out of the account.
+     * {@code "*"} stands for every table.
+     */
+    default void leaveOut(String table, String why) {
+    }
+
+    /**
+     * Notes that a connection of the application moved to {@code database} ({@code setCatalog},
+     * {@code USE}): where the log keeps one database's rows, and that is another, what the
+     * connection does there is not in the account.
+     */
+    default void databaseUsed(String database) {
+    }
+
     /** Closes the log without reading it (the recording is dropped). Never throws. */
     void close();
 

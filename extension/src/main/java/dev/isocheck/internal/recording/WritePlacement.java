@@ -159,9 +159,10 @@ final class WritePlacement {
             return;
         }
         java.util.Map<String, Long> found = new java.util.TreeMap<>();
+        java.util.Map<String, Long> listed = new java.util.TreeMap<>();
         java.util.Map<String, String> unread = new java.util.TreeMap<>();
         for (Observation.MatchedRows m : matched) {
-            found.merge(m.table(), m.count(), Long::sum);
+            (m.upsert() ? listed : found).merge(m.table(), m.count(), Long::sum);
             if (!m.readBack() && m.count() > 0) {
                 unread.putIfAbsent(m.table(), m.statement());
             }
@@ -177,8 +178,8 @@ final class WritePlacement {
                 }
             }
             long updates = changes.values().stream().filter(seen -> seen[0] && seen[1]).count();
-            if (found.get(table) > updates) {
-                notes.accept(new NotModelled("rows of table " + table + " an UPDATE of " + finished.session()
+            if (found.getOrDefault(table, 0L) > updates || listed.getOrDefault(table, 0L) > changes.size()) {
+                notes.accept(new NotModelled("rows of table " + table + " a write of " + finished.session()
                         + " matched (statement: " + e.getValue() + ")", "it set them to the values they had, which the"
                         + " binary log does not show: what it read of them is not checked (an UPDATE naming its rows by key"
                         + " in a transaction is read back after it)"));

@@ -56,6 +56,13 @@ public final class MariadbWriteLog implements WriteLog {
         return logger;
     }
 
+    /** The events whose meaning the recorder knows: any other in the log leaves every table out. */
+    private static final java.util.Set<EventType> UNDERSTOOD = java.util.EnumSet.of(EventType.FORMAT_DESCRIPTION, EventType.ROTATE,
+            EventType.MARIADB_GTID, EventType.MARIADB_GTID_LIST, EventType.BINLOG_CHECKPOINT, EventType.ANNOTATE_ROWS,
+            EventType.TABLE_MAP, EventType.WRITE_ROWS, EventType.UPDATE_ROWS, EventType.DELETE_ROWS, EventType.EXT_WRITE_ROWS,
+            EventType.EXT_UPDATE_ROWS, EventType.EXT_DELETE_ROWS, EventType.XID, EventType.QUERY, EventType.HEARTBEAT,
+            EventType.STOP, EventType.INTVAR, EventType.RAND, EventType.USER_VAR, EventType.ROWS_QUERY);
+
     /** How long the replication connection may take to connect. */
     private static final long CONNECT_TIMEOUT_MS = 10_000;
 
@@ -68,6 +75,8 @@ public final class MariadbWriteLog implements WriteLog {
     private volatile boolean closed;
     /** Whether the application changed a session's time zone, which its TIMESTAMP reads depend on. */
     private volatile boolean timeZoneChanged;
+    /** What the application did that the log does not show, by table ({@code *}: every table), with why. */
+    private final Map<String, String> leftByApplication = new java.util.concurrent.ConcurrentHashMap<>();
 
     private MariadbWriteLog(SideConnections side, ReplicationAccount account, String database, String file, long position) {
         this.side = side;
@@ -109,12 +118,24 @@ public final class MariadbWriteLog implements WriteLog {
                     throw new SQLException("the application's connections work in no database");
                 }
             }
+            try (ResultSet rs = statement.executeQuery("SELECT @@log_bin_compress")) {
+                if (rs.next() && rs.getBoolean(1)) {
+                    // Compressed row events, which the log's reader does not decode.
+                    throw new SQLException("the server compresses its binary log (log_bin_compress)");
+                }
+            }
             try (ResultSet rs = statement.executeQuery("SHOW MASTER STATUS")) {
                 if (!rs.next()) {
                     throw new SQLException("SHOW MASTER STATUS gave no position in the binary log");
                 }
                 file = rs.getString(1);
                 position = rs.getLong(2);
+                String only = rs.getString(3);
+                String ignored = rs.getString(4);
+                if (only != null && !only.isBlank() || ignored != null && !ignored.isBlank()) {
+                    // binlog_do_db / binlog_ignore_db: some databases' writes are not logged.
+                    throw new SQLException("the server logs some databases only (binlog_do_db, binlog_ignore_db)");
+                }
             }
             account = ReplicationAccount.of(connection, given);
         }
@@ -172,7 +193,7 @@ public final class MariadbWriteLog implements WriteLog {
             throw new SQLException("the binary log was already read");
         }
         List<Event> events = events();
-        Map<String, String> leftOut = new TreeMap<>();
+        Map<String, String> leftOut = new TreeMap<>(leftByApplication);
         List<LoggedTransaction> transactions = transactions(events, leftOut);
         try (Connection connection = side.open()) {
             return new MariadbRendering(connection, database, timeZoneChanged).account(transactions, leftOut);
@@ -188,6 +209,35 @@ public final class MariadbWriteLog implements WriteLog {
     public void sessionChanged(String setting) {
         if ("time_zone".equals(setting)) {
             timeZoneChanged = true;
+        } else if ("sql_log_bin".equals(setting)) {
+            leftByApplication.putIfAbsent(MariadbRendering.EVERY_TABLE,
+                    "a session of the application ran with sql_log_bin = 0: what it wrote is not in the binary log");
+        }
+    }
+
+    @Override
+    public void leaveOut(String table, String why) {
+        leftByApplication.putIfAbsent(table, why);
+    }
+
+    @Override
+    public void databaseUsed(String used) {
+        if (used != null && !used.equals(database)) {
+            leftByApplication.putIfAbsent(MariadbRendering.EVERY_TABLE, "a connection of the application moved to the database "
+                    + used + " (setCatalog, USE), whose rows are kept apart from " + database + "'s and whose tables the"
+                    + " history names alike");
+        }
+    }
+
+    /**
+     * Notes a table the application named with a database ({@code db.t}): rows of another
+     * database's are not in the account, yet the history names them as this database's.
+     */
+    public void qualifiedTable(String schema, String table) {
+        if (!schema.equals(database)) {
+            leftByApplication.putIfAbsent(table.toLowerCase(Locale.ROOT), "a statement named " + schema + "." + table
+                    + ", another database's table of the same name, whose rows the binary log's account of " + database
+                    + " leaves out");
         }
     }
 
@@ -203,7 +253,7 @@ public final class MariadbWriteLog implements WriteLog {
         client.setConnectTimeout(CONNECT_TIMEOUT_MS);
         EventDeserializer deserializer = new EventDeserializer();
         deserializer.setCompatibilityMode(CompatibilityMode.CHAR_AND_BINARY_AS_BYTE_ARRAY,
-                CompatibilityMode.DATE_AND_TIME_AS_LONG_MICRO, CompatibilityMode.INVALID_DATE_AND_TIME_AS_NEGATIVE_ONE);
+                CompatibilityMode.DATE_AND_TIME_AS_LONG_MICRO, CompatibilityMode.INVALID_DATE_AND_TIME_AS_MIN_VALUE);
         client.setEventDeserializer(deserializer);
         List<Event> events = new ArrayList<>();
         client.registerEventListener(events::add);
@@ -253,6 +303,10 @@ public final class MariadbWriteLog implements WriteLog {
                 rows(current, tables, data, leftOut);
             } else if (type == EventType.QUERY && data instanceof QueryEventData query) {
                 statement(query, leftOut);
+            } else if (type == null || !UNDERSTOOD.contains(type)) {
+                // A compressed or newer row event, an XA prepare: rows may be in it.
+                leftOut.putIfAbsent(MariadbRendering.EVERY_TABLE, "the binary log holds an event the recorder does not read ("
+                        + (type == null ? "of an unknown type" : type) + ")");
             }
         }
         return out;

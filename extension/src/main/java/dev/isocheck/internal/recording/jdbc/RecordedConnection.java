@@ -4,6 +4,7 @@ import dev.isocheck.internal.recording.NotModelled;
 import dev.isocheck.internal.recording.Observation;
 import dev.isocheck.internal.recording.Recording;
 import dev.isocheck.internal.recording.TransactionLog;
+import dev.isocheck.internal.recording.WriteLog;
 import dev.isocheck.internal.recording.TransactionLog.Outcome;
 import dev.isocheck.internal.recording.LockProbe;
 import dev.isocheck.internal.recording.decoding.LogicalDecoding;
@@ -686,6 +687,9 @@ final class RecordedConnection implements InvocationHandler {
                 return metaData((DatabaseMetaData) Proxies.call(real, method, args));
             case "unwrap":
                 return unwrap(method, args);
+            case "setCatalog":
+                catalogSet((String) args[0]);
+                return Proxies.call(real, method, args);
             default:
                 return Proxies.call(real, method, args);
         }
@@ -725,7 +729,7 @@ final class RecordedConnection implements InvocationHandler {
                 log.writesFrom(decoding.logFor(log.recording()).orElse(null), autoCommit);
                 if (dialect == Dialect.MARIADB && log.writeLog() != null && lastGtid == GTID_UNKNOWN) {
                     // Where this session stands before the transaction: its GTID is the next one it commits.
-                    lastGtid = askGtid();
+                    lastGtid = askGtid(log);
                 }
             }
             for (Recording other : recordings.subList(Math.min(1, recordings.size()), recordings.size())) {
@@ -815,7 +819,15 @@ final class RecordedConnection implements InvocationHandler {
      * recorded transaction is found in the log by other means or not at all.
      */
     private void learnGtid(TransactionLog ended, Outcome outcome, boolean mayQuery) {
-        if (dialect != Dialect.MARIADB || decoding == null || outcome == Outcome.ABORTED && !partlyCommitted) {
+        if (dialect != Dialect.MARIADB || decoding == null) {
+            return;
+        }
+        if (outcome == Outcome.ABORTED && !partlyCommitted) {
+            // A rolled-back transaction commits nothing, but for its writes to a non-transactional
+            // table (Aria, MyISAM), which the log holds under a GTID of their own.
+            if (ended == null || ended.mayHaveWritten()) {
+                lastGtid = GTID_UNKNOWN;
+            }
             return;
         }
         boolean asks = ended != null && ended.writeLog() != null && ended.mayHaveWritten();
@@ -828,7 +840,7 @@ final class RecordedConnection implements InvocationHandler {
         long before = lastGtid;
         // Not after a statement that left warnings (or where the driver does not say whether it
         // did): asking would clear them before the application asks for them.
-        lastGtid = outcome == Outcome.COMMITTED && mayQuery && warnings() == 0 ? askGtid() : GTID_UNKNOWN;
+        lastGtid = outcome == Outcome.COMMITTED && mayQuery && warnings() == 0 ? askGtid(ended) : GTID_UNKNOWN;
         if (outcome != Outcome.COMMITTED || partlyCommitted || severalServerTransactions || ended.controlledBySql()
                 || before == GTID_UNKNOWN || lastGtid == GTID_UNKNOWN) {
             return;
@@ -836,10 +848,19 @@ final class RecordedConnection implements InvocationHandler {
         ended.xid(lastGtid == before ? NO_ROW_COMMITTED : lastGtid);
     }
 
-    /** The session's {@code @@last_gtid} as one number, -1 for none yet; {@link #GTID_UNKNOWN} when it cannot be asked. */
-    private long askGtid() {
-        try (Statement statement = real.createStatement(); java.sql.ResultSet rs = statement.executeQuery("SELECT @@last_gtid")) {
+    /**
+     * The session's {@code @@last_gtid} as one number, -1 for none yet; {@link #GTID_UNKNOWN} when
+     * it cannot be asked. Asked with {@code sql_log_bin}: a session that keeps its writes out of the
+     * log ({@code SET sql_log_bin = 0}) leaves {@code of}'s log incomplete, which it is told.
+     */
+    private long askGtid(TransactionLog of) {
+        try (Statement statement = real.createStatement();
+             java.sql.ResultSet rs = statement.executeQuery("SELECT @@last_gtid, @@session.sql_log_bin")) {
             String gtid = rs.next() ? rs.getString(1) : null;
+            if (!rs.getBoolean(2) && of != null && of.writeLog() != null) {
+                // The session writes nothing to the log: what it committed is in no account.
+                of.writeLog().sessionChanged("sql_log_bin");
+            }
             if (gtid == null || gtid.isEmpty()) {
                 return -1;
             }
@@ -858,6 +879,16 @@ final class RecordedConnection implements InvocationHandler {
     synchronized void maySendSeveralTransactions(boolean evenInATransaction) {
         if (dialect == Dialect.MARIADB && (autoCommit || evenInATransaction)) {
             severalServerTransactions = true;
+        }
+    }
+
+    /**
+     * On MariaDB with the binary log: a connection moved to another database, whose rows the
+     * log's account of the recording's database does not hold ({@link WriteLog#databaseUsed}).
+     */
+    private synchronized void catalogSet(String catalog) {
+        if (dialect == Dialect.MARIADB && decoding != null) {
+            Recording.currentAll().forEach(recording -> decoding.logFor(recording).ifPresent(log -> log.databaseUsed(catalog)));
         }
     }
 

@@ -217,11 +217,14 @@ abstract class StatementSupport {
             if (WriteSuspicion.severalStatements(sql)) {
                 connection.maySendSeveralTransactions(false);
             }
-            if (connection.dialect() == dev.isocheck.internal.recording.sql.Dialect.MARIADB && TIME_ZONE.matcher(sql).find()) {
-                log.writeLog().sessionChanged("time_zone");
-            }
-            if (real instanceof CallableStatement || SqlAnalyzer.firstWord(sql).equals("CALL")) {
+
+            if (real instanceof CallableStatement || CALL_OR_IMPLICIT_COMMIT.matcher(sql).find()) {
+                // A procedure may commit inside; LOCK TABLES, FLUSH, OPTIMIZE and the like, or
+                // SET autocommit = 1, commit what came before them.
                 connection.maySendSeveralTransactions(true);
+            }
+            if (connection.dialect() == dev.isocheck.internal.recording.sql.Dialect.MARIADB) {
+                mariadbLogged(log, sql);
             }
             if (analysed instanceof AnalysedStatement.NoRowsKnown) {
                 leaveOut(log, analysed, sql);
@@ -284,6 +287,14 @@ abstract class StatementSupport {
                 connection.observe(log, new Observation.MatchedRows(write.table(), sql, count.longValue(),
                         changesAll || matched != null));
             }
+            Optional<String> upsertTable = analysed instanceof Write write ? Optional.of(write.table())
+                    : analysed instanceof AnalysedStatement.Opaque opaque ? opaque.table() : Optional.empty();
+            int upserted = connection.dialect() == dev.isocheck.internal.recording.sql.Dialect.MARIADB && upsertTable.isPresent()
+                    && result instanceof Number ? SqlAnalyzer.upsertRowsListed(sql) : -1;
+            if (upserted > 0) {
+                // A row it set to the values it had is not in the log either.
+                connection.observe(log, new Observation.MatchedRows(upsertTable.get(), sql, upserted, false, true));
+            }
         }
         if (result instanceof ResultSet rs) {
             connection.afterExecute(null, true);
@@ -338,6 +349,44 @@ abstract class StatementSupport {
 
     /** A statement that may set a session's time zone (SET time_zone, SET @@session.time_zone, SET STATEMENT ...). */
     private static final java.util.regex.Pattern TIME_ZONE = java.util.regex.Pattern.compile("(?is)\\bSET\\b.*time_zone");
+    /**
+     * A procedure call ({@code CALL p()}, JDBC's {@code {call p()}}, {@code {? = call f()}}), or a
+     * statement MariaDB commits before it runs besides DDL, after comments.
+     */
+    private static final java.util.regex.Pattern CALL_OR_IMPLICIT_COMMIT = java.util.regex.Pattern.compile(
+            "(?is)^(?:\\s|/\\*.*?\\*/|--[^\\n]*\\n|#[^\\n]*\\n)*(?:\\{\\s*(?:\\?\\s*=\\s*)?call\\b|call\\b|lock\\b|unlock\\b"
+                    + "|flush\\b|optimize\\b|repair\\b|analyze\\b|check\\b|cache\\b|load\\s+index\\b|install\\b|uninstall\\b"
+                    + "|set\\s+(?:session\\s+|@@session\\.|@@)?autocommit\\b|start\\s+slave|stop\\s+slave|reset\\b)");
+    /** {@code CREATE TEMPORARY TABLE name}: a session's own table, which a row-based log never holds. */
+    private static final java.util.regex.Pattern TEMPORARY = java.util.regex.Pattern.compile(
+            "(?is)^\\s*CREATE\\s+(?:OR\\s+REPLACE\\s+)?TEMPORARY\\s+TABLE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?(?:[`\\w$]+\\.)?`?([\\w$]+)`?");
+
+    /**
+     * What a statement on MariaDB whose writes come from the binary log does that the log does
+     * not show: a session time zone (TIMESTAMPs read in it), a temporary table (never logged; one
+     * shadowing a table of the same name would make that table's reads look wrong), another
+     * database's table (its rows are not this database's account, yet named alike), a USE.
+     */
+    private void mariadbLogged(TransactionLog log, String sql) {
+        dev.isocheck.internal.recording.WriteLog writeLog = log.writeLog();
+        if (TIME_ZONE.matcher(sql).find()) {
+            writeLog.sessionChanged("time_zone");
+        }
+        java.util.regex.Matcher temporary = TEMPORARY.matcher(sql);
+        if (temporary.find()) {
+            writeLog.leaveOut(temporary.group(1).toLowerCase(java.util.Locale.ROOT), "the application made a temporary table of"
+                    + " this name, whose rows the binary log never holds and which hides the table of the same name from its session");
+        }
+        if (writeLog instanceof dev.isocheck.internal.recording.decoding.MariadbWriteLog mariadb) {
+            for (String[] qualified : SqlAnalyzer.qualifiedTables(sql)) {
+                mariadb.qualifiedTable(qualified[0], qualified[1]);
+            }
+        }
+        if (SqlAnalyzer.firstWord(sql).equals("USE")) {
+            String[] words = sql.trim().split("\\s+");
+            writeLog.databaseUsed(words.length > 1 ? words[1].replace("`", "").replace(";", "") : "");
+        }
+    }
 
     /** Calls {@code method} on {@code target}; a failure is the connection's to know of (it may doom the transaction), then the application's. */
     Object sent(Statement target, Method method, Object[] args) throws Throwable {

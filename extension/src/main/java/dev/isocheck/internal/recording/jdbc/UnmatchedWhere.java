@@ -69,7 +69,9 @@ final class UnmatchedWhere {
     /** The statement changed {@code count} rows ({@code -1}: not known). */
     void wrote(long count) {
         synchronized (connection) {
-            if (count == 0) {
+            // On MySQL and MariaDB an IGNORE may have skipped a row it matched (a foreign key
+            // restricting it), counting 0 and leaving a warning: then it is no read of nothing.
+            if (count == 0 && (!connection.dialect().isMysql() || connection.warnings() == 0)) {
                 read.exhausted(where);
             }
             read.closed();

@@ -16,8 +16,10 @@ import net.sf.jsqlparser.statement.update.UpdateSet;
  * Whether an UPDATE changes every row it matches, whatever the row held: it adds to (or takes
  * from) a NOT NULL integer column of its table a nonzero integer, as a literal or a parameter
  * bound as one ({@code SET balance = balance - ?}). Such a row never keeps its value (an overflow
- * fails the statement), so a log that shows only changed rows shows every row it matched. A
- * BEFORE trigger could undo the change; the caller asks for tables without triggers.
+ * fails the statement, under the strict SQL mode MariaDB and MySQL default to), so a log that
+ * shows only changed rows shows every row it matched. Not an UPDATE IGNORE (which clamps an
+ * overflow) or one that sets a column twice. A BEFORE trigger could undo the change; the caller
+ * asks for tables without triggers.
  */
 public final class ChangingAssignment {
 
@@ -34,17 +36,25 @@ public final class ChangingAssignment {
         try {
             List<net.sf.jsqlparser.statement.Statement> statements = RecentParses.statements(sql);
             if (statements.size() != 1 || !(statements.get(0) instanceof Update update) || update.getJoins() != null
-                    || update.getStartJoins() != null || update.getFromItem() != null) {
+                    || update.getStartJoins() != null || update.getFromItem() != null || update.isModifierIgnore()) {
+                // UPDATE IGNORE clamps an overflow instead of failing.
                 return false;
             }
+            java.util.Set<String> assigned = new java.util.HashSet<>();
+            boolean changes = false;
             for (UpdateSet set : update.getUpdateSets()) {
-                for (int i = 0; i < set.getColumns().size() && i < set.getValues().size(); i++) {
-                    if (changes(set.getColumns().get(i), set.getValues().get(i), parameters, table)) {
-                        return true;
+                if (set.getColumns().size() != set.getValues().size()) {
+                    return false;
+                }
+                for (int i = 0; i < set.getColumns().size(); i++) {
+                    if (!assigned.add(SqlAnalyzer.columnName(set.getColumns().get(i)))) {
+                        // SET v = v + 1, v = v - 1: the second undoes the first.
+                        return false;
                     }
+                    changes |= changes(set.getColumns().get(i), set.getValues().get(i), parameters, table);
                 }
             }
-            return false;
+            return changes;
         } catch (net.sf.jsqlparser.JSQLParserException | RuntimeException | StackOverflowError e) {
             return false;
         }

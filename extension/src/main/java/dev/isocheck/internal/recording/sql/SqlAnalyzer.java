@@ -122,6 +122,63 @@ public final class SqlAnalyzer {
         });
     }
 
+    private static final SqlTextCache<Integer> UPSERT_ROWS = new SqlTextCache<>();
+
+    /**
+     * How many rows an {@code INSERT ... VALUES ... ON DUPLICATE KEY UPDATE} or a {@code REPLACE
+     * ... VALUES} lists; -1 for any other statement.
+     */
+    public static int upsertRowsListed(String sql) {
+        return UPSERT_ROWS.computeIfAbsent(sql, text -> {
+            try {
+                Statement statement = onlyStatement(text).orElse(null);
+                net.sf.jsqlparser.statement.select.Select select = statement instanceof Insert insert
+                        && insert.getDuplicateUpdateSets() != null ? insert.getSelect()
+                        : statement instanceof net.sf.jsqlparser.statement.upsert.Upsert upsert ? upsert.getSelect() : null;
+                return select instanceof net.sf.jsqlparser.statement.select.Values values ? values.getExpressions().size() : -1;
+            } catch (RuntimeException | StackOverflowError e) {
+                return -1;
+            }
+        });
+    }
+
+    private static final SqlTextCache<List<String[]>> QUALIFIED_TABLES = new SqlTextCache<>();
+
+    /**
+     * Every table {@code sql} names with a database or schema, as {schema, table} (unquoted); a
+     * text that does not parse names none here (the analysis leaves it out anyway).
+     */
+    public static List<String[]> qualifiedTables(String sql) {
+        if (sql.indexOf('.') < 0) {
+            return List.of();
+        }
+        return QUALIFIED_TABLES.computeIfAbsent(sql, text -> {
+            try {
+                List<String[]> out = new ArrayList<>();
+                for (Statement statement : RecentParses.statements(text)) {
+                    new net.sf.jsqlparser.util.TablesNamesFinder<Void>() {
+                        @Override
+                        public <S> Void visit(Table table, S context) {
+                            String schema = table.getSchemaName();
+                            if (schema != null) {
+                                out.add(new String[] {unquote(schema), table.getUnquotedName()});
+                            }
+                            return super.visit(table, context);
+                        }
+                    }.getTables(statement);
+                }
+                return List.copyOf(out);
+            } catch (net.sf.jsqlparser.JSQLParserException | RuntimeException | StackOverflowError e) {
+                return List.of();
+            }
+        });
+    }
+
+    private static String unquote(String name) {
+        return name.length() > 1 && (name.startsWith("`") && name.endsWith("`") || name.startsWith("\"") && name.endsWith("\""))
+                ? name.substring(1, name.length() - 1) : name;
+    }
+
     private static final SqlTextCache<Optional<Map<String, Operand>>> ASSIGNED = new SqlTextCache<>();
 
     /**

@@ -94,14 +94,15 @@ class MariadbBinlogTests {
      * Every common column type, written by one transaction and read by the next: each value the
      * log gives, read back through a temporary table of the table's own columns, equals what the
      * driver reads from the table, so the history is checked whole and passes. Unsigned integers
-     * at their maximum (the log keeps their bits), fractional seconds, a TIMESTAMP, 4-byte UTF-8,
-     * Latin-1, ENUM and SET by their members, BIT, JSON, NULLs.
+     * at their maximum (the log keeps their bits), fractional seconds, a date before 1970, a
+     * TIMESTAMP, 4-byte UTF-8, Latin-1, ENUM and SET by their members, BIT, JSON, NULLs. (A FLOAT
+     * leaves its table out: below.)
      */
     @Test
     void valuesOfEveryCommonTypeFromTheLogEqualWhatTheDriverReads() throws Exception {
         mariadb.run("DROP TABLE IF EXISTS typed", "CREATE TABLE typed (id BIGINT UNSIGNED PRIMARY KEY, ti TINYINT, tu TINYINT UNSIGNED,"
                 + " si SMALLINT UNSIGNED, mi MEDIUMINT, mu MEDIUMINT UNSIGNED, iu INT UNSIGNED, bi BIGINT, bo BOOLEAN,"
-                + " de DECIMAL(12,3), fl FLOAT, db DOUBLE, da DATE, dt DATETIME(6), ts TIMESTAMP(3) NULL, tm TIME(2), yr YEAR,"
+                + " de DECIMAL(12,3), old DATE, db DOUBLE, da DATE, dt DATETIME(6), ts TIMESTAMP(3) NULL, tm TIME(2), yr YEAR,"
                 + " ch CHAR(5), vc VARCHAR(20) CHARACTER SET utf8mb4, la VARCHAR(10) CHARACTER SET latin1, bn BINARY(3),"
                 + " vb VARBINARY(8), tx TEXT, bl BLOB, en ENUM('red','green','blue'), st SET('a','b','c'), bt BIT(5), js JSON)");
         RecordedHistory recorded = RecordedRun.record("types", mariadb.dataSource(), ds -> {
@@ -109,7 +110,7 @@ class MariadbBinlogTests {
                 c.setAutoCommit(false);
                 try (Statement s = c.createStatement()) {
                     s.executeUpdate("INSERT INTO typed VALUES (18446744073709551615, -128, 255, 65535, -8388608, 16777215, 4294967295,"
-                            + " -9223372036854775808, TRUE, -123456789.125, 1.5, 2.718281828459045, '2024-02-29',"
+                            + " -9223372036854775808, TRUE, -123456789.125, '1960-05-01', 2.718281828459045, '2024-02-29',"
                             + " '2024-03-31 02:30:00.123456', '2024-10-27 01:30:00.5', '23:59:59.99', 2155, 'ab', 'h\u00e9llo \ud83d\ude00',"
                             + " 'caf\u00e9', x'000102', x'ff00', 'long text', x'deadbeef', 'green', 'a,c', b'10101', '{\"k\": [1, 2]}')");
                     s.executeUpdate("INSERT INTO typed (id) VALUES (1)");
@@ -204,15 +205,21 @@ class MariadbBinlogTests {
      */
     @Test
     void aValueTheLogDoesNotRenderLeavesItsTableOut() throws Exception {
-        mariadb.run("DROP TABLE IF EXISTS spans", "CREATE TABLE spans (id INT PRIMARY KEY, t TIME)");
+        mariadb.run("DROP TABLE IF EXISTS spans", "CREATE TABLE spans (id INT PRIMARY KEY, t TIME)",
+                "DROP TABLE IF EXISTS floats", "CREATE TABLE floats (id INT PRIMARY KEY, x FLOAT)");
         RecordedHistory recorded = RecordedRun.record("spans", mariadb.dataSource(), ds -> {
             try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
                 s.executeUpdate("INSERT INTO spans VALUES (1, '-25:00:00')");
+                s.executeUpdate("INSERT INTO floats VALUES (1, 1.2345678)");
             }
         });
-        assertThat(recorded.notModelled()).singleElement().satisfies(n -> {
+        assertThat(recorded.notModelled()).hasSize(2).anySatisfy(n -> {
             assertThat(n.subject()).startsWith("table spans");
             assertThat(n.reason()).contains("TIME");
+        }).anySatisfy(n -> {
+            // Rounded to 6 digits as text, whole through server-side prepared statements.
+            assertThat(n.subject()).startsWith("table floats");
+            assertThat(n.reason()).contains("FLOAT");
         });
     }
 

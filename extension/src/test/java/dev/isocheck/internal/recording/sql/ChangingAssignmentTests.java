@@ -43,6 +43,8 @@ class ChangingAssignmentTests {
         assertThat(changes("UPDATE accounts SET balance = maybe + 1 WHERE id = 1")).as("another column").isFalse();
         assertThat(changes("UPDATE accounts a JOIN other o ON o.id = a.id SET a.balance = a.balance + 1")).isFalse();
         assertThat(changes("DELETE FROM accounts WHERE id = 1")).isFalse();
+        assertThat(changes("UPDATE accounts SET balance = balance + 1, balance = balance - 1 WHERE id = 1")).as("set twice").isFalse();
+        assertThat(changes("UPDATE IGNORE accounts SET balance = balance + 1 WHERE id = 1")).as("clamps").isFalse();
         assertThat(changes("UPDATE accounts SET balance = balance + 1; DELETE FROM accounts")).isFalse();
     }
 }
