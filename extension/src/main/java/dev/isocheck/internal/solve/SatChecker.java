@@ -607,6 +607,8 @@ public final class SatChecker implements Checker {
         solver.getOrder().setPhaseSelectionStrategy(phases);
         TreeSet<Integer> onCycles = new TreeSet<>();
         int learnt = 0;
+        // Whether the solver's last timeout was the check's time limit rather than the engine's budget.
+        boolean[] timedByCheck = new boolean[1];
         AcyclicityTheory theory = null;
         try {
             solver.newVar(encoding.variableCount());
@@ -627,7 +629,9 @@ public final class SatChecker implements Checker {
                     return new Verdict.Unknown(level, "the SAT engine gave up after " + budget + " (" + learnt + " cycles learnt)");
                 }
                 // Throws when the check's own time limit has passed.
-                left = Math.min(left, limits.remainingNanos());
+                long checkLeft = limits.remainingNanos();
+                timedByCheck[0] = checkLeft <= left;
+                left = Math.min(left, checkLeft);
                 solver.setTimeoutMs(Math.max(1, left / 1_000_000));
                 boolean satisfiable = solver.isSatisfiable();
                 if (theory != null) {
@@ -667,8 +671,12 @@ public final class SatChecker implements Checker {
             }
             return unsatisfiable(history, level, known, onCycles, learntOut[0]);
         } catch (TimeoutException e) {
-            // The check's time limit, if that came first (remainingNanos throws then).
+            // The check's time limit, if that came first (remainingNanos throws then), or if the
+            // solver's timeout was the check's: sat4j's millisecond clock may fire a little early.
             limits.remainingNanos();
+            if (timedByCheck[0]) {
+                throw limits.timeExceeded();
+            }
             return new Verdict.Unknown(level, "the SAT engine gave up after " + budget + " (" + learntOut[0] + " cycles learnt)");
         }
     }
