@@ -381,6 +381,18 @@ public final class RecordedTransaction {
     }
 
     /**
+     * The primary key columns of {@code row}, a row with a value for each, in key order: what a
+     * log's old row says of a row it changed when read as its key alone.
+     */
+    public static Map<String, Object> keyColumns(List<String> keyColumns, Map<String, Object> row) {
+        Map<String, Object> key = new java.util.LinkedHashMap<>();
+        for (String column : keyColumns) {
+            key.put(column, row.get(column));
+        }
+        return key;
+    }
+
+    /**
      * The key of a row, {@code table/value} for a one-column key and {@code table/[v1,v2]} (JSON)
      * for a composite one; empty when a key column is missing or NULL.
      */

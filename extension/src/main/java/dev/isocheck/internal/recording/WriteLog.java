@@ -64,6 +64,14 @@ public interface WriteLog {
     default void databaseUsed(String database) {
     }
 
+    /**
+     * Notes a table the application named with a database or schema ({@code db.t}): where the log
+     * keeps one database's rows and {@code database} is another, that table's rows are not in the
+     * account, though the history names them alike.
+     */
+    default void tableNamedIn(String database, String table) {
+    }
+
     /** Closes the log without reading it (the recording is dropped). Never throws. */
     void close();
 

@@ -155,7 +155,7 @@ final class MariadbRendering {
                     // The old row is read as its key alone, which says the row was there, as on
                     // PostgreSQL: the whole old row would make an UPDATE at REPEATABLE READ read
                     // the version it replaced, and its lost update read as a non-repeatable read.
-                    before = keyOf(table, before);
+                    before = dev.isocheck.internal.recording.RecordedTransaction.keyColumns(table.key(), before);
                 }
                 if (after != null && beforeKey != null && !beforeKey.equals(afterKey)) {
                     // The key changed: the row left its old key for a new one.
@@ -180,14 +180,6 @@ final class MariadbRendering {
             }
         }
         return new Account(leftOut.containsKey(EVERY_TABLE) ? List.of() : kept, leftOut);
-    }
-
-    private static Map<String, Object> keyOf(TableFacts table, Map<String, Object> row) {
-        Map<String, Object> key = new LinkedHashMap<>();
-        for (String column : table.key()) {
-            key.put(column, row.get(column));
-        }
-        return key;
     }
 
     private static String key(TableFacts table, Map<String, Object> row) {

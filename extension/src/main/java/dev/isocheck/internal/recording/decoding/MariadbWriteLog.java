@@ -229,11 +229,8 @@ public final class MariadbWriteLog implements WriteLog {
         }
     }
 
-    /**
-     * Notes a table the application named with a database ({@code db.t}): rows of another
-     * database's are not in the account, yet the history names them as this database's.
-     */
-    public void qualifiedTable(String schema, String table) {
+    @Override
+    public void tableNamedIn(String schema, String table) {
         if (!schema.equals(database)) {
             leftByApplication.putIfAbsent(table.toLowerCase(Locale.ROOT), "a statement named " + schema + "." + table
                     + ", another database's table of the same name, whose rows the binary log's account of " + database

@@ -138,7 +138,7 @@ final class ServerRendering {
                     // The log gives no old row, and would have given the old key had it changed:
                     // the row was there, under this key, when the UPDATE changed it. Read so, a
                     // version of the row is read before the write, as with an old row logged.
-                    before = keyOf(p.facts(), after);
+                    before = dev.isocheck.internal.recording.RecordedTransaction.keyColumns(p.facts().key(), after);
                 }
                 if (after != null && beforeKey != null && !beforeKey.equals(afterKey)) {
                     // The key changed: the row left its old key for a new one.
@@ -195,15 +195,6 @@ final class ServerRendering {
             filled.put(e.getKey(), value);
         }
         return filled;
-    }
-
-    /** The primary key columns of {@code row}, a row with a value for each. */
-    private static Map<String, Object> keyOf(TableFacts facts, Map<String, Object> row) {
-        Map<String, Object> key = new LinkedHashMap<>();
-        for (String column : facts.key()) {
-            key.put(column, row.get(column));
-        }
-        return key;
     }
 
     private static String key(TableFacts facts, Map<String, Object> row) {

@@ -780,13 +780,13 @@ final class RecordedConnection implements InvocationHandler {
         if (failure != null && dooms(failure)) {
             doomedAt = log == null ? 0 : log.mark();
         }
-        if (dialect != Dialect.POSTGRESQL) {
-            // MariaDB's GTID of an auto-commit statement is asked as it ends ({@link #end}).
-        } else if (autoCommit && open && log != null && log.writeLog() != null && log.mayHaveWritten()
+        // MariaDB's GTID of an auto-commit statement is asked as it ends ({@link #end}); PostgreSQL's id range here.
+        if (dialect == Dialect.POSTGRESQL && autoCommit && open && log != null && log.writeLog() != null && log.mayHaveWritten()
                 && !askEveryId && log.keysWritten().isPresent()) {
             // Found in the log by the rows it changed: no id range needed.
             idsFrom = -1;
-        } else if (autoCommit && open && log != null && log.writeLog() != null && log.mayHaveWritten()) {
+        } else if (dialect == Dialect.POSTGRESQL && autoCommit && open && log != null && log.writeLog() != null
+                && log.mayHaveWritten()) {
             // The statement's transaction has ended at the server (an open result is buffered):
             // its id lies below what the server has not assigned yet.
             long until = ask(FIRST_UNASSIGNED_ID);

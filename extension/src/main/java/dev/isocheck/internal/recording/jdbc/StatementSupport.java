@@ -16,6 +16,7 @@ import dev.isocheck.internal.recording.sql.AnalysedStatement.Write;
 import dev.isocheck.internal.recording.sql.AnalysedStatement.WriteKind;
 import dev.isocheck.internal.recording.sql.ColumnValues;
 import dev.isocheck.internal.recording.sql.HiddenColumns;
+import dev.isocheck.internal.recording.sql.Dialect;
 import dev.isocheck.internal.recording.sql.SqlAnalyzer;
 import dev.isocheck.internal.recording.sql.WriteSuspicion;
 import java.lang.reflect.Method;
@@ -217,13 +218,12 @@ abstract class StatementSupport {
             if (WriteSuspicion.severalStatements(sql)) {
                 connection.maySendSeveralTransactions(false);
             }
-
             if (real instanceof CallableStatement || CALL_OR_IMPLICIT_COMMIT.matcher(sql).find()) {
                 // A procedure may commit inside; LOCK TABLES, FLUSH, OPTIMIZE and the like, or
                 // SET autocommit = 1, commit what came before them.
                 connection.maySendSeveralTransactions(true);
             }
-            if (connection.dialect() == dev.isocheck.internal.recording.sql.Dialect.MARIADB) {
+            if (connection.dialect() == Dialect.MARIADB) {
                 mariadbLogged(log, sql);
             }
             if (analysed instanceof AnalysedStatement.NoRowsKnown) {
@@ -274,26 +274,8 @@ abstract class StatementSupport {
             connection.observe(log, new Observation.MayHaveWritten(
                     analysed instanceof Write write ? Optional.of(write.table()) : Optional.empty(),
                     result instanceof Number count ? count.longValue() : -1, written));
-            if (connection.dialect() == dev.isocheck.internal.recording.sql.Dialect.MARIADB && analysed instanceof Write write
-                    && write.kind() == AnalysedStatement.WriteKind.UPDATE && result instanceof Number count && count.longValue() >= 0
-                    && connection.countsFoundRows() && target == real) {
-                List<Object> bound = sql.equals(preparedSql) ? parameters.snapshot() : List.of();
-                // An UPDATE that changes every row it matches has them all in the log: nothing to read back.
-                boolean changesAll = !connection.writesAnywhere(write.table()) && connection.knownColumnsOf(write.table())
-                        .filter(table -> dev.isocheck.internal.recording.sql.ChangingAssignment.changesEveryRow(sql, bound, table))
-                        .isPresent();
-                Observation.RowsRead matched = changesAll ? null : writes.readBackMatched(write, sql, count.longValue(), bound);
-                connection.observe(log, matched);
-                connection.observe(log, new Observation.MatchedRows(write.table(), sql, count.longValue(),
-                        changesAll || matched != null));
-            }
-            Optional<String> upsertTable = analysed instanceof Write write ? Optional.of(write.table())
-                    : analysed instanceof AnalysedStatement.Opaque opaque ? opaque.table() : Optional.empty();
-            int upserted = connection.dialect() == dev.isocheck.internal.recording.sql.Dialect.MARIADB && upsertTable.isPresent()
-                    && result instanceof Number ? SqlAnalyzer.upsertRowsListed(sql) : -1;
-            if (upserted > 0) {
-                // A row it set to the values it had is not in the log either.
-                connection.observe(log, new Observation.MatchedRows(upsertTable.get(), sql, upserted, false, true));
+            if (connection.dialect() == Dialect.MARIADB && result instanceof Number count && count.longValue() >= 0) {
+                matchedRows(log, analysed, sql, count.longValue(), target);
             }
         }
         if (result instanceof ResultSet rs) {
@@ -347,6 +329,34 @@ abstract class StatementSupport {
         wrote(-1);
     }
 
+    /**
+     * On MariaDB with the binary log, after a write that said how many rows it matched: what the
+     * log will not show of them. An UPDATE's rows it left as they were are read back after it
+     * ({@link WrittenRows#readBackMatched}) unless it changes every row it matches
+     * ({@link dev.isocheck.internal.recording.sql.ChangingAssignment}); an upsert's are counted, so
+     * that a row it left as it was is listed ({@code WritePlacement}).
+     */
+    private void matchedRows(TransactionLog log, AnalysedStatement analysed, String sql, long count, Statement target) {
+        if (analysed instanceof Write write && write.kind() == AnalysedStatement.WriteKind.UPDATE && connection.countsFoundRows()
+                && target == real) {
+            List<Object> bound = sql.equals(preparedSql) ? parameters.snapshot() : List.of();
+            // An UPDATE that changes every row it matches has them all in the log: nothing to read back.
+            boolean changesAll = !connection.writesAnywhere(write.table()) && connection.knownColumnsOf(write.table())
+                    .filter(table -> dev.isocheck.internal.recording.sql.ChangingAssignment.changesEveryRow(sql, bound, table))
+                    .isPresent();
+            Observation.RowsRead matched = changesAll ? null : writes.readBackMatched(write, sql, count, bound);
+            connection.observe(log, matched);
+            connection.observe(log, new Observation.MatchedRows(write.table(), sql, count, changesAll || matched != null));
+        }
+        Optional<String> table = analysed instanceof Write write ? Optional.of(write.table())
+                : analysed instanceof AnalysedStatement.Opaque opaque ? opaque.table() : Optional.empty();
+        int upserted = table.isPresent() ? SqlAnalyzer.upsertRowsListed(sql) : -1;
+        if (upserted > 0) {
+            // A row it set to the values it had is not in the log either.
+            connection.observe(log, new Observation.MatchedRows(table.get(), sql, upserted, false, true));
+        }
+    }
+
     /** A statement that may set a session's time zone (SET time_zone, SET @@session.time_zone, SET STATEMENT ...). */
     private static final java.util.regex.Pattern TIME_ZONE = java.util.regex.Pattern.compile("(?is)\\bSET\\b.*time_zone");
     /**
@@ -377,10 +387,8 @@ abstract class StatementSupport {
             writeLog.leaveOut(temporary.group(1).toLowerCase(java.util.Locale.ROOT), "the application made a temporary table of"
                     + " this name, whose rows the binary log never holds and which hides the table of the same name from its session");
         }
-        if (writeLog instanceof dev.isocheck.internal.recording.decoding.MariadbWriteLog mariadb) {
-            for (String[] qualified : SqlAnalyzer.qualifiedTables(sql)) {
-                mariadb.qualifiedTable(qualified[0], qualified[1]);
-            }
+        for (String[] qualified : SqlAnalyzer.qualifiedTables(sql)) {
+            writeLog.tableNamedIn(qualified[0], qualified[1]);
         }
         if (SqlAnalyzer.firstWord(sql).equals("USE")) {
             String[] words = sql.trim().split("\\s+");

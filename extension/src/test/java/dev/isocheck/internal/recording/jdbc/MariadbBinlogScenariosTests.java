@@ -73,17 +73,7 @@ class MariadbBinlogScenariosTests extends MariadbScenarios {
     @Override
     @Test
     void aBatchThatWritesOneRowTwiceLeavesItsTableOut() throws Exception {
-        RecordedHistory recorded = RecordedRun.record("batch twice", mariadb.dataSource(), ds -> {
-            try (Connection c = ds.getConnection();
-                 PreparedStatement s = c.prepareStatement("UPDATE counters SET n = ? WHERE id = ?")) {
-                for (int n = 1; n <= 2; n++) {
-                    s.setInt(1, n);
-                    s.setInt(2, 1);
-                    s.addBatch();
-                }
-                s.executeBatch();
-            }
-        });
+        RecordedHistory recorded = batchWritingOneRowTwice();
         assertThat(recorded.notModelled()).isEmpty();
         assertThat(recorded.history().transactions()).extracting(Object::toString)
                 .containsExactly("T1: ", "T2: r(counters/1, {\"id\":1}) w(counters/1, {\"id\":1,\"n\":1})",

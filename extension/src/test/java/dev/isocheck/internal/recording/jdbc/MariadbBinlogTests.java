@@ -153,8 +153,8 @@ class MariadbBinlogTests {
             try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
                 s.executeUpdate("INSERT INTO filled (a) VALUES (5)");
                 s.executeUpdate("UPDATE filled SET a = a + 1 WHERE note = 'new'");
-                assertThat(drainRows(s.executeQuery("SELECT * FROM filled"))).isOne();
-                assertThat(drainRows(s.executeQuery("SELECT id, hidden FROM filled WHERE id = 1"))).isOne();
+                assertThat(RecorderScenarios.drain(s.executeQuery("SELECT * FROM filled"))).isOne();
+                assertThat(RecorderScenarios.drain(s.executeQuery("SELECT id, hidden FROM filled WHERE id = 1"))).isOne();
             }
         });
         assertThat(recorded.notModelled()).isEmpty();
@@ -177,7 +177,7 @@ class MariadbBinlogTests {
                 s.execute("SET time_zone = '+05:30'");
                 s.executeUpdate("INSERT INTO stamps VALUES (1, '2024-10-27 01:30:00.5')");
                 s.executeUpdate("INSERT INTO plain VALUES (1, 1)");
-                assertThat(drainRows(s.executeQuery("SELECT * FROM stamps"))).isOne();
+                assertThat(RecorderScenarios.drain(s.executeQuery("SELECT * FROM stamps"))).isOne();
             }
         });
         assertThat(recorded.notModelled()).singleElement().satisfies(n -> {
@@ -187,16 +187,6 @@ class MariadbBinlogTests {
         assertThat(recorded.history().transactions()).extracting(Object::toString)
                 .anySatisfy(t -> assertThat(t).contains("w(plain/1, {\"id\":1,\"n\":1})"));
         assertThat(RecordedRun.check(recorded, IsolationLevel.STRICT_SERIALIZABLE).isSatisfied()).isTrue();
-    }
-
-    private static int drainRows(ResultSet rs) throws Exception {
-        try (rs) {
-            int rows = 0;
-            while (rs.next()) {
-                rows++;
-            }
-            return rows;
-        }
     }
 
     /**
@@ -242,9 +232,9 @@ class MariadbBinlogTests {
                 s.executeUpdate("INSERT INTO orders VALUES (1, 10)");
                 s.executeUpdate("INSERT INTO order_lines VALUES (1, 1), (2, 1)");
                 s.executeUpdate("DELETE FROM orders WHERE id = 1");
-                assertThat(drainRows(s.executeQuery("SELECT * FROM order_lines"))).isZero();
+                assertThat(RecorderScenarios.drain(s.executeQuery("SELECT * FROM order_lines"))).isZero();
                 s.execute("TRUNCATE TABLE scratch");
-                assertThat(drainRows(s.executeQuery("SELECT * FROM scratch"))).isZero();
+                assertThat(RecorderScenarios.drain(s.executeQuery("SELECT * FROM scratch"))).isZero();
             }
         });
         assertThat(recorded.notModelled()).extracting(n -> n.subject().split(" ")[1]).contains("order_lines", "scratch")
