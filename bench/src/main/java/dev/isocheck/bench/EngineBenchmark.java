@@ -71,8 +71,9 @@ public final class EngineBenchmark {
                                (dev.isocheck.internal.solve.SatChecker), pipeline-sat (the pipeline's
                                screening, then SatChecker), or the class name of any Checker with
                                a public no-argument constructor
-              --search S       with the pipeline: theory (the acyclicity theory inside sat4j,
-                               default) or loop (solve, check the model, learn its cycles)
+              --search S       with the pipeline: own (the acyclicity theory inside isocheck's own
+                               CDCL search, default), theory (the same theory inside sat4j)
+                               or loop (sat4j: solve, check the model, learn its cycles)
               --narrow-cycles B  with the pipeline: on (default) or off, the clauses of cycles of
                                width one and two added before the search
               --warmup N       unmeasured runs first (default 1)
@@ -452,7 +453,7 @@ public final class EngineBenchmark {
         String checkerName = "pipeline";
         /** {@code null}: the pipeline, with the engine's stage report. */
         Supplier<Checker> checker;
-        SatChecker.Search search = SatChecker.Search.THEORY;
+        SatChecker.Search search = SatChecker.Search.OWN;
         boolean narrowCycles = true;
         /** From the system property {@value SystemProperties#GPU}; a {@code --checker} class name gets its own default. */
         GpuMode gpu = GpuMode.AUTO;
@@ -502,9 +503,10 @@ public final class EngineBenchmark {
                         default -> throw new IllegalArgumentException("--narrow-cycles takes on or off, not '" + value + "'");
                     };
                     case "--search" -> o.search = switch (value.toLowerCase(Locale.ROOT)) {
+                        case "own" -> SatChecker.Search.OWN;
                         case "theory" -> SatChecker.Search.THEORY;
                         case "loop" -> SatChecker.Search.SOLVE_CHECK_LEARN;
-                        default -> throw new IllegalArgumentException("--search takes theory or loop, not '" + value + "'");
+                        default -> throw new IllegalArgumentException("--search takes own, theory or loop, not '" + value + "'");
                     };
                     case "--warmup" -> o.warmup = count(value, arg, 0);
                     case "--runs" -> o.runs = count(value, arg, 1);

@@ -321,6 +321,21 @@ final class AcyclicityTheory implements Constr, Propagatable, Undoable {
     public boolean propagate(UnitPropagationListener solver, int p) {
         vocabulary.watch(p, this);
         vocabulary.undos(p).push(this);
+        return assign(p);
+    }
+
+    @Override
+    public void undo(int p) {
+        unassign(p);
+    }
+
+    /**
+     * Literal {@code p} (internal form) became true: adds the edges it completes. Returns false
+     * when one closes a cycle; {@link #conflict()} then holds that cycle's literals. The edges
+     * after the one that closed the cycle are counted but not inserted, as {@link #unassign}
+     * expects.
+     */
+    boolean assign(int p) {
         boolean consistent = true;
         for (int i = literalStart[p]; i < literalStart[p + 1]; i++) {
             int e = literalEdges[i];
@@ -331,14 +346,28 @@ final class AcyclicityTheory implements Constr, Propagatable, Undoable {
         return consistent;
     }
 
-    @Override
-    public void undo(int p) {
+    /**
+     * Literal {@code p} is no longer true: its edges leave. Order-independent (unlike a trail),
+     * since removing an edge never invalidates the topological order, so a solver may unassign
+     * literals out of the order it assigned them.
+     */
+    void unassign(int p) {
         for (int i = literalStart[p]; i < literalStart[p + 1]; i++) {
             int e = literalEdges[i];
             if (trueCount[e]-- == needed[e]) {
                 active[e] = false;
             }
         }
+    }
+
+    /** The true internal literals of the cycle the last failed {@link #assign} ran into. */
+    int[] conflict() {
+        return conflict;
+    }
+
+    /** Whether internal literal {@code p} puts or helps put an edge in the graph. */
+    boolean conditionsEdges(int p) {
+        return p + 1 < literalStart.length && literalStart[p] != literalStart[p + 1];
     }
 
     /**
@@ -498,7 +527,7 @@ final class AcyclicityTheory implements Constr, Propagatable, Undoable {
                 continue;
             }
             int internal = LiteralsUtils.toInternal(literal);
-            if (!vocabulary.isSatisfied(internal)) {
+            if (vocabulary != null && !vocabulary.isSatisfied(internal)) {
                 throw new IllegalStateException("an edge of a cycle rests on a literal that is not true");
             }
             boolean seen = false;

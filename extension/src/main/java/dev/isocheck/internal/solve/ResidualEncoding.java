@@ -212,6 +212,11 @@ final class ResidualEncoding {
         }
     }
 
+    /** The clauses {@link #addTo} adds, in DIMACS form, for a solver other than sat4j. */
+    java.util.List<int[]> clauseList() {
+        return clauses();
+    }
+
     /** The clauses {@link #addTo} adds, in that order. */
     private java.util.List<int[]> clauses() {
         java.util.List<int[]> clauses = new java.util.ArrayList<>();
