@@ -51,6 +51,8 @@ final class AcyclicSolver {
     private final int firstReduce;
     private long restarts;
     private long reductions;
+    /** Learnt clauses at which the next reduction runs; kept across {@link #solve} calls, like the clauses. */
+    private long reduceAt;
     private final int restartUnit;
     private final int variables;
     private final AcyclicityTheory theory;
@@ -114,7 +116,14 @@ final class AcyclicSolver {
      */
     AcyclicSolver(int variables, AcyclicityTheory theory, boolean[] preferredPositive, int chronoJump, int restartUnit,
             int firstReduce) {
+        if (chronoJump < 0 || restartUnit < 1 || firstReduce < 1) {
+            // restartUnit 0 restarts before every decision and never ends; firstReduce 0 halves the
+            // learnt clauses before every decision.
+            throw new IllegalArgumentException("chronoJump " + chronoJump + ", restartUnit " + restartUnit
+                    + ", firstReduce " + firstReduce);
+        }
         this.firstReduce = firstReduce;
+        this.reduceAt = firstReduce;
         this.chronoJump = chronoJump;
         this.restartUnit = restartUnit;
         this.variables = variables;
@@ -216,7 +225,6 @@ final class AcyclicSolver {
         backtrack(0);
         long restartAt = conflicts + restartUnit * luby(1);
         int lubyIndex = 1;
-        long reduceAt = firstReduce;
         long steps = 0;
         while (true) {
             if ((++steps & 1023) == 0 && System.nanoTime() - deadlineNanos > 0) {
@@ -225,10 +233,16 @@ final class AcyclicSolver {
             int conflict = propagate();
             if (conflict != NO_CONFLICT) {
                 conflicts++;
+                int levelBefore = decisionLevel;
                 if (!resolve(conflict)) {
                     contradiction = true;
                     return Result.UNSATISFIABLE;
                 }
+                // propagate() stopped at a literal of the decision level and skipped the watches and
+                // the theory of it and of those after it; they are propagated again only because
+                // every way through resolve() backtracks at least one level, which moves them to
+                // levelStart[target] or later. A way that kept the decision level would lose them.
+                assert decisionLevel < levelBefore : "a conflict resolved without backtracking";
                 varDecay();
                 continue;
             }
