@@ -17,8 +17,10 @@ import java.util.Arrays;
  *   <li><b>Chronological backtracking</b> (Nadel and Ryvchin, SAT 2018; in the form of Möhle and
  *       Biere, "Backing Backtracking", SAT 2019): when a conflict would jump back more than
  *       {@link #CHRONO_JUMP} levels, the search undoes only the conflict's level and asserts the
- *       learnt literal at its own (lower) level, out of order on the trail. The decisions above
- *       stay. The theory allows this because removing an edge never invalidates its topological
+ *       learnt literal at its own (lower) level, out of order on the trail. The decisions below
+ *       the conflict's level stay; a conflict whose literals all sit below the decision level (a
+ *       cycle closed by literals implied late at low levels, frequent with this theory) still
+ *       undoes every level above its own first. The theory allows this because removing an edge never invalidates its topological
  *       order, so literals may leave the graph in any order.</li>
  *   <li><b>Phases from the theory's current order</b> (VeriStrong's polarity), as with sat4j.</li>
  *   <li><b>No generic constraint interface</b>: clauses are int arrays with two watches, the theory
