@@ -617,11 +617,11 @@ public final class SatChecker implements Checker {
     private Verdict solve(History history, IsolationLevel level, KnownGraph known, UnreturnedRows unreturned,
             ResidualEncoding encoding, boolean snapshots, int[] preferred, Reachability closure, int[] learntOut,
             Limits limits) {
+        List<int[]> narrow = closure == null ? List.of() : narrowCycles(encoding, closure, snapshots, limits);
         if (search != Search.OWN) {
-            return solveWithSat4j(history, level, known, unreturned, encoding, snapshots, preferred, closure, learntOut,
+            return solveWithSat4j(history, level, known, unreturned, encoding, snapshots, preferred, narrow, learntOut,
                     limits, search);
         }
-        List<int[]> narrow = closure == null ? List.of() : narrowCycles(encoding, closure, snapshots, limits);
         int[] rank = new int[preferred.length];
         for (int p = 0; p < preferred.length; p++) {
             rank[preferred[p]] = p;
@@ -657,7 +657,7 @@ public final class SatChecker implements Checker {
             if (result == AcyclicSolver.Result.UNSATISFIABLE) {
                 // A violation fails a user's test: the reference engine proves it again. Its
                 // verdict is the one returned (a model it finds is replayed like any other).
-                Verdict confirmed = solveWithSat4j(history, level, known, unreturned, encoding, snapshots, preferred, closure,
+                Verdict confirmed = solveWithSat4j(history, level, known, unreturned, encoding, snapshots, preferred, narrow,
                         learntOut, limits, Search.THEORY);
                 CONFIRMATIONS.incrementAndGet();
                 if (confirmed instanceof Verdict.Satisfied) {
@@ -669,8 +669,7 @@ public final class SatChecker implements Checker {
             DependencyGraph graph = snapshots ? encoding.snapshotGraphOf(model) : encoding.graphOf(model);
             List<int[]> cycles = graph.cycles(CYCLES_PER_ROUND);
             if (cycles.isEmpty()) {
-                return witness(history, level, known, snapshots ? DependencyGraph.snapshotOrder(graph.topologicalOrder())
-                        : graph.topologicalOrder(), unreturned);
+                return witnessOf(history, level, known, graph, snapshots, unreturned);
             }
             // The theory saw every edge, so this is a bug in the search; learning the cycle keeps
             // the answer right all the same.
@@ -682,7 +681,7 @@ public final class SatChecker implements Checker {
     }
 
     private Verdict solveWithSat4j(History history, IsolationLevel level, KnownGraph known, UnreturnedRows unreturned,
-            ResidualEncoding encoding, boolean snapshots, int[] preferred, Reachability closure, int[] learntOut,
+            ResidualEncoding encoding, boolean snapshots, int[] preferred, List<int[]> narrow, int[] learntOut,
             Limits limits, Search search) {
         int[] rank = new int[preferred.length];
         for (int p = 0; p < preferred.length; p++) {
@@ -705,10 +704,8 @@ public final class SatChecker implements Checker {
                 phases.followOrderOf(theory);
             }
             encoding.addTo(solver);
-            if (closure != null) {
-                for (int[] clause : narrowCycles(encoding, closure, snapshots, limits)) {
-                    solver.addClause(new VecInt(clause));
-                }
+            for (int[] clause : narrow) {
+                solver.addClause(new VecInt(clause));
             }
             while (true) {
                 long left = deadline - System.nanoTime();
@@ -737,8 +734,7 @@ public final class SatChecker implements Checker {
                 DependencyGraph graph = snapshots ? encoding.snapshotGraphOf(model) : encoding.graphOf(model);
                 List<int[]> cycles = graph.cycles(CYCLES_PER_ROUND);
                 if (cycles.isEmpty()) {
-                    return witness(history, level, known, snapshots ? DependencyGraph.snapshotOrder(graph.topologicalOrder())
-                            : graph.topologicalOrder(), unreturned);
+                    return witnessOf(history, level, known, graph, snapshots, unreturned);
                 }
                 for (int[] cycle : cycles) {
                     for (int e : cycle) {
@@ -766,6 +762,13 @@ public final class SatChecker implements Checker {
             }
             return new Verdict.Unknown(level, "the SAT engine gave up after " + budget + " (" + learntOut[0] + " cycles learnt)");
         }
+    }
+
+    /** The witness of a model's acyclic graph: its topological order (for snapshot isolation, of the commits). */
+    private static Verdict witnessOf(History history, IsolationLevel level, KnownGraph known, DependencyGraph graph,
+            boolean snapshots, UnreturnedRows unreturned) {
+        return witness(history, level, known, snapshots ? DependencyGraph.snapshotOrder(graph.topologicalOrder())
+                : graph.topologicalOrder(), unreturned);
     }
 
     /**
