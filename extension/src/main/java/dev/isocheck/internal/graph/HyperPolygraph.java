@@ -51,7 +51,17 @@ public final class HyperPolygraph {
     private final ReadExplanations explanations;
     private final UnreturnedRows unreturned;
     private final int items;
+    /** By observation: how many candidates. */
+    private final int[] candidateCount;
+    /**
+     * By observation: where its candidates start in {@link #candidates}, or {@code -1} when they
+     * are its explanations' writers as they stand (T⊥ first when {@link #initialFirst}): the reads
+     * of a duplicated value then share their key's list of its writers, held once by the
+     * explanations, instead of a copy each (146 million candidates at 100k transactions on hot
+     * rows, where each read of a value has every writer of that value).
+     */
     private final int[] candidateStart;
+    private final java.util.BitSet initialFirst = new java.util.BitSet();
     private final int[] candidates;
     private final int[] writerStart;
     private final int[] writers;
@@ -68,13 +78,22 @@ public final class HyperPolygraph {
         History history = known.history();
         items = explanations.size();
         int observations = items + unreturned.size();
-        candidateStart = new int[observations + 1];
+        candidateStart = new int[observations];
+        candidateCount = new int[observations];
         IntList candidateList = new IntList(observations + 16);
         for (int o = 0; o < items; o++) {
             WherePredicate clause = rowClause(history, explanations, o);
             int key = explanations.key(o);
             // A pinned read keeps only its pinned source (none if that is not a candidate).
             int pin = pins.sourceOf(explanations.transaction(o), explanations.operation(o), key);
+            if (clause == null && pin == ReadPins.NONE) {
+                candidateStart[o] = -1;
+                boolean initial = explanations.initialStateExplains(o);
+                initialFirst.set(o, initial);
+                candidateCount[o] = explanations.writerCount(o) + (initial ? 1 : 0);
+                continue;
+            }
+            candidateStart[o] = candidateList.size();
             if (explanations.initialStateExplains(o) && (pin == ReadPins.NONE || pin == ReadPins.INITIAL)
                     && mayBeSelected(clause, history, history.initialState().valueOf(key))) {
                 candidateList.add(KnownGraph.INITIAL);
@@ -86,10 +105,11 @@ public final class HyperPolygraph {
                     candidateList.add(known.node(writer));
                 }
             }
-            candidateStart[o + 1] = candidateList.size();
+            candidateCount[o] = candidateList.size() - candidateStart[o];
         }
         for (int r = 0; r < unreturned.size(); r++) {
             int pin = pins.sourceOf(unreturned.transaction(r), unreturned.operation(r), unreturned.key(r));
+            candidateStart[items + r] = candidateList.size();
             for (int i = 0; i < unreturned.candidateCount(r); i++) {
                 int c = unreturned.candidate(r, i);
                 if (pin != ReadPins.NONE && pin != (c == UnreturnedRows.INITIAL ? ReadPins.INITIAL : c)) {
@@ -97,7 +117,7 @@ public final class HyperPolygraph {
                 }
                 candidateList.add(c == UnreturnedRows.INITIAL ? KnownGraph.INITIAL : known.node(c));
             }
-            candidateStart[items + r + 1] = candidateList.size();
+            candidateCount[items + r] = candidateList.size() - candidateStart[items + r];
         }
         candidates = candidateList.toArray();
 
@@ -235,7 +255,7 @@ public final class HyperPolygraph {
 
     /** How many observations (WR constraints, single-candidate ones included), unreturned rows included. */
     public int observationCount() {
-        return candidateStart.length - 1;
+        return candidateCount.length;
     }
 
     /** How many observations are the {@link ReadExplanations}' (same numbers); unreturned rows follow. */
@@ -269,12 +289,22 @@ public final class HyperPolygraph {
 
     /** How many nodes may have served observation {@code o}; zero means nothing explains it. */
     public int candidateCount(int o) {
-        return candidateStart[o + 1] - candidateStart[o];
+        return candidateCount[o];
     }
 
     /** The {@code i}-th candidate writer node of observation {@code o}; {@link KnownGraph#INITIAL} comes first when present. */
     public int candidate(int o, int i) {
-        return candidates[candidateStart[o] + i];
+        int start = candidateStart[o];
+        if (start >= 0) {
+            return candidates[start + i];
+        }
+        if (initialFirst.get(o)) {
+            if (i == 0) {
+                return KnownGraph.INITIAL;
+            }
+            i--;
+        }
+        return known.node(explanations.writer(o, i));
     }
 
     /** The first observation nothing explains, or {@code -1}. */

@@ -43,9 +43,11 @@ public final class KnownGraph {
     private final int[] observations;
     private final int[] successorStart;
     private final int[] successorEdges;
+    private final boolean realTime;
 
     private KnownGraph(History history, ReadExplanations explanations, boolean realTime) {
         this.history = history;
+        this.realTime = realTime;
         nodeOfTransaction = new int[history.size()];
         transactionOfNode = new int[history.committedCount() + 1];
         transactionOfNode[INITIAL] = -1;
@@ -174,6 +176,15 @@ public final class KnownGraph {
     /** The history this graph is of. */
     public History history() {
         return history;
+    }
+
+    /**
+     * Whether real-time edges were added: then {@code end(a) < start(b)} implies that node
+     * {@code a} reaches node {@code b}, which pruning uses to decide whole ranges of write orders
+     * from times alone.
+     */
+    public boolean hasRealTime() {
+        return realTime;
     }
 
     /** How many nodes: the committed transactions plus T⊥. */

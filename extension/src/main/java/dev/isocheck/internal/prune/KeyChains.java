@@ -1,5 +1,7 @@
 package dev.isocheck.internal.prune;
 
+import dev.isocheck.history.History;
+import dev.isocheck.history.Transaction;
 import dev.isocheck.internal.graph.HyperPolygraph;
 import dev.isocheck.internal.graph.IntList;
 import dev.isocheck.internal.graph.KnownGraph;
@@ -22,6 +24,9 @@ import java.util.Arrays;
  * {@code slotStart(k) .. slotStart(k + 1)}, in the polygraph's writer order (ascending node).
  * <em>Certain readers</em> of a slot are the readers of observations whose only candidate is that
  * writer; certain readers of T⊥ are kept per key.
+ *
+ * <p>A key's chains are in the order of their real-time spans when the known graph has real-time
+ * edges ({@link #spanStart}), else in the order of their heads.
  *
  * <p>Two writers that both continue the same version (a lost update, when that version has a
  * single possible writer) are not chained: each is left a certain reader of the version, and
@@ -47,6 +52,9 @@ public final class KeyChains {
     private final int[] keyChains;
     private final int[] initialChain;
     private final int[] lostUpdates;
+    /** By chain: the real-time span (see {@link #spanStart}), or the whole line without real time. */
+    private final long[] spanStart;
+    private final long[] spanEnd;
 
     private KeyChains(HyperPolygraph polygraph) {
         this.polygraph = polygraph;
@@ -166,6 +174,51 @@ public final class KeyChains {
         chainHead = heads.toArray();
         chainTail = tails.toArray();
         keyChains = perKey.toArray();
+        spanStart = new long[chainHead.length];
+        spanEnd = new long[chainHead.length];
+        Arrays.fill(spanStart, Long.MIN_VALUE);
+        Arrays.fill(spanEnd, Long.MAX_VALUE);
+        if (polygraph.known().hasRealTime()) {
+            sortBySpan(keys);
+        }
+    }
+
+    /**
+     * With real-time edges: each chain's span from its head's start to its tail's end, and each
+     * key's chains sorted by the start of their spans (then their end, then their head), so that
+     * the chains whose order real time leaves open are neighbours ({@link ChainPairs}). A chain
+     * whose head has no start or whose tail has no end spans the whole line, and sorts first.
+     */
+    private void sortBySpan(int keys) {
+        History history = polygraph.known().history();
+        for (int c = 0; c < chainHead.length; c++) {
+            Transaction head = history.transaction(polygraph.known().transaction(slotNode[chainHead[c]]));
+            Transaction tail = history.transaction(polygraph.known().transaction(slotNode[chainTail[c]]));
+            long start = head.startTime();
+            long end = tail.endTime();
+            if (start != Transaction.NO_TIME && end != Transaction.NO_TIME) {
+                // A chain whose tail ends before its head starts is cyclic with real time (pruning
+                // finds the cycle); its span still covers both times.
+                spanStart[c] = Math.min(start, end);
+                spanEnd[c] = Math.max(start, end);
+            }
+        }
+        Integer[] order = new Integer[0];
+        for (int k = 0; k < keys; k++) {
+            int from = keyChainStart[k];
+            int count = keyChainStart[k + 1] - from;
+            if (order.length < count) {
+                order = new Integer[count];
+            }
+            for (int i = 0; i < count; i++) {
+                order[i] = keyChains[from + i];
+            }
+            Arrays.sort(order, 0, count, (a, b) -> spanStart[a] != spanStart[b] ? Long.compare(spanStart[a], spanStart[b])
+                    : spanEnd[a] != spanEnd[b] ? Long.compare(spanEnd[a], spanEnd[b]) : Integer.compare(a, b));
+            for (int i = 0; i < count; i++) {
+                keyChains[from + i] = order[i];
+            }
+        }
     }
 
     /**
@@ -256,6 +309,22 @@ public final class KeyChains {
     /** The chain of {@code key} that continues the initial state (it comes first), or {@code -1}. */
     public int initialChain(int key) {
         return initialChain[key];
+    }
+
+    /**
+     * The earliest time of {@code chain}'s real-time span: the start of its head, when the known
+     * graph has real-time edges and its head a start and its tail an end; else
+     * {@link Long#MIN_VALUE}. A chain whose span ends before another's starts certainly precedes
+     * it: its tail ends before the other's head starts, so a real-time edge leads from one to the
+     * other, and each chain's write-write edges lead from its head to its tail.
+     */
+    public long spanStart(int chain) {
+        return spanStart[chain];
+    }
+
+    /** The latest time of {@code chain}'s real-time span (its tail's end), or {@link Long#MAX_VALUE}; see {@link #spanStart}. */
+    public long spanEnd(int chain) {
+        return spanEnd[chain];
     }
 
     /**

@@ -10,7 +10,10 @@ import java.util.List;
  * or the conflicts that prove the history violates the level.
  *
  * <p>Chain pairs of key {@code k} are indexed by the positions {@code i < j} of the two chains in
- * {@link KeyChains#chain(int, int)}; a decided pair is in {@link #edges()} already.
+ * {@link KeyChains#chain(int, int)}; a decided pair is in {@link #edges()} already. With real-time
+ * edges, most pairs are ordered by time and never stored: only those in a chain's window
+ * ({@link #windowEnd}) can be open, and a chain past the window comes after it, reached from it
+ * through the first chains past the window ({@link #successorsEnd}).
  */
 public final class PrunedPolygraph {
 
@@ -56,29 +59,24 @@ public final class PrunedPolygraph {
 
     private final HyperPolygraph polygraph;
     private final KeyChains chains;
+    private final ChainPairs chainPairs;
     private final boolean snapshot;
     private final EdgeList edges;
-    private final long[] pairStart;
     private final byte[] pairs;
-    private final int[] candidateStart;
-    private final boolean[] dropped;
-    private final int[] live;
+    private final ReadCandidates reads;
     private final List<Conflict> conflicts;
     private final Statistics statistics;
     private int[] topologicalRank;
 
-    PrunedPolygraph(HyperPolygraph polygraph, KeyChains chains, boolean snapshot, EdgeList edges, long[] pairStart,
-            byte[] pairs, int[] candidateStart, boolean[] dropped, int[] live, List<Conflict> conflicts,
-            Statistics statistics) {
+    PrunedPolygraph(HyperPolygraph polygraph, ChainPairs chainPairs, boolean snapshot, EdgeList edges, byte[] pairs,
+            ReadCandidates reads, List<Conflict> conflicts, Statistics statistics) {
         this.polygraph = polygraph;
-        this.chains = chains;
+        this.chains = chainPairs.chains();
+        this.chainPairs = chainPairs;
         this.snapshot = snapshot;
         this.edges = edges;
-        this.pairStart = pairStart;
         this.pairs = pairs;
-        this.candidateStart = candidateStart;
-        this.dropped = dropped;
-        this.live = live;
+        this.reads = reads;
         this.conflicts = List.copyOf(conflicts);
         this.statistics = statistics;
     }
@@ -140,38 +138,68 @@ public final class PrunedPolygraph {
      * {@link #firstBefore} says which way it was decided.
      */
     public boolean isOpen(int key, int i, int j) {
-        return pairs[pairIndex(key, i, j)] == Pruner.OPEN;
+        long at = chainPairs.index(key, i, j);
+        return at >= 0 && pairs[(int) at] == Pruner.OPEN;
     }
 
     /** For a decided pair {@code i < j}: whether chain {@code i} comes before chain {@code j}. */
     public boolean firstBefore(int key, int i, int j) {
-        return pairs[pairIndex(key, i, j)] == Pruner.FIRST_BEFORE;
+        long at = chainPairs.index(key, i, j);
+        return at < 0 || pairs[(int) at] == Pruner.FIRST_BEFORE;
     }
 
     /**
-     * The decisions of every pair of {@code key}'s chains, in the order {@code (0, 1), (0, 2), …,
-     * (0, m-1), (1, 2), …}: for each, {@code 0} open, {@code 1} the first chain before the second,
-     * {@code 2} the second before the first. Written into {@code into} from index 0 (it must
-     * hold {@code m(m-1)/2}); for callers that read all pairs of a key, which a lookup per pair
-     * makes several times slower.
+     * The end (exclusive) of the window of {@code key}'s chain at position {@code i}: the pairs
+     * {@code (i, j)} for {@code i < j < windowEnd} may be open; every chain from {@code windowEnd}
+     * on comes after chain {@code i} by real time (all of them, without real time).
      */
-    public void pairDecisions(int key, byte[] into) {
-        long m = chains.chainCount(key);
-        System.arraycopy(pairs, (int) pairStart[key], into, 0, (int) (m * (m - 1) / 2));
+    public int windowEnd(int key, int i) {
+        return chainPairs.windowEnd(key, i);
     }
 
-    private int pairIndex(int key, int i, int j) {
-        long m = chains.chainCount(key);
-        return (int) (pairStart[key] + i * m - (long) i * (i + 1) / 2 + (j - i - 1));
+    /**
+     * The least position whose window may hold position {@code j} of {@code key}: the pairs
+     * {@code (i, j)} with {@code i < j} that may be open have {@code i} from here to {@code j - 1},
+     * each where {@code windowEnd(key, i) > j}.
+     */
+    public int reachBack(int key, int j) {
+        return chainPairs.reachBack(key, j);
+    }
+
+    /**
+     * The end (exclusive) of the first chains past the window of position {@code i} of {@code key}
+     * (from {@link #windowEnd}): every later chain starts after one of them ends, so certain
+     * edges lead from each such first chain's head to its head.
+     */
+    public int successorsEnd(int key, int i) {
+        return chainPairs.successorsEnd(key, i);
+    }
+
+    /**
+     * The end (exclusive) of the chains of {@code key} first by time, from position {@code 0}:
+     * every later chain starts after one of them ends.
+     */
+    public int earliestEnd(int key) {
+        return chainPairs.earliestEnd(key);
     }
 
     /** How many candidates of observation {@code o} are still possible. */
     public int liveCount(int o) {
-        return live[o];
+        return reads.liveCount(o);
     }
 
     /** Whether the {@code i}-th candidate of observation {@code o} is still possible. */
     public boolean isLive(int o, int i) {
-        return !dropped[candidateStart[o] + i];
+        return reads.isLive(o, i);
+    }
+
+    /**
+     * The first candidate of observation {@code o} from the {@code i}-th on that is still
+     * possible, or its candidate count when none is: a read of a duplicated value may have
+     * hundreds of candidates and a few left, so callers walk those
+     * ({@code for (int i = nextLive(o, 0); i < count; i = nextLive(o, i + 1))}).
+     */
+    public int nextLive(int o, int i) {
+        return reads.nextLive(o, i);
     }
 }

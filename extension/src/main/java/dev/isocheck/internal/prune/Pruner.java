@@ -76,11 +76,12 @@ public final class Pruner {
     private final boolean direct;
     private final int nodes;
     private final EdgeList edges = new EdgeList();
-    private final long[] pairStart;
+    /** Which pairs of chains are stored in {@link #pairs}; real time orders the others. */
+    private final ChainPairs chainPairs;
     private final byte[] pairs;
-    private final int[] candidateStart;
-    private final boolean[] dropped;
-    private final int[] live;
+    private final ReadCandidates reads;
+    /** With real time (and not by the definitions): the writers' times, for read pruning's shortcuts; else {@code null}. */
+    private final WriterTimes times;
     /** The observations ordered by key, then by index: the order reads are pruned in. */
     private final int[] byKey;
     private final List<PrunedPolygraph.Conflict> conflicts = new ArrayList<>();
@@ -91,36 +92,26 @@ public final class Pruner {
     /** Checked between the steps of each round. */
     private final Limits limits;
 
-    private Pruner(HyperPolygraph polygraph, KeyChains chains, boolean snapshot, long parallelPairs, boolean direct,
+    private Pruner(HyperPolygraph polygraph, ChainPairs chainPairs, boolean snapshot, long parallelPairs, boolean direct,
             java.util.function.Function<Dag, Reachability> closures, Limits limits) {
         this.closures = closures;
         this.limits = limits;
         this.parallelPairs = parallelPairs;
         this.direct = direct;
         this.polygraph = polygraph;
-        this.chains = chains;
+        this.chainPairs = chainPairs;
+        this.chains = chainPairs.chains();
         this.snapshot = snapshot;
         this.nodes = polygraph.known().nodeCount();
         int keys = polygraph.keyCount();
-        pairStart = new long[keys + 1];
-        for (int k = 0; k < keys; k++) {
-            long m = chains.chainCount(k);
-            pairStart[k + 1] = pairStart[k] + m * (m - 1) / 2;
+        if (chainPairs.count() > PAIR_LIMIT) {
+            throw new TooLargeException(chainPairs.count() + " pairs of write chains to order (more than " + PAIR_LIMIT + ")"
+                    + (polygraph.known().hasRealTime() ? "" : " without real-time order"));
         }
-        if (pairStart[keys] > PAIR_LIMIT) {
-            throw new TooLargeException(pairStart[keys] + " pairs of write chains to order (more than " + PAIR_LIMIT + ")");
-        }
-        pairs = new byte[(int) pairStart[keys]];
+        pairs = new byte[(int) chainPairs.count()];
         int observations = polygraph.observationCount();
-        candidateStart = new int[observations + 1];
-        for (int o = 0; o < observations; o++) {
-            candidateStart[o + 1] = candidateStart[o] + polygraph.candidateCount(o);
-        }
-        dropped = new boolean[candidateStart[observations]];
-        live = new int[observations];
-        for (int o = 0; o < observations; o++) {
-            live[o] = polygraph.candidateCount(o);
-        }
+        reads = new ReadCandidates(polygraph);
+        times = chainPairs.byTime() && !direct ? new WriterTimes(polygraph) : null;
         // Observations key by key (counting sort, stable): read pruning queries the closure
         // between a key's writers and its readers, so taking a key's reads together keeps those
         // writers' closure rows in the cache (in observation order, which hops from key to key,
@@ -183,8 +174,8 @@ public final class Pruner {
         Objects.requireNonNull(limits, "limits is null");
         long started = System.nanoTime();
         KeyChains chains = KeyChains.of(polygraph);
-        return new Pruner(polygraph, chains, snapshot, PARALLEL_PAIRS, false, dag -> ReachabilityEngines.closureOf(dag, gpu),
-                limits).run(started);
+        return new Pruner(polygraph, ChainPairs.of(chains), snapshot, PARALLEL_PAIRS, false,
+                dag -> ReachabilityEngines.closureOf(dag, gpu), limits).run(started);
     }
 
     /**
@@ -211,15 +202,27 @@ public final class Pruner {
      */
     static PrunedPolygraph prune(HyperPolygraph polygraph, boolean snapshot, long parallelPairs, boolean direct,
             java.util.function.Function<Dag, Reachability> closures) {
+        return prune(polygraph, snapshot, parallelPairs, direct, closures, true);
+    }
+
+    /**
+     * As {@link #prune(HyperPolygraph, boolean, long, boolean, java.util.function.Function)}; without
+     * {@code byTime}, every pair of each key's chains is stored and decided by the closure, even
+     * where real time orders it ({@link ChainPairs#all}: tests, which hold the two equal).
+     */
+    static PrunedPolygraph prune(HyperPolygraph polygraph, boolean snapshot, long parallelPairs, boolean direct,
+            java.util.function.Function<Dag, Reachability> closures, boolean byTime) {
         long started = System.nanoTime();
         KeyChains chains = KeyChains.of(polygraph);
-        return new Pruner(polygraph, chains, snapshot, parallelPairs, direct, closures, Limits.none()).run(started);
+        return new Pruner(polygraph, byTime ? ChainPairs.of(chains) : ChainPairs.all(chains), snapshot, parallelPairs, direct,
+                closures, Limits.none()).run(started);
     }
 
     private PrunedPolygraph run(long started) {
         long pairsBefore = pairs.length;
         int readsBefore = openReads();
         addCertainEdges();
+        dropByTime();
         while (true) {
             limits.checkTime();
             rounds++;
@@ -272,8 +275,8 @@ public final class Pruner {
         }
         PrunedPolygraph.Statistics statistics = new PrunedPolygraph.Statistics(rounds, pairsBefore, pairsAfter,
                 readsBefore, openReads(), edges.size(), (System.nanoTime() - started) / 1_000_000);
-        return new PrunedPolygraph(polygraph, chains, snapshot, edges, pairStart, pairs, candidateStart, dropped,
-                live, found, statistics);
+        return new PrunedPolygraph(polygraph, chainPairs, snapshot, edges, pairs, reads, found,
+                statistics);
     }
 
     /**
@@ -295,8 +298,8 @@ public final class Pruner {
         int n = snapshot ? nodes : 0;
         UnreturnedRows rows = polygraph.unreturnedRows();
         int first = polygraph.itemObservationCount();
-        for (int o = first; o < live.length; o++) {
-            if (live[o] < 2) {
+        for (int o = first; o < polygraph.observationCount(); o++) {
+            if (reads.liveCount(o) < 2) {
                 continue;
             }
             int reader = polygraph.reader(o);
@@ -319,18 +322,15 @@ public final class Pruner {
                 }
             }
             if (settled) {
-                for (int i = 0; i < polygraph.candidateCount(o); i++) {
-                    dropped[candidateStart[o] + i] = true;
-                }
-                live[o] = 0;
+                reads.dropAll(o);
             }
         }
     }
 
     private int openReads() {
         int open = 0;
-        for (int o = 0; o < live.length; o++) {
-            open += live[o] > 1 ? 1 : 0;
+        for (int o = 0; o < polygraph.observationCount(); o++) {
+            open += reads.liveCount(o) > 1 ? 1 : 0;
         }
         return open;
     }
@@ -366,23 +366,92 @@ public final class Pruner {
                 if (first >= 0) {
                     addReadWrite(reader, chains.node(chains.head(first)), k);
                 } else {
-                    for (int c = 0; c < chains.chainCount(k); c++) {
+                    // T⊥'s version precedes every chain's: edges to those first by time reach the rest.
+                    for (int c = 0; c < chainPairs.earliestEnd(k); c++) {
                         addReadWrite(reader, chains.node(chains.head(chains.chain(k, c))), k);
                     }
                 }
             }
             if (first >= 0) {
-                // The chain continuing T⊥ precedes every other chain of the key.
-                for (int c = 0; c < chains.chainCount(k); c++) {
+                // The chain continuing T⊥ precedes every other chain of the key (those first by
+                // time: they lead on to the rest).
+                for (int c = 0; c < chainPairs.earliestEnd(k); c++) {
                     addOrder(k, first, chains.chain(k, c));
                 }
             }
+            addTimeOrders(k);
         }
         int[] lost = chains.lostUpdateEdges();
         for (int i = 0; i < lost.length; i += 2) {
             edges.add(lost[i], lost[i + 1], EdgeKind.READ_WRITE, -1);
             edges.add(lost[i + 1], lost[i], EdgeKind.READ_WRITE, -1);
         }
+    }
+
+    /**
+     * The read-write edges of the pairs of {@code key}'s chains that real time orders
+     * ({@link ChainPairs}): from the readers of each chain's tail to the heads of the first chains
+     * after its window, where no real-time edge leads already. Their write-write edges are
+     * real-time edges (or paths of them), and the other chains after the window are reached
+     * through the first ones.
+     */
+    private void addTimeOrders(int key) {
+        for (int i = 0; i < chains.chainCount(key); i++) {
+            int tail = chains.tail(chains.chain(key, i));
+            int readers = chains.readerCount(tail);
+            if (readers == 0) {
+                continue;
+            }
+            for (int j = chainPairs.windowEnd(key, i); j < chainPairs.successorsEnd(key, i); j++) {
+                int head = chains.node(chains.head(chains.chain(key, j)));
+                for (int r = 0; r < readers; r++) {
+                    int reader = chains.reader(tail, r);
+                    if (!chainPairs.realTimeOrders(reader, head)) {
+                        addReadWrite(reader, head, key);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * With real time: drops each read candidate that real time alone rules out
+     * ({@link WriterTimes#rulesOut}: the reader precedes it, or it precedes another writer of the
+     * key that precedes the reader, by real-time edges), before the first round, which would
+     * drop them too but for each candidate of each read (146 million at 100k transactions on hot
+     * rows). A read left one candidate gets its edges; a read that would be left none keeps its
+     * candidates, for the first round to find and explain the cycle.
+     */
+    private void dropByTime() {
+        if (times == null) {
+            return;
+        }
+        IntList found = new IntList(1024);
+        for (int o = 0; o < polygraph.observationCount(); o++) {
+            int count = polygraph.candidateCount(o);
+            if (count < 2) {
+                continue;
+            }
+            int reader = polygraph.reader(o);
+            int key = polygraph.key(o);
+            long latestStart = times.latestStartBefore(key, reader);
+            int left = 0;
+            for (int i = 0; i < count && left == 0; i++) {
+                left += times.rulesOut(polygraph.candidate(o, i), reader, latestStart) ? 0 : 1;
+            }
+            if (left == 0) {
+                continue;
+            }
+            for (int i = 0; i < count; i++) {
+                if (times.rulesOut(polygraph.candidate(o, i), reader, latestStart)) {
+                    reads.drop(o, i);
+                }
+            }
+            if (reads.liveCount(o) == 1) {
+                collectLastCandidate(found, o);
+            }
+        }
+        addCollected(found);
     }
 
     private void addReadWrite(int reader, int overwriter, int key) {
@@ -440,11 +509,11 @@ public final class Pruner {
         int threads = Math.min(Runtime.getRuntime().availableProcessors(), 8);
         int parts = threads > 1 && pairs.length >= parallelPairs && keys > 1 ? threads : 1;
         int[] rangeStart = new int[parts + 1];
-        long total = pairStart[keys];
+        long total = chainPairs.count();
         int k = 0;
         for (int t = 1; t < parts; t++) {
             long target = total * t / parts;
-            while (k < keys && pairStart[k] < target) {
+            while (k < keys && chainPairs.keyStart(k) < target) {
                 k++;
             }
             rangeStart[t] = k;
@@ -489,12 +558,13 @@ public final class Pruner {
         PairTargets targets = round.clocks != null ? new PairTargets(round.clocks) : null;
         for (int k = fromKey; k < toKey; k++) {
             int m = chains.chainCount(k);
-            long at = pairStart[k];
+            long at = chainPairs.keyStart(k);
             if (targets != null) {
                 targets.load(k);
             }
             for (int i = 0; i < m; i++) {
-                for (int j = i + 1; j < m; j++, at++) {
+                int end = chainPairs.windowEnd(k, i);
+                for (int j = i + 1; j < end; j++, at++) {
                     if (pairs[(int) at] != OPEN) {
                         continue;
                     }
@@ -731,7 +801,7 @@ public final class Pruner {
     private void pruneReads() {
         int observations = byKey.length;
         int threads = Math.min(Runtime.getRuntime().availableProcessors(), 8);
-        long total = candidateStart[observations];
+        long total = reads.total();
         int parts = threads > 1 && total >= parallelPairs / 4 && observations > 1 ? threads : 1;
         int[] rangeStart = new int[parts + 1];
         int at = 0;
@@ -787,17 +857,15 @@ public final class Pruner {
         IntList latest = new IntList(64);
         for (int at = from; at < to; at++) {
             int o = byKey[at];
-            if (live[o] < 2) {
+            if (reads.liveCount(o) < 2) {
                 continue;
             }
             int reader = polygraph.reader(o);
             int key = polygraph.key(o);
             int firstDropped = -1;
             int latestCount = -1;
-            for (int i = 0; i < polygraph.candidateCount(o); i++) {
-                if (dropped[candidateStart[o] + i]) {
-                    continue;
-                }
+            int count = polygraph.candidateCount(o);
+            for (int i = reads.nextLive(o, 0); i < count; i = reads.nextLive(o, i + 1)) {
                 int writer = polygraph.candidate(o, i);
                 boolean closes;
                 if (direct || writer != KnownGraph.INITIAL && closure.reaches(reader, writer)
@@ -813,17 +881,16 @@ public final class Pruner {
                     }
                 }
                 if (closes) {
-                    dropped[candidateStart[o] + i] = true;
-                    live[o]--;
+                    reads.drop(o, i);
                     firstDropped = firstDropped < 0 ? i : firstDropped;
                 }
             }
-            if (live[o] == 0) {
+            if (reads.liveCount(o) == 0) {
                 range.conflict = o;
                 range.conflictFirstDropped = firstDropped;
                 return range;
             }
-            if (live[o] == 1) {
+            if (reads.liveCount(o) == 1) {
                 collectLastCandidate(range.edges, o);
             }
         }
@@ -891,8 +958,16 @@ public final class Pruner {
         int readerChain = clocks == null ? 0 : clocks.chains().chainOf(reader);
         int readerIndex = clocks == null ? 0 : clocks.chains().indexOf(reader);
         int shift = snapshot ? nodes : 0;
-        for (int i = 0; i < polygraph.writerCount(key); i++) {
-            int w = polygraph.writer(key, i);
+        // With real time, only the writers real time leaves near the reader can be latest
+        // (WriterTimes): every other writer that precedes the reader precedes one of them.
+        IntList window = null;
+        if (times != null) {
+            window = new IntList(64);
+            times.window(key, reader, times.latestStartBefore(key, reader), window);
+        }
+        int writers = window != null ? window.size() : polygraph.writerCount(key);
+        for (int i = 0; i < writers; i++) {
+            int w = window != null ? window.get(i) : polygraph.writer(key, i);
             if (w == reader) {
                 continue;
             }
@@ -925,7 +1000,7 @@ public final class Pruner {
         int key = polygraph.key(o);
         int writer = -1;
         for (int i = 0; i < polygraph.candidateCount(o); i++) {
-            if (!dropped[candidateStart[o] + i]) {
+            if (reads.isLive(o, i)) {
                 writer = polygraph.candidate(o, i);
             }
         }
@@ -934,7 +1009,7 @@ public final class Pruner {
             if (first >= 0) {
                 collectReadWrite(into, reader, chains.node(chains.head(first)), key);
             } else {
-                for (int c = 0; c < chains.chainCount(key); c++) {
+                for (int c = 0; c < chainPairs.earliestEnd(key); c++) {
                     collectReadWrite(into, reader, chains.node(chains.head(chains.chain(key, c))), key);
                 }
             }

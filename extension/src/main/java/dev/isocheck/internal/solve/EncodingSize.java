@@ -37,8 +37,8 @@ final class EncodingSize {
      * variable (a hash entry, a boxed key and value) and the pair's key and positions.
      */
     static final long BYTES_PER_OPEN_PAIR = 100;
-    /** Per candidate write of a read: its variable, if any. */
-    static final long BYTES_PER_CANDIDATE = 4;
+    /** Per candidate write of a read left more than one: its index and its variable. */
+    static final long BYTES_PER_CANDIDATE = 8;
 
     private EncodingSize() {
     }

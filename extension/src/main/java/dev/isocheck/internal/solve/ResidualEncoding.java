@@ -53,8 +53,6 @@ final class ResidualEncoding {
     private final int[][] chainsAfter;
     /** By key: {@link #earliestChains}. */
     private final int[][] earliestChains;
-    /** Scratch for {@link #orderChains}: one key's pair decisions. */
-    private byte[] decisions = new byte[0];
     /** By key: {@link #chainsByRank}. */
     private final int[][] chainsByRank;
     private int edgeCount = -1;
@@ -63,7 +61,16 @@ final class ResidualEncoding {
     private byte[] edgeKind;
     private int[] edgeA;
     private int[] edgeB;
-    private final int[] observationStart;
+    /**
+     * By observation with two or more candidates left: where its live candidates start in
+     * {@link #liveCandidate} and {@link #readVariables} (empty ranges for the others). Only live
+     * candidates are listed: a read of a duplicated value on a hot row may have hundreds of
+     * candidates, of which pruning leaves a few.
+     */
+    private final int[] variableStart;
+    /** The index among its observation's candidates of each live candidate listed. */
+    private final int[] liveCandidate;
+    /** The WR variable of each live candidate listed. */
     private final int[] readVariables;
     private final IntList residualObservations = new IntList(64);
     private int variables;
@@ -94,7 +101,9 @@ final class ResidualEncoding {
                 chainPosition[chains.chain(k, i)] = i;
             }
             for (int i = 0; i < m; i++) {
-                for (int j = i + 1; j < m; j++) {
+                // Past its window, real time orders every pair.
+                int end = pruned.windowEnd(k, i);
+                for (int j = i + 1; j < end; j++) {
                     if (pruned.isOpen(k, i, j)) {
                         openKey.add(k);
                         openFirst.add(i);
@@ -105,11 +114,13 @@ final class ResidualEncoding {
             }
         }
         int observations = polygraph.observationCount();
-        observationStart = new int[observations + 1];
+        variableStart = new int[observations + 1];
         for (int o = 0; o < observations; o++) {
-            observationStart[o + 1] = observationStart[o] + polygraph.candidateCount(o);
+            variableStart[o + 1] = variableStart[o]
+                    + (polygraph.candidateCount(o) > 1 && pruned.liveCount(o) > 1 ? pruned.liveCount(o) : 0);
         }
-        readVariables = new int[observationStart[observations]];
+        liveCandidate = new int[variableStart[observations]];
+        readVariables = new int[variableStart[observations]];
         for (int o = 0; o < observations; o++) {
             if (polygraph.candidateCount(o) < 2) {
                 continue;
@@ -117,10 +128,11 @@ final class ResidualEncoding {
             // Originally uncertain: its edges are chosen per model, even when one candidate is left.
             residualObservations.add(o);
             if (pruned.liveCount(o) > 1) {
-                for (int i = 0; i < polygraph.candidateCount(o); i++) {
-                    if (pruned.isLive(o, i)) {
-                        readVariables[observationStart[o] + i] = ++variables;
-                    }
+                int at = variableStart[o];
+                int count = polygraph.candidateCount(o);
+                for (int i = pruned.nextLive(o, 0); i < count; i = pruned.nextLive(o, i + 1)) {
+                    liveCandidate[at] = i;
+                    readVariables[at++] = ++variables;
                 }
             }
         }
@@ -163,11 +175,8 @@ final class ResidualEncoding {
         int at = pairs;
         for (int r = 0; r < residualObservations.size(); r++) {
             int o = residualObservations.get(r);
-            for (int i = 0; i < polygraph.candidateCount(o); i++) {
-                int v = readVariables[observationStart[o] + i];
-                if (v != 0) {
-                    keyed[at++] = ((long) rank[polygraph.reader(o)] << 32) | v;
-                }
+            for (int i = variableStart[o]; i < variableStart[o + 1]; i++) {
+                keyed[at++] = ((long) rank[polygraph.reader(o)] << 32) | readVariables[i];
             }
         }
         if (at != pairs + reads) {
@@ -184,9 +193,7 @@ final class ResidualEncoding {
             edgeB[e] = edgeB[e] == 0 ? 0 : Integer.signum(edgeB[e]) * renamed[Math.abs(edgeB[e])];
         }
         for (int i = 0; i < readVariables.length; i++) {
-            if (readVariables[i] != 0) {
-                readVariables[i] = renamed[readVariables[i]];
-            }
+            readVariables[i] = renamed[readVariables[i]];
         }
     }
 
@@ -225,14 +232,7 @@ final class ResidualEncoding {
         for (int at = 0; at < residualObservations.size(); at++) {
             int o = residualObservations.get(at);
             if (pruned.liveCount(o) > 1) {
-                int[] atLeastOne = new int[pruned.liveCount(o)];
-                int n = 0;
-                for (int i = 0; i < polygraph.candidateCount(o); i++) {
-                    if (pruned.isLive(o, i)) {
-                        atLeastOne[n++] = readVariables[observationStart[o] + i];
-                    }
-                }
-                clauses.add(atLeastOne);
+                clauses.add(java.util.Arrays.copyOfRange(readVariables, variableStart[o], variableStart[o + 1]));
             }
         }
         for (int g = 0; g < groups; g++) {
@@ -371,10 +371,8 @@ final class ResidualEncoding {
             }
             int readerRank = rank[polygraph.reader(o)];
             int best = -1;
-            for (int i = 0; i < polygraph.candidateCount(o); i++) {
-                if (!pruned.isLive(o, i)) {
-                    continue;
-                }
+            int count = polygraph.candidateCount(o);
+            for (int i = pruned.nextLive(o, 0); i < count; i = pruned.nextLive(o, i + 1)) {
                 int r = rank[polygraph.candidate(o, i)];
                 if (best < 0) {
                     best = i;
@@ -394,7 +392,12 @@ final class ResidualEncoding {
 
     /** The literal "observation {@code o} reads from its {@code i}-th candidate", or 0 when that is certain. */
     private int readsFrom(int o, int i) {
-        return readVariables[observationStart[o] + i];
+        for (int at = variableStart[o]; at < variableStart[o + 1]; at++) {
+            if (liveCandidate[at] == i) {
+                return readVariables[at];
+            }
+        }
+        return 0;
     }
 
     /**
@@ -505,10 +508,9 @@ final class ResidualEncoding {
         }
         for (int at = 0; at < residualObservations.size(); at++) {
             int o = residualObservations.get(at);
-            for (int c = 0; c < polygraph.candidateCount(o); c++) {
-                if (pruned.isLive(o, c)) {
-                    addRead(sink, o, polygraph.candidate(o, c), readsFrom(o, c));
-                }
+            int count = polygraph.candidateCount(o);
+            for (int c = pruned.nextLive(o, 0); c < count; c = pruned.nextLive(o, c + 1)) {
+                addRead(sink, o, polygraph.candidate(o, c), readsFrom(o, c));
             }
         }
     }
@@ -537,10 +539,8 @@ final class ResidualEncoding {
             }
             int o = residualObservations.get(at);
             int key = polygraph.key(o);
-            for (int c = 0; c < polygraph.candidateCount(o); c++) {
-                if (!pruned.isLive(o, c)) {
-                    continue;
-                }
+            int candidates = polygraph.candidateCount(o);
+            for (int c = pruned.nextLive(o, 0); c < candidates; c = pruned.nextLive(o, c + 1)) {
                 int writer = polygraph.candidate(o, c);
                 if (writer == KnownGraph.INITIAL) {
                     count += chains.initialChain(key) >= 0 ? 1 : earliestChains(key).length;
@@ -606,13 +606,13 @@ final class ResidualEncoding {
 
     /**
      * The positions of the chains of {@code key} that a read of the last version of chain
-     * {@code chain} needs read-write edges to: every chain whose order
-     * after it is open, and of those certainly after it only the first ones. A chain {@code C}
-     * certainly after another {@code K} certainly after {@code chain} needs no edge: the edge to
-     * {@code K}'s head, then {@code K}'s versions and the certain order, already lead to {@code C}'s
-     * head (in the snapshot graph too: those are base edges). Without this, a key written by a
-     * hundred chains gives each of its reads a hundred edges (hundreds of millions at 100k
-     * transactions with duplicate values).
+     * {@code chain} needs read-write edges to: every chain whose order after it is open, and of
+     * those certainly after it only the first ones. A chain {@code C} certainly after another
+     * {@code K} certainly after {@code chain} needs no edge: the edge to {@code K}'s head, then
+     * {@code K}'s versions and the certain order, already lead to {@code C}'s head (in the
+     * snapshot graph too: those are base edges). Without this, a key written by a hundred chains
+     * gives each of its reads a hundred edges (hundreds of millions at 100k transactions with
+     * duplicate values).
      */
     private int[] chainsAfter(int key, int chain) {
         if (chainsAfter[chain] == null) {
@@ -641,14 +641,14 @@ final class ResidualEncoding {
 
     /**
      * Computes {@link #chainsAfter} for every chain of {@code key} and {@link #earliestChains} of
-     * the key at once, with bit sets over the chains in rank order: the chains each certainly
-     * precedes and those whose order with it is open, read from the pairs once (a key's pairs
-     * are quadratic in its chains; reading them again for each chain, as a scan per chain did,
-     * cost about a second at 100k transactions). The first chains after a set are then found
-     * as {@code chainsAfter} always did: take the earliest left in rank order, keep it, and drop
-     * every chain it certainly precedes. In pruning's topological order a chain comes after
-     * every chain certainly before it, so that drops all that are implied (with another order,
-     * only fewer: still correct).
+     * the key at once. For each chain, the chains whose order with it is open are kept, and of
+     * those certainly after it, the first ones: taken in rank order (pruning's topological order,
+     * in which a chain comes after every chain certainly before it), each is kept unless a kept
+     * one certainly precedes it. The candidates are the pairs pruning stored with the chain (its
+     * window and the windows that hold it) and, past its window, only the first chains real time
+     * puts after it ({@link PrunedPolygraph#successorsEnd}): the others start after one of those
+     * ends, so they are reached through it. Linear in the key's stored pairs and the candidates'
+     * comparisons, not quadratic in its chains (3,400 chains per hot key at 100k transactions).
      */
     private void orderChains(int key) {
         int[] byRank = chainsByRank(key);
@@ -657,79 +657,84 @@ final class ResidualEncoding {
         for (int r = 0; r < m; r++) {
             rankIndex[byRank[r]] = r;
         }
-        int words = (m + 63) >>> 6;
-        long[] after = new long[m * words];
-        long[] open = new long[m * words];
-        if (decisions.length < m * (m - 1) / 2) {
-            decisions = new byte[m * (m - 1) / 2];
-        }
-        pruned.pairDecisions(key, decisions);
-        int at = 0;
-        for (int i = 0; i < m; i++) {
-            int ri = rankIndex[i];
-            for (int j = i + 1; j < m; j++, at++) {
-                int rj = rankIndex[j];
-                if (decisions[at] == 0) {
-                    open[i * words + (rj >>> 6)] |= 1L << rj;
-                    open[j * words + (ri >>> 6)] |= 1L << ri;
-                } else if (decisions[at] == 1) {
-                    after[i * words + (rj >>> 6)] |= 1L << rj;
-                } else {
-                    after[j * words + (ri >>> 6)] |= 1L << ri;
+        IntList open = new IntList(16);
+        IntList after = new IntList(16);
+        for (int p = 0; p < m; p++) {
+            open.truncate(0);
+            after.truncate(0);
+            for (int q = pruned.reachBack(key, p); q < p; q++) {
+                if (pruned.windowEnd(key, q) > p) {
+                    if (pruned.isOpen(key, q, p)) {
+                        open.add(q);
+                    } else if (!pruned.firstBefore(key, q, p)) {
+                        after.add(q);
+                    }
                 }
             }
-        }
-        long[] left = new long[words];
-        long[] kept = new long[words];
-        for (int p = 0; p < m; p++) {
-            System.arraycopy(after, p * words, left, 0, words);
-            firsts(left, kept, after, byRank, words);
-            for (int w = 0; w < words; w++) {
-                kept[w] |= open[p * words + w];
+            int windowEnd = pruned.windowEnd(key, p);
+            for (int q = p + 1; q < windowEnd; q++) {
+                if (pruned.isOpen(key, p, q)) {
+                    open.add(q);
+                } else if (pruned.firstBefore(key, p, q)) {
+                    after.add(q);
+                }
             }
-            chainsAfter[chains.chain(key, p)] = positions(kept, byRank);
+            for (int q = windowEnd; q < pruned.successorsEnd(key, p); q++) {
+                after.add(q);
+            }
+            int[] kept = firsts(key, after, rankIndex);
+            int[] result = new int[open.size() + kept.length];
+            for (int i = 0; i < open.size(); i++) {
+                result[i] = open.get(i);
+            }
+            System.arraycopy(kept, 0, result, open.size(), kept.length);
+            chainsAfter[chains.chain(key, p)] = byRankOf(result, rankIndex);
         }
-        java.util.Arrays.fill(left, -1L);
-        if ((m & 63) != 0) {
-            left[words - 1] = (1L << (m & 63)) - 1;
+        after.truncate(0);
+        for (int q = 0; q < pruned.earliestEnd(key); q++) {
+            after.add(q);
         }
-        firsts(left, kept, after, byRank, words);
-        earliestChains[key] = positions(kept, byRank);
+        earliestChains[key] = firsts(key, after, rankIndex);
     }
 
     /**
-     * Into {@code kept} (by rank index): repeatedly the earliest chain left in {@code left},
-     * dropping from {@code left} every chain it certainly precedes. Consumes {@code left}.
+     * Of the positions {@code candidates} of {@code key}'s chains, in rank order, each unless an
+     * earlier one kept certainly precedes it.
      */
-    private static void firsts(long[] left, long[] kept, long[] after, int[] byRank, int words) {
-        java.util.Arrays.fill(kept, 0L);
-        for (int w = 0; w < words; w++) {
-            while (left[w] != 0) {
-                int r = (w << 6) + Long.numberOfTrailingZeros(left[w]);
-                left[w] &= left[w] - 1;
-                kept[w] |= 1L << r;
-                int c = byRank[r];
-                for (int v = w; v < words; v++) {
-                    left[v] &= ~after[c * words + v];
-                }
+    private int[] firsts(int key, IntList candidates, int[] rankIndex) {
+        int[] sorted = byRankOf(candidates.toArray(), rankIndex);
+        int kept = 0;
+        for (int c : sorted) {
+            boolean implied = false;
+            for (int k = 0; k < kept && !implied; k++) {
+                implied = certainlyBefore(key, sorted[k], c);
+            }
+            if (!implied) {
+                sorted[kept++] = c;
             }
         }
+        return java.util.Arrays.copyOf(sorted, kept);
     }
 
-    /** The positions of the chains whose rank indexes are set in {@code bits}, in rank order. */
-    private static int[] positions(long[] bits, int[] byRank) {
-        int count = 0;
-        for (long word : bits) {
-            count += Long.bitCount(word);
+    /** Whether chain position {@code a} of {@code key} certainly comes before position {@code b}. */
+    private boolean certainlyBefore(int key, int a, int b) {
+        if (a < b) {
+            return !pruned.isOpen(key, a, b) && pruned.firstBefore(key, a, b);
         }
-        int[] result = new int[count];
-        int at = 0;
-        for (int w = 0; w < bits.length; w++) {
-            for (long word = bits[w]; word != 0; word &= word - 1) {
-                result[at++] = byRank[(w << 6) + Long.numberOfTrailingZeros(word)];
-            }
+        return !pruned.isOpen(key, b, a) && !pruned.firstBefore(key, b, a);
+    }
+
+    /** {@code positions} sorted by their rank index (in place; returned). */
+    private static int[] byRankOf(int[] positions, int[] rankIndex) {
+        long[] keyed = new long[positions.length];
+        for (int i = 0; i < positions.length; i++) {
+            keyed[i] = ((long) rankIndex[positions[i]] << 32) | positions[i];
         }
-        return result;
+        java.util.Arrays.sort(keyed);
+        for (int i = 0; i < positions.length; i++) {
+            positions[i] = (int) keyed[i];
+        }
+        return positions;
     }
 
     /**

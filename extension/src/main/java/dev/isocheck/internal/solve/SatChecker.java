@@ -536,7 +536,8 @@ public final class SatChecker implements Checker {
         // holds (per open pair and per candidate), then its edges and variables, counted.
         long candidateSum = 0;
         for (int o = 0; o < polygraph.observationCount(); o++) {
-            candidateSum += polygraph.candidateCount(o);
+            // The encoding lists the live candidates of reads left more than one.
+            candidateSum += pruned.liveCount(o) > 1 ? pruned.liveCount(o) : 0;
         }
         long candidates = candidateSum;
         long openPairs = pruned.statistics().pairsAfter();
@@ -544,7 +545,7 @@ public final class SatChecker implements Checker {
         ResidualEncoding encoding;
         long edges;
         try (Limits.Reservation tables = limits.reserve(tableBytes, () -> "the SAT encoding's tables ("
-                + count(openPairs) + " open pairs of write chains, " + count(candidates) + " candidate writes of reads)")) {
+                + count(openPairs) + " open pairs of write chains, " + count(candidates) + " candidate writes of reads left open)")) {
             encoding = new ResidualEncoding(pruned, limits);
             edges = encoding.edgeBound();
         }
