@@ -29,7 +29,6 @@ public final class Value {
     /** The absent value: the key did not exist, or was deleted. Written as JSON {@code null}. */
     public static final Value ABSENT = new Value(null);
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE);
     private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
     /**
@@ -337,9 +336,19 @@ public final class Value {
     @Override
     public String toString() {
         try {
-            return JSON.writeValueAsString(toJava());
+            return Json.MAPPER.writeValueAsString(toJava());
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a Value could not be written as JSON", e);
         }
+    }
+
+    /**
+     * Jackson's writer, made on the first {@link #toString()}: an {@code ObjectMapper} loads about
+     * 370 classes (a fifth of a second on a cold JVM), and reading and checking a history never
+     * prints a value.
+     */
+    private static final class Json {
+
+        static final ObjectMapper MAPPER = new ObjectMapper();
     }
 }

@@ -26,7 +26,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -44,7 +43,7 @@ import picocli.CommandLine.Spec;
  * same, or a bug, is one line naming the history (and a JSON object with {@code error}), never a
  * stack trace and never a pass; the command goes on with the next history.
  *
- * <p>The options are picocli's ({@link Main} assembles the command line); {@link #run(String[])}
+ * <p>The options are picocli's ({@link Commands} assembles the command line); {@link #run(String[])}
  * runs this command alone, as tests and {@code SerializableCheckTests} do.
  */
 @Command(name = "check", mixinStandardHelpOptions = true, versionProvider = Version.class, sortOptions = false,
@@ -159,12 +158,44 @@ public final class CheckCommand implements Callable<Integer> {
         String[] command = new String[args.length + 1];
         command[0] = "check";
         System.arraycopy(args, 0, command, 1, args.length);
-        return Main.commandLine(this, out, err).execute(command);
+        return Commands.of(this, out, err).execute(command);
     }
 
     @Override
     public Integer call() {
-        refuseContradictions();
+        Optional<String> contradiction = contradiction();
+        if (contradiction.isPresent()) {
+            throw UsageErrors.refusal(spec, contradiction.get());
+        }
+        return checkAll();
+    }
+
+    /**
+     * Runs with {@code arguments} read by {@link PlainCheckLine} instead of picocli, as picocli
+     * would run {@link #call()}: an exception is a last resort's one line ({@link Main#internalError}).
+     * The caller has made sure that the arguments contradict nothing ({@link #contradiction(Arguments)}).
+     */
+    int callWith(Arguments arguments) {
+        level = arguments.level();
+        classify = arguments.classify();
+        format = arguments.format();
+        timeout = arguments.timeout();
+        json = arguments.json();
+        report = arguments.report();
+        inputs = arguments.inputs();
+        try {
+            return checkAll();
+        } catch (Exception e) {
+            return Main.internalError(e, err);
+        }
+    }
+
+    /** The options and inputs as picocli set them (tests compare them with {@link PlainCheckLine}'s). */
+    Arguments arguments() {
+        return new Arguments(level, classify, format, timeout, json, report, inputs);
+    }
+
+    private int checkAll() {
         CheckOptions checking;
         try {
             checking = options.get();
@@ -190,24 +221,48 @@ public final class CheckCommand implements Callable<Integer> {
         return level != null ? level : IsolationLevel.SERIALIZABLE;
     }
 
-    /** What the options say together that none says alone, refused before anything is read. */
-    private void refuseContradictions() {
-        CommandLine line = spec.commandLine();
-        if (classify && level != null) {
-            throw new ParameterException(line, "--classify checks every level; it takes no --level");
+    /** What the options say together that none says alone, refused before anything is read: why, or empty. */
+    private Optional<String> contradiction() {
+        return contradiction(arguments());
+    }
+
+    /**
+     * What {@code arguments} say together that none says alone, which the command refuses as a
+     * usage error before anything is read: why, or empty when nothing.
+     */
+    static Optional<String> contradiction(Arguments arguments) {
+        if (arguments.classify() && arguments.level() != null) {
+            return Optional.of("--classify checks every level; it takes no --level");
         }
+        Path report = arguments.report();
         if (report != null && Files.exists(report) && !Files.isDirectory(report)) {
-            throw new ParameterException(line, "--report " + Printable.echo(report.toString())
+            return Optional.of("--report " + Printable.echo(report.toString())
                     + " is a file; --report names a directory for the pages (created if needed)");
         }
-        long standardInputs = inputs.stream().filter("-"::equals).count();
+        long standardInputs = arguments.inputs().stream().filter("-"::equals).count();
         if (standardInputs > 1) {
-            throw new ParameterException(line, "- (standard input) is named " + standardInputs + " times; it can be read once");
+            return Optional.of("- (standard input) is named " + standardInputs + " times; it can be read once");
         }
+        HistoryFormat format = arguments.format();
         if (standardInputs == 1 && format != null && Inputs.isCobra(format)) {
-            throw new ParameterException(line, "--format " + format.cliName()
-                    + " reads a directory of logs, which standard input (-) cannot be");
+            return Optional.of("--format " + format.cliName() + " reads a directory of logs, which standard input (-) cannot be");
         }
+        return Optional.empty();
+    }
+
+    /**
+     * The options and inputs of one command line, as picocli or {@link PlainCheckLine} read them.
+     *
+     * @param level    {@code --level}, or {@code null} when not given
+     * @param classify {@code --classify}
+     * @param format   {@code --format}, or {@code null} when not given
+     * @param timeout  {@code --timeout}, or {@code null} when not given
+     * @param json     {@code --json}
+     * @param report   {@code --report}, or {@code null} when not given
+     * @param inputs   the files, directories and {@code -} to check, in order
+     */
+    record Arguments(IsolationLevel level, boolean classify, HistoryFormat format, Duration timeout, boolean json,
+            Path report, List<String> inputs) {
     }
 
     private int check(HistorySource source, TimedCheck timed) {

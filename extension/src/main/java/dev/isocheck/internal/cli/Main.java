@@ -2,16 +2,17 @@ package dev.isocheck.internal.cli;
 
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.Writer;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
-import picocli.AutoComplete;
-import picocli.CommandLine;
 
 /**
  * Entry point of {@code java -jar isocheck.jar}: the command line ({@link IsocheckCommand} and its
  * commands {@code check}, {@code help} and {@code generate-completion}), parsed by picocli, which
- * also writes the usage and {@code --help} from the options.
+ * also writes the usage and {@code --help} from the options ({@link Commands}); a plain
+ * {@code check} line is read without it ({@link PlainCheckLine}).
+ *
+ * <p>This class names no picocli type, so that loading it loads none of picocli's classes (Java 5
+ * class files, verified slowly and kept out of class-data archives by older JVMs).
  */
 public final class Main {
 
@@ -35,63 +36,22 @@ public final class Main {
     /** As {@link #run(String[], UnaryOperator, PrintStream, PrintStream)}, reading {@code in} for {@code -}. */
     static int run(String[] args, UnaryOperator<String> properties, InputStream in, PrintStream out, PrintStream err) {
         CheckCommand check = new CheckCommand(out, err, in, () -> SystemProperties.checkOptions(properties), null);
-        return commandLine(check, out, err).execute(args);
+        // A plain check skips picocli's model of the commands, a fifth of a second on a cold JVM;
+        // a line it would refuse goes to picocli, which words the usage error.
+        Optional<CheckCommand.Arguments> plain = PlainCheckLine.parse(args)
+                .filter(arguments -> CheckCommand.contradiction(arguments).isEmpty());
+        if (plain.isPresent()) {
+            return check.callWith(plain.get());
+        }
+        return Commands.of(check, out, err).execute(args);
     }
 
     /**
-     * The whole command line, with {@code check} as its {@code check} command, writing help and
-     * usage to {@code out} and errors (with the usage) to {@code err}.
+     * A last resort for an exception out of a command: one line on {@code err}, no stack trace
+     * (the check command answers its own failures history by history); returns exit status 2.
      */
-    static CommandLine commandLine(CheckCommand check, PrintStream out, PrintStream err) {
-        CommandLine line = new CommandLine(new IsocheckCommand())
-                .addSubcommand("check", check)
-                .addSubcommand(new CommandLine.HelpCommand())
-                .addSubcommand(new AutoComplete.GenerateCompletion());
-        // Listed with the other commands: it is how a shell learns them.
-        line.getSubcommands().get("generate-completion").getCommandSpec().usageMessage().hidden(false);
-        line.setOut(new PrintWriter(new StreamWriter(out), true));
-        line.setErr(new PrintWriter(new StreamWriter(err), true));
-        // Room for "--classify[=true|false]" beside its description.
-        line.setUsageHelpLongOptionsMaxWidth(24);
-        line.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
-        // "@file" is a history's name, not a file of arguments.
-        line.setExpandAtFiles(false);
-        // The last of a repeated option wins, as it always has.
-        line.setOverwrittenOptionsAllowed(true);
-        line.setParameterExceptionHandler(new UsageErrors());
-        line.setExecutionExceptionHandler((e, command, parsed) -> {
-            // A last resort: the check command answers its own failures history by history.
-            err.println("isocheck: internal error: " + e.getClass().getName() + " (please report)");
-            return CheckCommand.EXIT_INVALID;
-        });
-        return line;
-    }
-
-    /**
-     * Writes to a {@link PrintStream} in its own encoding ({@link PrintWriter} over it would encode
-     * in the platform's), so that picocli's help comes out as the verdicts do.
-     */
-    private static final class StreamWriter extends Writer {
-
-        private final PrintStream stream;
-
-        StreamWriter(PrintStream stream) {
-            this.stream = stream;
-        }
-
-        @Override
-        public void write(char[] chars, int offset, int length) {
-            stream.print(new String(chars, offset, length));
-        }
-
-        @Override
-        public void flush() {
-            stream.flush();
-        }
-
-        @Override
-        public void close() {
-            stream.flush();
-        }
+    static int internalError(Exception e, PrintStream err) {
+        err.println("isocheck: internal error: " + e.getClass().getName() + " (please report)");
+        return CheckCommand.EXIT_INVALID;
     }
 }

@@ -26,6 +26,15 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
         }
     }
 
+    /**
+     * The usage error {@code message} of the command {@code spec} describes, to throw. Typed as a
+     * plain {@link RuntimeException} so that the class throwing it loads no picocli class until it
+     * does ({@link Main}).
+     */
+    static RuntimeException refusal(CommandLine.Model.CommandSpec spec, String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+
     @Override
     public int handleParseException(ParameterException e, String[] args) {
         CommandLine line = e.getCommandLine();

@@ -42,7 +42,7 @@ public final class ReachabilityEngines {
 
     private static final CpuReachabilityEngine CPU = new CpuReachabilityEngine();
 
-    private static final OnceLog FALLBACK_LOG = new OnceLog(System.getLogger(ReachabilityEngines.class.getName()));
+    private static final OnceLog FALLBACK_LOG = OnceLog.named(ReachabilityEngines.class.getName());
 
     private ReachabilityEngines() {
     }
