@@ -1,5 +1,6 @@
 package dev.isocheck;
 
+import dev.isocheck.internal.junit.CheckWarmup;
 import dev.isocheck.internal.junit.Configuration;
 import dev.isocheck.internal.junit.LeftOut;
 import dev.isocheck.internal.junit.RecordingHandle;
@@ -19,6 +20,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -36,7 +38,7 @@ import org.opentest4j.TestAbortedException;
  * checks them after its body, and hands the test its {@link Recording} as a parameter. Consult the
  * javadoc of {@link SerializableCheck} for the contract.
  */
-class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecutionCallback, ParameterResolver {
+class SerializableCheckExtension implements BeforeAllCallback, BeforeEachCallback, AfterTestExecutionCallback, ParameterResolver {
 
     /** Where the extensions of isocheck keep what they share. */
     static final Namespace NAMESPACE = Namespace.create(SerializableCheckExtension.class);
@@ -49,6 +51,17 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
 
     /** The test method's {@link TestRecording}, in the method's store, which closes it. */
     private static final String RECORDING_KEY = "recording";
+
+    /** Only where the annotation is on a class: the warm-up then overlaps the class's {@code @BeforeAll} too. */
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        try {
+            warmUpTheFirstCheck(context, configuration(context));
+        } catch (ExtensionConfigurationException e) {
+            // Left to beforeEach, which fails each test with it as it always has; failing the class
+            // here would report its tests as never run.
+        }
+    }
 
     @Override
     public void beforeEach(ExtensionContext context) {
@@ -91,9 +104,16 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
         return recording;
     }
 
+    /** Starts the JVM's one warm-up of the checker ({@link CheckWarmup}), unless configured off. */
+    private static void warmUpTheFirstCheck(ExtensionContext context, Configuration configuration) {
+        if (Configuration.warmup(context)) {
+            CheckWarmup.startOnce(levelOf(context, configuration));
+        }
+    }
+
     private static void startRecordingClosedWithTheTest(ExtensionContext context) {
         // Read first, so that a configuration error fails the test before it runs.
-        configuration(context);
+        warmUpTheFirstCheck(context, configuration(context));
         context.getStore(NAMESPACE).getOrComputeIfAbsent(RECORDING_KEY, key -> TestRecording.start(TestFiles.displayPath(context))
                         .withLogAccount(Configuration.logAccount(context)),
                 TestRecording.class);
@@ -104,6 +124,7 @@ class SerializableCheckExtension implements BeforeEachCallback, AfterTestExecuti
         if (recording == null) {
             return;
         }
+        CheckWarmup.checkStarting();
         Configuration configuration = configuration(context);
         RecordedHistory recorded = recording.finish();
         if (!recorded.writesFrom().isEmpty()) {

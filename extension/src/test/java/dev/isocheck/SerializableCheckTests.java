@@ -422,6 +422,16 @@ class SerializableCheckTests {
     }
 
     @Test
+    void theFirstChecksWarmUpIsOnOrOffAndNothingElse() {
+        assertThat(onlyFailure(run(NothingRecordedTestCase.class, Map.of("isocheck.warmup", "maybe")))).hasMessage(
+                "Invalid value of configuration parameter isocheck.warmup: \"maybe\"; expected true or false");
+        for (String value : List.of("false", "true", " FALSE ")) {
+            assertThat(run(WriteSkewTestCase.class, Map.of("isocheck.warmup", value)).testEvents().failed().count())
+                    .as(value).isOne();
+        }
+    }
+
+    @Test
     void anUnknownIsocheckKeyInJunitPlatformPropertiesFailsTheTest(@TempDir Path classes) throws Exception {
         Files.writeString(classes.resolve("junit-platform.properties"), "isocheck.report.directory = build/isocheck\n");
         ClassLoader original = Thread.currentThread().getContextClassLoader();

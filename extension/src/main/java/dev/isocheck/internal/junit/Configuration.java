@@ -70,9 +70,22 @@ public record Configuration(IsolationLevel level, Path reportDirectory, Duration
     /** The configuration parameter giving the password of {@value #BINLOG_USER}, or of the application's user. */
     public static final String BINLOG_PASSWORD = "isocheck.binlog.password";
 
+    /** The configuration parameter turning the first check's warm-up ({@link CheckWarmup}) on or off. */
+    public static final String WARMUP = "isocheck.warmup";
+
     /** Every key isocheck reads; any other {@code isocheck.*} key is a mistake. */
     public static final List<String> KEYS = List.of(LEVEL, REPORT_DIR, TIMEOUT, UNDECIDED, GPU, LEFT_OUT,
-            ScheduleSettings.SCHEDULES, ScheduleSettings.STALL, BINLOG_USER, BINLOG_PASSWORD);
+            ScheduleSettings.SCHEDULES, ScheduleSettings.STALL, BINLOG_USER, BINLOG_PASSWORD, WARMUP);
+
+    /**
+     * Whether the first check of the JVM is warmed up while the first test runs ({@value #WARMUP},
+     * {@code true} or {@code false}; defaults to {@code true}).
+     *
+     * @throws ExtensionConfigurationException for another value
+     */
+    public static boolean warmup(ExtensionContext context) {
+        return parameter(context, WARMUP, Configuration::bool, "true or false").orElse(true);
+    }
 
     /** The account MariaDB's binary log is read as, where {@value #BINLOG_USER} or {@value #BINLOG_PASSWORD} is set. */
     public static java.util.Optional<dev.isocheck.internal.recording.Recording.LogAccount> logAccount(ExtensionContext context) {
@@ -237,6 +250,11 @@ public record Configuration(IsolationLevel level, Path reportDirectory, Duration
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
+    }
+
+    private static Optional<Boolean> bool(String value) {
+        String v = value.strip();
+        return v.equalsIgnoreCase("true") ? Optional.of(true) : v.equalsIgnoreCase("false") ? Optional.of(false) : Optional.empty();
     }
 
     /** A positive duration: {@link DurationText}, the same forms as the {@code check} command's. */
