@@ -25,13 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
 @DisplayName("the isocheck launcher: class-data archives and compilers chosen, the command's status kept")
 class LauncherScriptTests {
 
-    /** Logs its arguments; makes the archive or cache a dump would; exits as told only for the command itself. */
+    /** Logs its arguments; makes the files a training and a dump would; exits as told only for the command itself. */
     private static final String FAKE_JAVA = """
             #!/bin/sh
             echo "$*" >> "$FAKE_LOG"
             for a in "$@"; do
                 case $a in
-                    -XX:ArchiveClassesAtExit=*) echo archive > "${a#*=}" ;;
+                    -XX:DumpLoadedClassList=*) echo classes > "${a#*=}" ;;
+                    -XX:SharedArchiveFile=*) case " $* " in *" -Xshare:dump "*) echo archive > "${a#*=}" ;; esac ;;
                     -XX:AOTCache=*) case " $* " in *" -XX:AOTMode=create "*) echo cache > "${a#*=}" ;; esac ;;
                 esac
             done
@@ -68,10 +69,15 @@ class LauncherScriptTests {
         Path archive = awaitOne("*.jsa");
 
         assertThat(calls().get(0)).isEqualTo("-XX:TieredStopAtLevel=1 -jar " + realJar() + " check " + small);
-        assertThat(calls()).anySatisfy(call -> assertThat(call).startsWith("-XX:ArchiveClassesAtExit=" + archive + ".")
-                .endsWith(" -Xlog:cds*=off -cp " + realJar() + " dev.isocheck.internal.cli.Training"));
+        assertThat(calls()).anySatisfy(call -> assertThat(call).startsWith("-XX:DumpLoadedClassList=" + archive + ".")
+                .endsWith(".classes -cp " + realJar() + " dev.isocheck.internal.cli.Training"));
+        assertThat(calls()).anySatisfy(call -> assertThat(call).startsWith("-Xshare:dump -XX:SharedClassListFile=" + archive + ".")
+                .contains(".list -XX:SharedArchiveFile=" + archive + ".").endsWith(" -Xlog:cds*=off -cp " + realJar()));
         assertThat(calls()).anySatisfy(call -> assertThat(call).startsWith("-Xshare:on -XX:SharedArchiveFile=" + archive + ".")
                 .endsWith(" -Xlog:cds*=off -cp " + realJar() + " -version"));
+        try (Stream<Path> left = Files.list(cache)) {
+            assertThat(left).as("the training's own files, removed").containsExactly(archive);
+        }
 
         Files.delete(log);
         assertThat(run("jdk17", Map.of(), "check", small.toString())).isZero();
