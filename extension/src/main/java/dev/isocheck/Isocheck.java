@@ -11,6 +11,7 @@ import dev.isocheck.internal.explain.ExhaustiveExplainer;
 import dev.isocheck.internal.explain.WeakLevelExplainer;
 import dev.isocheck.internal.explain.Explainer;
 import dev.isocheck.internal.recording.jdbc.RecordingDataSource;
+import dev.isocheck.internal.warmup.Background;
 import java.util.Objects;
 import javax.sql.DataSource;
 import org.apiguardian.api.API;
@@ -81,6 +82,9 @@ public final class Isocheck {
         Objects.requireNonNull(history, "history is null");
         Objects.requireNonNull(level, "level is null");
         Objects.requireNonNull(options, "options is null");
+        // The JUnit extension's warm-up, where one runs, stops first: no check shares the machine,
+        // or its time limit, with it.
+        Background.beforeCheck();
         CheckPipeline pipeline = new CheckPipeline(options);
         // The explainer decides restrictions of the history with the same pipeline, so that the
         // options (the GPU mode) hold for those checks too.

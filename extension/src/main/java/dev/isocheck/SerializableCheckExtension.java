@@ -52,6 +52,9 @@ class SerializableCheckExtension implements BeforeAllCallback, BeforeEachCallbac
     /** The test method's {@link TestRecording}, in the method's store, which closes it. */
     private static final String RECORDING_KEY = "recording";
 
+    /** What stops the warm-up ({@link CheckWarmup}) when the run ends, in the root store, which closes it. */
+    private static final String WARMUP_KEY = "warmup";
+
     /** Only where the annotation is on a class: the warm-up then overlaps the class's {@code @BeforeAll} too. */
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -104,9 +107,15 @@ class SerializableCheckExtension implements BeforeAllCallback, BeforeEachCallbac
         return recording;
     }
 
-    /** Starts the JVM's one warm-up of the checker ({@link CheckWarmup}), unless configured off. */
+    /**
+     * Starts the JVM's one warm-up of the checker ({@link CheckWarmup}), unless configured off,
+     * and leaves in the root store what stops it when the run ends, so that it never outlives the
+     * run (it may be done long before; stopping it then waits for nothing).
+     */
     private static void warmUpTheFirstCheck(ExtensionContext context, Configuration configuration) {
         if (Configuration.warmup(context)) {
+            context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(WARMUP_KEY, key -> (AutoCloseable) CheckWarmup::runEnded,
+                    AutoCloseable.class);
             CheckWarmup.startOnce(levelOf(context, configuration));
         }
     }

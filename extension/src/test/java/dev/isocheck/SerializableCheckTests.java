@@ -428,6 +428,9 @@ class SerializableCheckTests {
         for (String value : List.of("false", "true", " FALSE ")) {
             assertThat(run(WriteSkewTestCase.class, Map.of("isocheck.warmup", value)).testEvents().failed().count())
                     .as(value).isOne();
+            // Whether it ran in this run or an earlier one of this JVM, it never outlives a run.
+            assertThat(Thread.getAllStackTraces().keySet()).as(value)
+                    .noneMatch(thread -> thread.getName().equals("isocheck-warmup"));
         }
     }
 

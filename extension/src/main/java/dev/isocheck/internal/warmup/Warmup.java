@@ -23,6 +23,8 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Its checks keep to themselves: histories of their own, no GPU (an engine's start is no part of
  * warming up, and would log where the real check should), short time limits, and no results kept.
+ *
+ * <p>{@link Background} runs it on a thread of its own, which no other check runs beside.
  */
 public final class Warmup {
 
@@ -33,15 +35,21 @@ public final class Warmup {
      */
     static final int SATISFIED_ROUNDS = 2;
 
+    /**
+     * No GPU, and short time limits: a test waits for the step the warm-up is in when its own
+     * check starts, so no step may take long, even on a machine far slower than expected (a
+     * check past its limit is {@code UNKNOWN}, which the warm-up ignores).
+     */
     private static final CheckOptions OPTIONS = CheckOptions.defaults().withGpuMode(GpuMode.OFF)
-            .withTimeLimit(Duration.ofSeconds(10)).withExplainTimeLimit(Duration.ofSeconds(5));
+            .withTimeLimit(Duration.ofSeconds(2)).withExplainTimeLimit(Duration.ofSeconds(1));
 
     private Warmup() {
     }
 
     /**
      * Runs the warm-up at {@code level} on histories as the recorder records them, until done or
-     * until {@code stop} is true before a check.
+     * until {@code stop} is true before a step (a check, the explanation's text, its page, the
+     * history's writing).
      *
      * @return how many checks ran
      */
@@ -59,8 +67,17 @@ public final class Warmup {
         }
         History violated = TrainingWorkload.generate(SATISFIED_ROUNDS, 8, 20, 60, true).asRows();
         CheckResult result = Isocheck.check(violated, level, OPTIONS);
+        if (stop.getAsBoolean()) {
+            return checks + 1;
+        }
         result.explanationText();
+        if (stop.getAsBoolean()) {
+            return checks + 1;
+        }
         result.explanation().ifPresent(explanation -> new HtmlRenderer().render(explanation));
+        if (stop.getAsBoolean()) {
+            return checks + 1;
+        }
         try {
             new JsonlHistoryWriter().write(violated, OutputStream.nullOutputStream());
         } catch (IOException e) {
