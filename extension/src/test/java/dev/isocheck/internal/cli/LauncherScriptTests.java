@@ -25,7 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
 @DisplayName("the isocheck launcher: class-data archives and compilers chosen, the command's status kept")
 class LauncherScriptTests {
 
-    /** Logs its arguments; makes the files a training and a dump would; exits as told only for the command itself. */
+    /**
+     * Logs its arguments; makes the files a training and a dump would; for the command itself,
+     * writes its process id where told, takes as long as told, and exits as told.
+     */
     private static final String FAKE_JAVA = """
             #!/bin/sh
             echo "$*" >> "$FAKE_LOG"
@@ -36,7 +39,15 @@ class LauncherScriptTests {
                     -XX:AOTCache=*) case " $* " in *" -XX:AOTMode=create "*) echo cache > "${a#*=}" ;; esac ;;
                 esac
             done
-            case " $* " in *" -jar "*) exit "${FAKE_STATUS:-0}" ;; esac
+            case " $* " in
+                *" -jar "*)
+                    [ -z "${FAKE_PID:-}" ] || echo $$ > "$FAKE_PID"
+                    if [ -n "${FAKE_SECONDS:-}" ]; then
+                        sleep "$FAKE_SECONDS"
+                        echo "the command ends" >> "$FAKE_LOG"
+                    fi
+                    exit "${FAKE_STATUS:-0}" ;;
+            esac
             exit 0
             """;
 
@@ -105,6 +116,23 @@ class LauncherScriptTests {
     }
 
     @Test
+    void theCommandIsTheProcessTheCallerStartedWithOrWithoutAnArchiveAndTheTrainingWaitsForItsEnd() throws Exception {
+        Path pid = dir.resolve("pid");
+        Map<String, String> slow = Map.of("FAKE_PID", pid.toString(), "FAKE_SECONDS", "1.5");
+
+        Process first = start("jdk17", slow, "check", small.toString());
+        assertThat(first.waitFor()).isZero();
+        assertThat(Files.readString(pid).strip()).as("the JVM's process id, as java -jar's").isEqualTo(Long.toString(first.pid()));
+        awaitOne("*.jsa");
+        assertThat(calls().subList(0, 2)).containsExactly("-XX:TieredStopAtLevel=1 -jar " + realJar() + " check " + small,
+                "the command ends");
+
+        Process next = start("jdk17", slow, "check", small.toString());
+        assertThat(next.waitFor()).isZero();
+        assertThat(Files.readString(pid).strip()).isEqualTo(Long.toString(next.pid()));
+    }
+
+    @Test
     void offMeansNoArchiveUsedOrMadeAndOnlyACheckTrainsOne() throws Exception {
         run("jdk17", Map.of("ISOCHECK_CDS", "off"), "check", small.toString());
         run("jdk17", Map.of(), "--version");
@@ -130,6 +158,10 @@ class LauncherScriptTests {
     }
 
     private int run(String jdk, Map<String, String> environment, String... args) throws Exception {
+        return start(jdk, environment, args).waitFor();
+    }
+
+    private Process start(String jdk, Map<String, String> environment, String... args) throws Exception {
         ProcessBuilder builder = new ProcessBuilder(Stream.concat(Stream.of(launcher.toString()), Stream.of(args)).toList())
                 .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("out.txt").toFile());
         Map<String, String> env = builder.environment();
@@ -138,7 +170,7 @@ class LauncherScriptTests {
         env.put("ISOCHECK_CACHE", cache.toString());
         env.put("FAKE_LOG", log.toString());
         env.putAll(environment);
-        return builder.start().waitFor();
+        return builder.start();
     }
 
     private List<String> calls() throws IOException {
