@@ -621,7 +621,7 @@ public final class SatChecker implements Checker {
         List<int[]> narrow = closure == null ? List.of() : narrowCycles(encoding, closure, snapshots, limits);
         if (search != Search.OWN) {
             return solveWithSat4j(history, level, known, unreturned, encoding, snapshots, preferred, narrow, learntOut,
-                    limits, search);
+                    limits, search, System.nanoTime() + budget.toNanos());
         }
         int[] rank = new int[preferred.length];
         for (int p = 0; p < preferred.length; p++) {
@@ -657,12 +657,19 @@ public final class SatChecker implements Checker {
             }
             if (result == AcyclicSolver.Result.UNSATISFIABLE) {
                 // A violation fails a user's test: the reference engine proves it again. Its
-                // verdict is the one returned (a model it finds is replayed like any other).
+                // verdict is the one returned (a model it finds is replayed like any other),
+                // within what is left of the engine's budget, not a budget of its own: a proof
+                // that takes sat4j longer ends Unknown, as the search would have without the
+                // own engine, rather than outlasting the budget the check was given.
                 Verdict confirmed = solveWithSat4j(history, level, known, unreturned, encoding, snapshots, preferred, narrow,
-                        learntOut, limits, Search.THEORY);
+                        learntOut, limits, Search.THEORY, deadline);
                 CONFIRMATIONS.incrementAndGet();
                 if (confirmed instanceof Verdict.Satisfied) {
                     OVERRULED.incrementAndGet();
+                }
+                if (confirmed instanceof Verdict.Unknown) {
+                    return new Verdict.Unknown(level, "isocheck's search found no valid order, and its proof by sat4j, which"
+                            + " every violation the search finds must have, did not end within the engine's budget of " + budget);
                 }
                 return confirmed;
             }
@@ -683,12 +690,11 @@ public final class SatChecker implements Checker {
 
     private Verdict solveWithSat4j(History history, IsolationLevel level, KnownGraph known, UnreturnedRows unreturned,
             ResidualEncoding encoding, boolean snapshots, int[] preferred, List<int[]> narrow, int[] learntOut,
-            Limits limits, Search search) {
+            Limits limits, Search search, long deadline) {
         int[] rank = new int[preferred.length];
         for (int p = 0; p < preferred.length; p++) {
             rank[preferred[p]] = p;
         }
-        long deadline = System.nanoTime() + budget.toNanos();
         Solver<?> solver = (Solver<?>) SolverFactory.newDefault();
         OrderGuidedPhase phases = new OrderGuidedPhase(encoding.preferredPhases());
         solver.getOrder().setPhaseSelectionStrategy(phases);
