@@ -262,6 +262,7 @@ public final class SatChecker implements Checker {
                     + " isolation, not " + level + " (the check pipeline decides the weaker levels)");
         }
         ReadExplanations explanations = null;
+        String[] realTimeViolated = new String[1];
         // Under pins (the explainer's restrictions, small or with every read of several sources
         // pinned) real time first only delays the answer: a third less time in all on the
         // explanation benchmark's checks, passes included.
@@ -275,13 +276,20 @@ public final class SatChecker implements Checker {
                         millis(t0, System.nanoTime()), 0, 0, 0, null, 0, 0), null);
             }
             if (hasChoices(explanations)) {
-                Report withRealTime = realTimeFirst(history, level, explanations, limits);
+                Report withRealTime = realTimeFirst(history, level, explanations, limits, realTimeViolated);
                 if (withRealTime != null) {
                     return withRealTime;
                 }
             }
         }
-        return runAt(history, level, limits, level == IsolationLevel.STRICT_SERIALIZABLE, explanations, pins);
+        Report report = runAt(history, level, limits, level == IsolationLevel.STRICT_SERIALIZABLE, explanations, pins);
+        if (realTimeViolated[0] != null && report.verdict() instanceof Verdict.Unknown unknown) {
+            // Not a verdict at the level asked, but what the developer can act on.
+            return report.with(new Verdict.Unknown(level, unknown.reason() + "; with real-time order (a transaction that"
+                    + " ended before another started comes first) the history is violated: it is not " + realTimeViolated[0]),
+                    report.solveMillis());
+        }
+        return report;
     }
 
     /**
@@ -325,10 +333,15 @@ public final class SatChecker implements Checker {
      *
      * <p>Only where some read has a choice of writers ({@link #hasChoices}).
      *
+     * @param violated set to the stronger level, in words, when the attempt at it (not a serial
+     *                 order tried for snapshot isolation) found the history violated: no verdict at
+     *                 {@code level}, but a reason an Unknown there can give
+     *
      * @return the report at {@code level} when the history satisfies the stronger level, else
      *         {@code null} (nothing is concluded: the check at {@code level} decides)
      */
-    private Report realTimeFirst(History history, IsolationLevel level, ReadExplanations explanations, Limits limits) {
+    private Report realTimeFirst(History history, IsolationLevel level, ReadExplanations explanations, Limits limits,
+            String[] violated) {
         long t0 = System.nanoTime();
         SatChecker first = new SatChecker(budget.dividedBy(4), search, narrowCycles, forcedPassVariables, gpu);
         Limits quarter = limits.firstPart(4);
@@ -341,6 +354,11 @@ public final class SatChecker implements Checker {
             Report attempt = first.runAt(history, stronger, quarter, true, explanations, ReadPins.none());
             if (attempt.verdict() instanceof Verdict.Satisfied) {
                 return passAt(level, attempt, t0);
+            }
+            if (stronger == level && attempt.verdict() instanceof Verdict.Violated) {
+                violated[0] = level == IsolationLevel.SNAPSHOT_ISOLATION
+                        ? "strong snapshot isolation (each snapshot holding every transaction that ended before it started)"
+                        : "strictly serializable (checking it at strict-serializable shows the cycle)";
             }
         }
         // A transaction that only read, and read a version older than real time allows (a stale

@@ -160,6 +160,41 @@ class SatCheckerTests {
         assertVerdicts(b.build(), true, false);
     }
 
+    /**
+     * When serializability is left undecided (here an engine budget of a nanosecond, so that the
+     * search gives up at once) but the attempt with real-time order first found a cycle, the
+     * Unknown says the history is not strictly serializable: not a verdict at the level asked, but
+     * what a developer can act on. Without that cycle it says nothing of the kind.
+     */
+    @Test
+    void anUndecidedSerializabilityCheckSaysWhenRealTimeOrderIsViolated() {
+        SatChecker hurried = new SatChecker(java.time.Duration.ofNanos(1));
+        HistoryBuilder b = xyZero();
+        // T1 read T2's write although T2 started after T1 ended: a cycle only with real time.
+        b.transaction("T1").session("a").times(0, 1).read("x", 1);
+        b.transaction("T2").session("b").times(5, 6).write("x", 1);
+        // A read of y with two possible writers: serializability needs a search.
+        b.transaction("W1").session("c").times(10, 11).write("y", 1);
+        b.transaction("W2").session("d").times(10, 11).write("y", 1);
+        b.transaction("R").session("e").times(12, 13).read("y", 1);
+        History h = b.build();
+        Verdict verdict = hurried.check(h, IsolationLevel.SERIALIZABLE);
+        assertThat(verdict).isInstanceOf(Verdict.Unknown.class);
+        assertThat(((Verdict.Unknown) verdict).reason()).contains("with real-time order").contains("not strictly serializable");
+        assertThat(ENGINE.check(h, IsolationLevel.SERIALIZABLE)).isInstanceOf(Verdict.Satisfied.class);
+        assertThat(ENGINE.check(h, IsolationLevel.STRICT_SERIALIZABLE)).isInstanceOf(Verdict.Violated.class);
+
+        HistoryBuilder fine = xyZero();
+        fine.transaction("T1").session("a").times(7, 8).read("x", 1);
+        fine.transaction("T2").session("b").times(5, 6).write("x", 1);
+        fine.transaction("W1").session("c").times(10, 11).write("y", 1);
+        fine.transaction("W2").session("d").times(10, 11).write("y", 1);
+        fine.transaction("R").session("e").times(12, 13).read("y", 1);
+        Verdict undecided = hurried.check(fine.build(), IsolationLevel.SERIALIZABLE);
+        assertThat(undecided).isInstanceOf(Verdict.Unknown.class);
+        assertThat(((Verdict.Unknown) undecided).reason()).doesNotContain("with real-time order");
+    }
+
     @Test
     void sessionOrderCycleIsReportedWithItsTransactions() {
         HistoryBuilder b = xyZero();
