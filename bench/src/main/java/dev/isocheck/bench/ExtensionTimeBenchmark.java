@@ -9,13 +9,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.engine.TestExecutionResult;
@@ -137,45 +131,8 @@ public final class ExtensionTimeBenchmark {
         }
 
         private static void transfers(int isolation) throws Exception {
-            DataSource recorded = Isocheck.record(database);
-            ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-            try {
-                List<Future<?>> clients = new ArrayList<>();
-                for (int i = 0; i < THREADS; i++) {
-                    int share = transactions / THREADS + (i < transactions % THREADS ? 1 : 0);
-                    SplittableRandom random = new SplittableRandom(i);
-                    clients.add(pool.submit(() -> {
-                        try (Connection c = recorded.getConnection()) {
-                            c.setAutoCommit(false);
-                            c.setTransactionIsolation(isolation);
-                            for (int n = 0; n < share; n++) {
-                                transferWithRetry(c, random);
-                            }
-                        }
-                        return null;
-                    }));
-                }
-                for (Future<?> client : clients) {
-                    client.get();
-                }
-            } finally {
-                pool.shutdown();
-            }
+            RecordingBenchmark.transfersFromClients(Isocheck.record(database), transactions, THREADS, isolation, accounts);
             bodyEnded = System.nanoTime();
-        }
-
-        private static void transferWithRetry(Connection c, SplittableRandom random) throws SQLException {
-            while (true) {
-                try {
-                    RecordingBenchmark.transfer(c, random, accounts);
-                    return;
-                } catch (SQLException e) {
-                    c.rollback();
-                    if (!"40001".equals(e.getSQLState()) && !"40P01".equals(e.getSQLState())) {
-                        throw e;
-                    }
-                }
-            }
         }
     }
 }

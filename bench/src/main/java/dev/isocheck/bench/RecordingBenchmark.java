@@ -14,6 +14,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 
@@ -297,6 +300,52 @@ public final class RecordingBenchmark {
             int b = 1 + random.nextInt(accounts - 1);
             b = b >= a ? b + 1 : b;
             return new Accounts(Math.min(a, b), Math.max(a, b), 1 + random.nextInt(10));
+        }
+    }
+
+    /**
+     * {@code transactions} transfers among {@code accounts} accounts through {@code recorded}, from
+     * {@code threads} clients at {@code isolation}, each retried on a serialization failure or
+     * deadlock: the body the extension benchmarks time.
+     */
+    static void transfersFromClients(DataSource recorded, int transactions, int threads, int isolation,
+            int accounts) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> clients = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                int share = transactions / threads + (i < transactions % threads ? 1 : 0);
+                SplittableRandom random = new SplittableRandom(i);
+                clients.add(pool.submit(() -> {
+                    try (Connection c = recorded.getConnection()) {
+                        c.setAutoCommit(false);
+                        c.setTransactionIsolation(isolation);
+                        for (int n = 0; n < share; n++) {
+                            transferWithRetry(c, random, accounts);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> client : clients) {
+                client.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private static void transferWithRetry(Connection c, SplittableRandom random, int accounts) throws SQLException {
+        while (true) {
+            try {
+                transfer(c, random, accounts);
+                return;
+            } catch (SQLException e) {
+                c.rollback();
+                if (!"40001".equals(e.getSQLState()) && !"40P01".equals(e.getSQLState())) {
+                    throw e;
+                }
+            }
         }
     }
 

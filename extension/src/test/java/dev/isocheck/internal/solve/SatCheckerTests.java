@@ -169,30 +169,31 @@ class SatCheckerTests {
     @Test
     void anUndecidedSerializabilityCheckSaysWhenRealTimeOrderIsViolated() {
         SatChecker hurried = new SatChecker(java.time.Duration.ofNanos(1));
-        HistoryBuilder b = xyZero();
         // T1 read T2's write although T2 started after T1 ended: a cycle only with real time.
-        b.transaction("T1").session("a").times(0, 1).read("x", 1);
-        b.transaction("T2").session("b").times(5, 6).write("x", 1);
-        // A read of y with two possible writers: serializability needs a search.
-        b.transaction("W1").session("c").times(10, 11).write("y", 1);
-        b.transaction("W2").session("d").times(10, 11).write("y", 1);
-        b.transaction("R").session("e").times(12, 13).read("y", 1);
-        History h = b.build();
+        History h = readOfXAtAndASearch(0);
         Verdict verdict = hurried.check(h, IsolationLevel.SERIALIZABLE);
         assertThat(verdict).isInstanceOf(Verdict.Unknown.class);
         assertThat(((Verdict.Unknown) verdict).reason()).contains("with real-time order").contains("not strictly serializable");
         assertThat(ENGINE.check(h, IsolationLevel.SERIALIZABLE)).isInstanceOf(Verdict.Satisfied.class);
         assertThat(ENGINE.check(h, IsolationLevel.STRICT_SERIALIZABLE)).isInstanceOf(Verdict.Violated.class);
 
-        HistoryBuilder fine = xyZero();
-        fine.transaction("T1").session("a").times(7, 8).read("x", 1);
-        fine.transaction("T2").session("b").times(5, 6).write("x", 1);
-        fine.transaction("W1").session("c").times(10, 11).write("y", 1);
-        fine.transaction("W2").session("d").times(10, 11).write("y", 1);
-        fine.transaction("R").session("e").times(12, 13).read("y", 1);
-        Verdict undecided = hurried.check(fine.build(), IsolationLevel.SERIALIZABLE);
+        Verdict undecided = hurried.check(readOfXAtAndASearch(7), IsolationLevel.SERIALIZABLE);
         assertThat(undecided).isInstanceOf(Verdict.Unknown.class);
         assertThat(((Verdict.Unknown) undecided).reason()).doesNotContain("with real-time order");
+    }
+
+    /**
+     * T1, reading x = 1 from time {@code readAt}, and T2 writing it at 5 to 6; and a read of y with
+     * two possible writers, so that serializability needs a search.
+     */
+    private static History readOfXAtAndASearch(long readAt) {
+        HistoryBuilder b = xyZero();
+        b.transaction("T1").session("a").times(readAt, readAt + 1).read("x", 1);
+        b.transaction("T2").session("b").times(5, 6).write("x", 1);
+        b.transaction("W1").session("c").times(10, 11).write("y", 1);
+        b.transaction("W2").session("d").times(10, 11).write("y", 1);
+        b.transaction("R").session("e").times(12, 13).read("y", 1);
+        return b.build();
     }
 
     @Test
