@@ -25,7 +25,9 @@ public final class CheckAndExplain {
      * {@code explainer}. Should the explainer fail (an exception, a stack overflow, or no
      * explanation at all, or the heap exhausted), the verdict stands with an
      * {@link Explanation.Unexplained} naming the failure: a bug in explaining must not hide a
-     * violation. A failure of the checker propagates (the {@link dev.isocheck.internal.engine.CheckPipeline
+     * violation. A check the checker gave up, where real-time order found a cycle, may still be
+     * proved violated on a restriction of the history ({@link ProofByRestriction}). A failure of
+     * the checker propagates (the {@link dev.isocheck.internal.engine.CheckPipeline
      * pipeline} answers {@link Verdict.Unknown} for its limits and an exhausted heap itself).
      *
      * @return never {@code null}
@@ -33,6 +35,17 @@ public final class CheckAndExplain {
     public static CheckResult run(History history, IsolationLevel level, Checker checker, Explainer explainer) {
         long checking = System.nanoTime();
         Verdict verdict = checker.check(history, level);
+        if (verdict instanceof Verdict.Unknown unknown && ProofByRestriction.applies(unknown)) {
+            // Real time found a cycle where the check without it gave up: the transactions on the
+            // cycle may prove the violation at the level asked, as a restriction of the history.
+            if (checker.check(history, IsolationLevel.STRICT_SERIALIZABLE) instanceof Verdict.Violated strict) {
+                Optional<Verdict.Violated> proved = ProofByRestriction.prove(history, level, checker,
+                        strict.anomaly().transactions());
+                if (proved.isPresent()) {
+                    verdict = proved.get();
+                }
+            }
+        }
         Duration checkDuration = Duration.ofNanos(System.nanoTime() - checking);
         if (!(verdict instanceof Verdict.Violated violated)) {
             return new CheckResult(verdict, Optional.empty(), checkDuration, Duration.ZERO);

@@ -106,6 +106,15 @@ public final class SatChecker implements Checker {
      */
     static final java.util.concurrent.atomic.AtomicInteger OVERRULED = new java.util.concurrent.atomic.AtomicInteger();
     /** How many times {@link AcyclicSolver}'s "unsatisfiable" went to sat4j for confirmation (tests). */
+    /**
+     * What an {@link Verdict.Unknown}'s reason at serializability or snapshot isolation says when
+     * the attempt with real-time order first found the history violated: the explanation stage
+     * then looks for a proof at the level asked on a restriction of the history to that cycle's
+     * transactions ({@code internal.explain.ProofByRestriction}).
+     */
+    public static final String REAL_TIME_VIOLATED = "with real-time order (a transaction that ended before another started"
+            + " comes first) the history is violated";
+
     static final java.util.concurrent.atomic.AtomicInteger CONFIRMATIONS = new java.util.concurrent.atomic.AtomicInteger();
 
     private final Duration budget;
@@ -285,9 +294,8 @@ public final class SatChecker implements Checker {
         Report report = runAt(history, level, limits, level == IsolationLevel.STRICT_SERIALIZABLE, explanations, pins);
         if (realTimeViolated[0] != null && report.verdict() instanceof Verdict.Unknown unknown) {
             // Not a verdict at the level asked, but what the developer can act on.
-            return report.with(new Verdict.Unknown(level, unknown.reason() + "; with real-time order (a transaction that"
-                    + " ended before another started comes first) the history is violated: it is not " + realTimeViolated[0]),
-                    report.solveMillis());
+            return report.with(new Verdict.Unknown(level, unknown.reason() + "; " + REAL_TIME_VIOLATED + ": it is not "
+                    + realTimeViolated[0]), report.solveMillis());
         }
         return report;
     }
