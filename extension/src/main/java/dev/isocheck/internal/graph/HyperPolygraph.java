@@ -307,6 +307,20 @@ public final class HyperPolygraph {
         return known.node(explanations.writer(o, i));
     }
 
+    /**
+     * Whether observation {@code o}'s candidates are its explanations' writers as listed
+     * ({@link ReadExplanations#writerListStart}), after T⊥ when {@link #initialFirst} says so: the
+     * list that the reads of one duplicated value share.
+     */
+    public boolean hasListedCandidates(int o) {
+        return candidateStart[o] < 0;
+    }
+
+    /** For an observation with {@link #hasListedCandidates listed candidates}: whether T⊥ is its first. */
+    public boolean initialFirst(int o) {
+        return initialFirst.get(o);
+    }
+
     /** The first observation nothing explains, or {@code -1}. */
     public int firstUnexplained() {
         for (int o = 0; o < observationCount(); o++) {

@@ -530,6 +530,32 @@ public final class ReadExplanations {
         return candidates.get(skip >= 0 && at >= skip ? at + 1 : at);
     }
 
+    /**
+     * Where observation {@code obs}'s writers lie in the list of writers that the observations of
+     * one key and value share: positions {@code writerListStart(obs) .. writerListEnd(obs) - 1} of
+     * {@link #listedWriter}, less {@link #writerListSkip} (the reader's own write); the
+     * {@code i}-th of them is {@link #writer(int, int) writer(obs, i)}. For walking the writers of
+     * many reads of one duplicated value once, rather than once per read.
+     */
+    public int writerListStart(int obs) {
+        return candidateFrom.get(obs);
+    }
+
+    /** The end (exclusive) of observation {@code obs}'s writers in the shared list; see {@link #writerListStart}. */
+    public int writerListEnd(int obs) {
+        return candidateTo.get(obs);
+    }
+
+    /** The position of the shared list that observation {@code obs} leaves out (its own write), or {@code -1}. */
+    public int writerListSkip(int obs) {
+        return candidateSkip.get(obs);
+    }
+
+    /** The transaction at {@code position} of the shared lists of writers; see {@link #writerListStart}. */
+    public int listedWriter(int position) {
+        return candidates.get(position);
+    }
+
     /** The writers explaining observation {@code obs}, ascending: a fresh copy. */
     public int[] writers(int obs) {
         int[] out = new int[writerCount(obs)];

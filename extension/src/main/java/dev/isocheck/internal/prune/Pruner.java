@@ -427,6 +427,9 @@ public final class Pruner {
             return;
         }
         IntList found = new IntList(1024);
+        IntList surviving = new IntList(64);
+        int[] kept = new int[64];
+        dev.isocheck.internal.graph.ReadExplanations explanations = polygraph.explanations();
         for (int o = 0; o < polygraph.observationCount(); o++) {
             int count = polygraph.candidateCount(o);
             if (count < 2) {
@@ -435,6 +438,35 @@ public final class Pruner {
             int reader = polygraph.reader(o);
             int key = polygraph.key(o);
             long latestStart = times.latestStartBefore(key, reader);
+            if (polygraph.hasListedCandidates(o)) {
+                // A read of a duplicated value: its candidates are a list many reads share, walked
+                // near the reader in time rather than whole (146 million candidates at 100k).
+                int from = explanations.writerListStart(o);
+                int skip = explanations.writerListSkip(o);
+                int shift = polygraph.initialFirst(o) ? 1 : 0;
+                times.survivingPositions(polygraph.known(), explanations, from, explanations.writerListEnd(o), reader,
+                        latestStart, surviving);
+                int left = shift;
+                if (kept.length < surviving.size() + 1) {
+                    kept = new int[2 * surviving.size() + 1];
+                }
+                if (shift == 1) {
+                    kept[0] = 0; // T⊥, which real time never rules out here
+                }
+                for (int s = 0; s < surviving.size(); s++) {
+                    int position = surviving.get(s);
+                    if (position != skip) {
+                        kept[left++] = position - from - (skip >= 0 && position > skip ? 1 : 0) + shift;
+                    }
+                }
+                if (left > 0 && left < count) {
+                    reads.keepOnly(o, kept, left);
+                    if (left == 1) {
+                        collectLastCandidate(found, o);
+                    }
+                }
+                continue;
+            }
             int left = 0;
             for (int i = 0; i < count && left == 0; i++) {
                 left += times.rulesOut(polygraph.candidate(o, i), reader, latestStart) ? 0 : 1;

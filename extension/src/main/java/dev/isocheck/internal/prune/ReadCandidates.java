@@ -96,6 +96,19 @@ final class ReadCandidates {
         live[o]--;
     }
 
+    /**
+     * Keeps only the candidates of observation {@code o} at the indexes {@code kept[0 .. count)},
+     * which must be left, distinct and at least one.
+     */
+    void keepOnly(int o, int[] kept, int count) {
+        dropAll(o);
+        for (int k = 0; k < count; k++) {
+            long bit = bitStart[o] + kept[k];
+            liveBits[(int) (bit >>> 6)] |= 1L << bit;
+        }
+        live[o] = count;
+    }
+
     /** Drops every candidate of observation {@code o}. */
     void dropAll(int o) {
         for (long w = bitStart[o] >>> 6; w < bitStart[o + 1] >>> 6; w++) {

@@ -5,6 +5,7 @@ import dev.isocheck.history.Transaction;
 import dev.isocheck.internal.graph.HyperPolygraph;
 import dev.isocheck.internal.graph.IntList;
 import dev.isocheck.internal.graph.KnownGraph;
+import dev.isocheck.internal.graph.ReadExplanations;
 import java.util.Arrays;
 
 /**
@@ -142,6 +143,84 @@ final class WriterTimes {
         for (int i = untimedStart[key]; i < untimedStart[key + 1]; i++) {
             out.add(untimed[i]);
         }
+    }
+
+    /**
+     * One list of writers that the reads of a duplicated value share
+     * ({@link ReadExplanations#writerListStart}), by end time: its positions with both times
+     * sorted by their writer's end, the rest apart.
+     */
+    private static final class ListedWriters {
+        int[] byEnd;
+        long[] ends;
+        int[] untimed;
+        long longest;
+    }
+
+    private final java.util.Map<Long, ListedWriters> listed = new java.util.HashMap<>();
+
+    /**
+     * Into {@code out} (emptied first): the positions from {@code from} to {@code to} (exclusive)
+     * of the shared list of writers that {@link #rulesOut} does not rule out for {@code reader}
+     * given {@code latestStart}, in no particular order; each list is sorted by end once, so a read
+     * costs the writers near it in time, not the whole list. Not thread-safe.
+     */
+    void survivingPositions(KnownGraph known, ReadExplanations explanations, int from, int to, int reader,
+            long latestStart, IntList out) {
+        out.truncate(0);
+        ListedWriters list = listed.computeIfAbsent(((long) from << 32) | to, k -> sort(known, explanations, from, to));
+        long readerEnd = end[reader] == Transaction.NO_TIME ? Long.MAX_VALUE : end[reader];
+        long last = readerEnd > Long.MAX_VALUE - list.longest ? Long.MAX_VALUE : readerEnd + list.longest;
+        int lo = 0;
+        int hi = list.ends.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (list.ends[mid] < latestStart) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        for (int i = lo; i < list.ends.length && list.ends[i] <= last; i++) {
+            int position = list.byEnd[i];
+            if (start[known.node(explanations.listedWriter(position))] <= readerEnd) {
+                out.add(position);
+            }
+        }
+        for (int position : list.untimed) {
+            if (!rulesOut(known.node(explanations.listedWriter(position)), reader, latestStart)) {
+                out.add(position);
+            }
+        }
+    }
+
+    private ListedWriters sort(KnownGraph known, ReadExplanations explanations, int from, int to) {
+        IntList timed = new IntList(to - from);
+        IntList other = new IntList(4);
+        ListedWriters list = new ListedWriters();
+        for (int p = from; p < to; p++) {
+            int node = known.node(explanations.listedWriter(p));
+            if (isTimed(node)) {
+                timed.add(p);
+                list.longest = Math.max(list.longest, end[node] - start[node]);
+            } else {
+                other.add(p);
+            }
+        }
+        list.byEnd = new int[timed.size()];
+        list.ends = new long[timed.size()];
+        Integer[] order = new Integer[timed.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = timed.get(i);
+        }
+        Arrays.sort(order, (a, b) -> Long.compare(end[known.node(explanations.listedWriter(a))],
+                end[known.node(explanations.listedWriter(b))]));
+        for (int i = 0; i < order.length; i++) {
+            list.byEnd[i] = order[i];
+            list.ends[i] = end[known.node(explanations.listedWriter(order[i]))];
+        }
+        list.untimed = other.toArray();
+        return list;
     }
 
     /** The first position of {@code key}'s writers by end whose end is at least {@code bound}. */
