@@ -1,6 +1,5 @@
 package dev.isocheck.bench;
 
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
 import dev.isocheck.Isocheck;
 import dev.isocheck.IsolationLevel;
@@ -10,15 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.List;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.launcher.Launcher;
-import org.junit.platform.launcher.LauncherDiscoveryRequest;
-import org.junit.platform.launcher.TestExecutionListener;
-import org.junit.platform.launcher.TestIdentifier;
-import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
-import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
  * The time {@code @SerializableCheck} adds after a test body: a test whose body runs
@@ -82,32 +75,15 @@ public final class ExtensionTimeBenchmark {
 
     /** Runs one test method; returns the milliseconds from its body's end to JUnit's report of it. */
     private static long time(String method, int run, Path reports) {
-        long[] finished = new long[1];
-        String[] outcome = new String[1];
-        TestExecutionListener listener = new TestExecutionListener() {
-            @Override
-            public void executionFinished(TestIdentifier test, TestExecutionResult result) {
-                if (test.isTest()) {
-                    finished[0] = System.nanoTime();
-                    outcome[0] = result.getStatus() + result.getThrowable()
-                            .map(t -> ": " + t.getMessage().lines().findFirst().orElse("")).orElse("");
-                }
-            }
-        };
-        LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
-                .selectors(selectMethod(Bodies.class, method))
-                .configurationParameter("isocheck.report.dir", reports.toString())
-                .build();
-        Launcher launcher = LauncherFactory.create();
         bodyEnded = 0;
-        launcher.execute(request, listener);
-        if (bodyEnded == 0 || outcome[0] == null) {
-            throw new IllegalStateException(method + " did not run: " + outcome[0]);
+        LaunchedTest test = LaunchedTest.run(Bodies.class, method, Map.of("isocheck.report.dir", reports.toString()));
+        if (bodyEnded == 0) {
+            throw new IllegalStateException(method + " did not run: " + test.outcome());
         }
         if (run == 1) {
-            System.out.printf("  %s: %s%n", method, outcome[0]);
+            System.out.printf("  %s: %s%n", method, test.outcome());
         }
-        return (finished[0] - bodyEnded) / 1_000_000;
+        return (test.finishedNanos() - bodyEnded) / 1_000_000;
     }
 
     /** The test bodies the launcher runs. */

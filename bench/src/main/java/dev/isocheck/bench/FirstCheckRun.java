@@ -1,6 +1,5 @@
 package dev.isocheck.bench;
 
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
 import dev.isocheck.CheckOptions;
 import dev.isocheck.CheckResult;
@@ -17,12 +16,6 @@ import java.util.Map;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.launcher.LauncherDiscoveryRequest;
-import org.junit.platform.launcher.TestExecutionListener;
-import org.junit.platform.launcher.TestIdentifier;
-import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
-import org.junit.platform.launcher.core.LauncherFactory;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
@@ -116,31 +109,17 @@ public final class FirstCheckRun {
      * the milliseconds its body took.
      */
     private static String[] runTest(List<String> configuration) {
-        long[] finished = new long[1];
-        String[] outcome = new String[1];
-        TestExecutionListener listener = new TestExecutionListener() {
-            @Override
-            public void executionFinished(TestIdentifier test, TestExecutionResult result) {
-                if (test.isTest()) {
-                    finished[0] = System.nanoTime();
-                    outcome[0] = result.getStatus() + result.getThrowable()
-                            .map(t -> ": " + String.valueOf(t.getMessage()).lines().findFirst().orElse("")).orElse("");
-                }
-            }
-        };
-        LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request()
-                .selectors(selectMethod(Transfers.class, "transfersAtSerializable"));
+        Map<String, String> parameters = new java.util.LinkedHashMap<>();
         for (String setting : configuration) {
             int equals = setting.indexOf('=');
-            request.configurationParameters(Map.of(setting.substring(0, equals), setting.substring(equals + 1)));
+            parameters.put(setting.substring(0, equals), setting.substring(equals + 1));
         }
-        LauncherDiscoveryRequest built = request.build();
         bodyEnded = 0;
-        LauncherFactory.create().execute(built, listener);
-        if (bodyEnded == 0 || outcome[0] == null) {
-            throw new IllegalStateException("the test did not run: " + outcome[0]);
+        LaunchedTest test = LaunchedTest.run(Transfers.class, "transfersAtSerializable", parameters);
+        if (bodyEnded == 0) {
+            throw new IllegalStateException("the test did not run: " + test.outcome());
         }
-        return new String[] {Long.toString((finished[0] - bodyEnded) / 1_000_000), outcome[0],
+        return new String[] {Long.toString((test.finishedNanos() - bodyEnded) / 1_000_000), test.outcome(),
             Long.toString((bodyEnded - bodyStarted) / 1_000_000)};
     }
 
