@@ -28,17 +28,12 @@ final class WriterTimes {
 
     private final long[] start;
     private final long[] end;
-    /** By key: where its timed writers start in {@link #byEnd}. */
-    private final int[] keyStart;
-    /** Each key's writers with both times, by end. */
-    private final int[] byEnd;
-    private final long[] endOf;
-    /** By position in {@link #byEnd}: the latest start among the key's writers up to it (inclusive). */
-    private final long[] prefixMaxStart;
-    /** By key: the longest interval among its timed writers. */
-    private final long[] longest;
-    private final int[] untimedStart;
-    private final int[] untimed;
+    /** By key: its writers (nodes) by end. */
+    private final ByEnd[] keyWriters;
+    /** By key: per position of {@link #keyWriters}' timed writers, the latest start up to it (inclusive). */
+    private final long[][] prefixMaxStart;
+    /** The shared lists of writers of duplicated values ({@link ReadExplanations#writerListStart}), by end, as met. */
+    private final java.util.Map<Long, ByEnd> listed = new java.util.HashMap<>();
 
     WriterTimes(HyperPolygraph polygraph) {
         KnownGraph known = polygraph.known();
@@ -54,49 +49,103 @@ final class WriterTimes {
             end[n] = t.endTime();
         }
         int keys = polygraph.keyCount();
-        keyStart = new int[keys + 1];
-        untimedStart = new int[keys + 1];
-        longest = new long[keys];
-        IntList timed = new IntList(1024);
-        IntList without = new IntList(16);
+        keyWriters = new ByEnd[keys];
+        prefixMaxStart = new long[keys][];
         for (int k = 0; k < keys; k++) {
-            int from = timed.size();
-            for (int i = 0; i < polygraph.writerCount(k); i++) {
-                int w = polygraph.writer(k, i);
-                if (isTimed(w)) {
-                    timed.add(w);
-                    longest[k] = Math.max(longest[k], end[w] - start[w]);
-                } else {
-                    without.add(w);
-                }
+            int[] writers = new int[polygraph.writerCount(k)];
+            for (int i = 0; i < writers.length; i++) {
+                writers[i] = polygraph.writer(k, i);
             }
-            keyStart[k + 1] = timed.size();
-            untimedStart[k + 1] = without.size();
-            Integer[] boxed = new Integer[timed.size() - from];
-            for (int i = from; i < timed.size(); i++) {
-                boxed[i - from] = timed.get(i);
+            ByEnd byEnd = new ByEnd(writers, node -> node);
+            long[] max = new long[byEnd.items.length];
+            long latest = Long.MIN_VALUE;
+            for (int i = 0; i < max.length; i++) {
+                latest = Math.max(latest, start[byEnd.items[i]]);
+                max[i] = latest;
             }
-            Arrays.sort(boxed, (a, b) -> end[a] != end[b] ? Long.compare(end[a], end[b]) : Integer.compare(a, b));
-            for (int i = 0; i < boxed.length; i++) {
-                timed.set(from + i, boxed[i]);
-            }
-        }
-        byEnd = timed.toArray();
-        untimed = without.toArray();
-        endOf = new long[byEnd.length];
-        prefixMaxStart = new long[byEnd.length];
-        for (int k = 0; k < keys; k++) {
-            long max = Long.MIN_VALUE;
-            for (int i = keyStart[k]; i < keyStart[k + 1]; i++) {
-                endOf[i] = end[byEnd[i]];
-                max = Math.max(max, start[byEnd[i]]);
-                prefixMaxStart[i] = max;
-            }
+            keyWriters[k] = byEnd;
+            prefixMaxStart[k] = max;
         }
     }
 
-    private boolean isTimed(int node) {
-        return start[node] != Transaction.NO_TIME && end[node] != Transaction.NO_TIME;
+    /**
+     * Items (writer nodes, or positions of a shared list of writers) by their writer's end: those
+     * whose writer has both times sorted by its end, the others apart.
+     */
+    private final class ByEnd {
+        final int[] items;
+        final long[] ends;
+        final int[] untimed;
+        /** The longest interval among the timed items' writers. */
+        final long longest;
+        final java.util.function.IntUnaryOperator nodeOf;
+
+        ByEnd(int[] all, java.util.function.IntUnaryOperator nodeOf) {
+            this.nodeOf = nodeOf;
+            IntList timed = new IntList(all.length);
+            IntList other = new IntList(4);
+            long longestSoFar = 0;
+            for (int item : all) {
+                int node = nodeOf.applyAsInt(item);
+                if (start[node] != Transaction.NO_TIME && end[node] != Transaction.NO_TIME) {
+                    timed.add(item);
+                    longestSoFar = Math.max(longestSoFar, end[node] - start[node]);
+                } else {
+                    other.add(item);
+                }
+            }
+            longest = longestSoFar;
+            Integer[] order = new Integer[timed.size()];
+            for (int i = 0; i < order.length; i++) {
+                order[i] = timed.get(i);
+            }
+            Arrays.sort(order, (a, b) -> {
+                long ea = end[nodeOf.applyAsInt(a)];
+                long eb = end[nodeOf.applyAsInt(b)];
+                return ea != eb ? Long.compare(ea, eb) : Integer.compare(a, b);
+            });
+            items = new int[order.length];
+            ends = new long[order.length];
+            for (int i = 0; i < order.length; i++) {
+                items[i] = order[i];
+                ends[i] = end[nodeOf.applyAsInt(order[i])];
+            }
+            untimed = other.toArray();
+        }
+
+        /** The first position of the timed items whose end is at least {@code bound}. */
+        int firstEndingAtLeast(long bound) {
+            int lo = 0;
+            int hi = ends.length;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (ends[mid] < bound) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+
+        /**
+         * Appends to {@code out} the timed items that ended at or after {@code latestStart} and
+         * started at or before {@code reader}'s end (a window of the end order, bounded by the
+         * longest interval), then every untimed one.
+         */
+        void near(int reader, long latestStart, IntList out) {
+            long readerEnd = end[reader] == Transaction.NO_TIME ? Long.MAX_VALUE : end[reader];
+            // An item ending after readerEnd + longest started after the reader ended.
+            long last = readerEnd > Long.MAX_VALUE - longest ? Long.MAX_VALUE : readerEnd + longest;
+            for (int i = firstEndingAtLeast(latestStart); i < ends.length && ends[i] <= last; i++) {
+                if (start[nodeOf.applyAsInt(items[i])] <= readerEnd) {
+                    out.add(items[i]);
+                }
+            }
+            for (int item : untimed) {
+                out.add(item);
+            }
+        }
     }
 
     /**
@@ -107,8 +156,8 @@ final class WriterTimes {
         if (start[reader] == Transaction.NO_TIME) {
             return Long.MIN_VALUE;
         }
-        int i = firstAtLeast(key, start[reader]);
-        return i == keyStart[key] ? Long.MIN_VALUE : prefixMaxStart[i - 1];
+        int i = keyWriters[key].firstEndingAtLeast(start[reader]);
+        return i == 0 ? Long.MIN_VALUE : prefixMaxStart[key][i - 1];
     }
 
     /**
@@ -131,33 +180,8 @@ final class WriterTimes {
      */
     void window(int key, int reader, long latestStart, IntList out) {
         out.truncate(0);
-        long readerEnd = end[reader] == Transaction.NO_TIME ? Long.MAX_VALUE : end[reader];
-        // A writer ending after readerEnd + longest started after the reader ended.
-        long last = readerEnd > Long.MAX_VALUE - longest[key] ? Long.MAX_VALUE : readerEnd + longest[key];
-        for (int i = firstAtLeast(key, latestStart); i < keyStart[key + 1] && endOf[i] <= last; i++) {
-            int w = byEnd[i];
-            if (start[w] <= readerEnd) {
-                out.add(w);
-            }
-        }
-        for (int i = untimedStart[key]; i < untimedStart[key + 1]; i++) {
-            out.add(untimed[i]);
-        }
+        keyWriters[key].near(reader, latestStart, out);
     }
-
-    /**
-     * One list of writers that the reads of a duplicated value share
-     * ({@link ReadExplanations#writerListStart}), by end time: its positions with both times
-     * sorted by their writer's end, the rest apart.
-     */
-    private static final class ListedWriters {
-        int[] byEnd;
-        long[] ends;
-        int[] untimed;
-        long longest;
-    }
-
-    private final java.util.Map<Long, ListedWriters> listed = new java.util.HashMap<>();
 
     /**
      * Into {@code out} (emptied first): the positions from {@code from} to {@code to} (exclusive)
@@ -168,73 +192,22 @@ final class WriterTimes {
     void survivingPositions(KnownGraph known, ReadExplanations explanations, int from, int to, int reader,
             long latestStart, IntList out) {
         out.truncate(0);
-        ListedWriters list = listed.computeIfAbsent(((long) from << 32) | to, k -> sort(known, explanations, from, to));
-        long readerEnd = end[reader] == Transaction.NO_TIME ? Long.MAX_VALUE : end[reader];
-        long last = readerEnd > Long.MAX_VALUE - list.longest ? Long.MAX_VALUE : readerEnd + list.longest;
-        int lo = 0;
-        int hi = list.ends.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (list.ends[mid] < latestStart) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
+        java.util.function.IntUnaryOperator nodeOf = position -> known.node(explanations.listedWriter(position));
+        ByEnd list = listed.computeIfAbsent(((long) from << 32) | to, k -> {
+            int[] positions = new int[to - from];
+            for (int p = from; p < to; p++) {
+                positions[p - from] = p;
+            }
+            return new ByEnd(positions, nodeOf);
+        });
+        list.near(reader, latestStart, out);
+        // The timed ones near the reader are never ruled out; the untimed are, by what times they have.
+        int kept = 0;
+        for (int i = 0; i < out.size(); i++) {
+            if (!rulesOut(nodeOf.applyAsInt(out.get(i)), reader, latestStart)) {
+                out.set(kept++, out.get(i));
             }
         }
-        for (int i = lo; i < list.ends.length && list.ends[i] <= last; i++) {
-            int position = list.byEnd[i];
-            if (start[known.node(explanations.listedWriter(position))] <= readerEnd) {
-                out.add(position);
-            }
-        }
-        for (int position : list.untimed) {
-            if (!rulesOut(known.node(explanations.listedWriter(position)), reader, latestStart)) {
-                out.add(position);
-            }
-        }
-    }
-
-    private ListedWriters sort(KnownGraph known, ReadExplanations explanations, int from, int to) {
-        IntList timed = new IntList(to - from);
-        IntList other = new IntList(4);
-        ListedWriters list = new ListedWriters();
-        for (int p = from; p < to; p++) {
-            int node = known.node(explanations.listedWriter(p));
-            if (isTimed(node)) {
-                timed.add(p);
-                list.longest = Math.max(list.longest, end[node] - start[node]);
-            } else {
-                other.add(p);
-            }
-        }
-        list.byEnd = new int[timed.size()];
-        list.ends = new long[timed.size()];
-        Integer[] order = new Integer[timed.size()];
-        for (int i = 0; i < order.length; i++) {
-            order[i] = timed.get(i);
-        }
-        Arrays.sort(order, (a, b) -> Long.compare(end[known.node(explanations.listedWriter(a))],
-                end[known.node(explanations.listedWriter(b))]));
-        for (int i = 0; i < order.length; i++) {
-            list.byEnd[i] = order[i];
-            list.ends[i] = end[known.node(explanations.listedWriter(order[i]))];
-        }
-        list.untimed = other.toArray();
-        return list;
-    }
-
-    /** The first position of {@code key}'s writers by end whose end is at least {@code bound}. */
-    private int firstAtLeast(int key, long bound) {
-        int lo = keyStart[key];
-        int hi = keyStart[key + 1];
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (endOf[mid] < bound) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        out.truncate(kept);
     }
 }
