@@ -69,8 +69,9 @@ public final class EngineBenchmark {
                                closed-loop clients), serial (one transaction at a time), none
               --checker NAME   pipeline (dev.isocheck.internal.engine.CheckPipeline with the engine's stage report; default), sat
                                (dev.isocheck.internal.solve.SatChecker), pipeline-sat (the pipeline's
-                               screening, then SatChecker), or the class name of any Checker with
-                               a public no-argument constructor
+                               screening, then SatChecker), api (Isocheck.check: the check as users
+                               run it, a violation explained), or the class name of any Checker
+                               with a public no-argument constructor
               --search S       with the pipeline: own (the acyclicity theory inside isocheck's own
                                CDCL search, default), theory (the same theory inside sat4j)
                                or loop (sat4j: solve, check the model, learn its cycles)
@@ -540,6 +541,11 @@ public final class EngineBenchmark {
                     return () -> new SatChecker(gpu);
                 case "pipeline-sat":
                     return () -> new CheckPipeline(new SatChecker(gpu));
+                case "api":
+                    // The check as users run it: the pipeline, then the steps every check takes
+                    // (a proof on a restriction where the search gave up, the explanation).
+                    return () -> (history, level) -> dev.isocheck.Isocheck.check(history, level,
+                            dev.isocheck.CheckOptions.defaults().withGpuMode(gpu)).verdict();
                 default:
                     break;
             }
@@ -548,7 +554,7 @@ public final class EngineBenchmark {
                 type = Class.forName(name).asSubclass(Checker.class);
                 type.getConstructor();
             } catch (ClassNotFoundException e) {
-                throw new IllegalArgumentException("--checker: no class " + name + " (or pipeline, sat, pipeline-sat)");
+                throw new IllegalArgumentException("--checker: no class " + name + " (or pipeline, sat, pipeline-sat, api)");
             } catch (ClassCastException e) {
                 throw new IllegalArgumentException("--checker: " + name + " is not a " + Checker.class.getName());
             } catch (NoSuchMethodException e) {
