@@ -3,6 +3,7 @@ package dev.isocheck.bench;
 import dev.isocheck.IsolationLevel;
 import dev.isocheck.history.History;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -18,9 +19,12 @@ import java.util.Objects;
  * @param uniqueValues whether no two writes of a key write the same value and none writes the
  *                     key's initial value (deletes aside), so each read has at most one writer
  * @param anomaly      the anomaly injected, or {@link InjectedAnomaly#NONE}
+ * @param finalState   the plain keys' values after the run (the anomaly's keys, and rows, aside):
+ *                     where a run continuing this one starts ({@link Workloads.Continuation})
+ * @param nextValue    a value above every unique value the run wrote
  */
 public record BenchHistory(Workloads.Kind workload, long seed, Timing timing, History history, List<String> serialOrder,
-        boolean uniqueValues, InjectedAnomaly anomaly) {
+        boolean uniqueValues, InjectedAnomaly anomaly, Map<String, Integer> finalState, int nextValue) {
 
     /** Validates and copies. */
     public BenchHistory {
@@ -29,6 +33,7 @@ public record BenchHistory(Workloads.Kind workload, long seed, Timing timing, Hi
         Objects.requireNonNull(history, "history is null");
         Objects.requireNonNull(anomaly, "anomaly is null");
         serialOrder = List.copyOf(serialOrder);
+        finalState = Map.copyOf(finalState);
     }
 
     /** Whether a correct checker must answer that the history satisfies {@code level}. */

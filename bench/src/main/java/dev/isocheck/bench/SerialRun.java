@@ -41,6 +41,8 @@ final class SerialRun {
     private final int total;
     private int begun;
     private int nextValue = 1;
+    /** Where a run continues another: the keys' values it starts from (else those declared). */
+    private Map<String, Integer> startState;
 
     private final Timing timing;
     private final SplittableRandom clock;
@@ -147,8 +149,21 @@ final class SerialRun {
         }
     }
 
+    /**
+     * Makes this run continue one that ended in {@code state} having written values below
+     * {@code firstValue}: keys start at their values there, and unique values start at {@code firstValue}.
+     */
+    void continueFrom(Map<String, Integer> state, int firstValue) {
+        this.startState = Map.copyOf(state);
+        this.nextValue = firstValue;
+    }
+
     /** Declares a key's value before the first transaction. */
     void initial(String key, Integer value) {
+        if (startState != null) {
+            // Continuing: a key the run before left absent (deleted) starts absent.
+            value = startState.get(key);
+        }
         builder.initialValue(key, value);
         if (value != null) {
             state.put(key, value);
@@ -238,7 +253,7 @@ final class SerialRun {
         }
         History history = builder.build();
         return new BenchHistory(workload, seed, timing, history, anomaly == InjectedAnomaly.NONE ? order : List.of(),
-                uniqueValues, anomaly);
+                uniqueValues, anomaly, state, nextValue);
     }
 
     private void injectIfDue() {

@@ -171,7 +171,13 @@ public final class Workloads {
         }
         Objects.requireNonNull(anomaly, "anomaly is null");
         Objects.requireNonNull(timing, "timing is null");
-        Setup setup = new Setup(transactions, seed, anomaly, timing);
+        return generate(new Setup(transactions, seed, anomaly, timing, null), kind);
+    }
+
+    private static BenchHistory generate(Setup setup, Kind kind) {
+        if (setup.transactions() < 0) {
+            throw new IllegalArgumentException("a negative transaction count: " + setup.transactions());
+        }
         return switch (kind) {
             case BLINDW_RH -> blindW(kind, 90, setup);
             case BLINDW_RW -> blindW(kind, 50, setup);
@@ -184,11 +190,31 @@ public final class Workloads {
         };
     }
 
+    /**
+     * A run that continues another (the rounds benchmark's long history): the plain keys' values
+     * it ended with, and a value above every unique value it wrote.
+     */
+    public record Continuation(Map<String, Integer> state, int firstValue) {
+    }
+
+    /**
+     * As {@link #generate(Kind, int, long, InjectedAnomaly, Timing)}, starting where {@code from}
+     * left the keys: its initial values are their values there.
+     */
+    public static BenchHistory generate(Kind kind, int transactions, long seed, InjectedAnomaly anomaly, Timing timing,
+            Continuation from) {
+        return generate(new Setup(transactions, seed, anomaly, timing, Objects.requireNonNull(from, "from is null")), kind);
+    }
+
     /** What every generator is asked for. */
-    private record Setup(int transactions, long seed, InjectedAnomaly anomaly, Timing timing) {
+    private record Setup(int transactions, long seed, InjectedAnomaly anomaly, Timing timing, Continuation from) {
         SerialRun run(int sessions) {
             // Every key a generator touches is either declared or starts absent.
-            return new SerialRun(seed, sessions, transactions, true, anomaly, timing);
+            SerialRun run = new SerialRun(seed, sessions, transactions, true, anomaly, timing);
+            if (from != null) {
+                run.continueFrom(from.state(), from.firstValue());
+            }
+            return run;
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.isocheck.format;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+import static org.apiguardian.api.API.Status.INTERNAL;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -128,12 +129,58 @@ public final class JsonlHistoryReader implements HistoryReader {
         }
     }
 
+    /**
+     * Receives a file's transactions a batch at a time, as {@link #readInBatches} reads them.
+     */
+    @API(status = INTERNAL, since = "0.1")
+    @FunctionalInterface
+    public interface BatchSink {
+
+        /**
+         * Takes the next batch: a history of the transactions read since the batch before, over the
+         * file's initial state; {@code line} is the last line read.
+         */
+        void accept(History batch, long line) throws HistoryFormatException;
+    }
+
+    /**
+     * Reads the history at {@code path} in batches of at most {@code batchSize} transactions, handing
+     * each to {@code sink} as soon as it is read (the last batch may be empty), so that a file too
+     * large to hold, or still growing, can be checked in rounds. Each batch is over the file's initial
+     * state, with the transactions in file order; a session runs on from batch to batch by name.
+     * Transaction ids are checked unique within a batch only (across batches, the rounds holding
+     * them tell a repeated id). Warnings are told as {@link #read(Path, Consumer)} tells them.
+     *
+     * @throws HistoryFormatException naming the line, for a malformed file; or what {@code sink} throws
+     */
+    @API(status = INTERNAL, since = "0.1")
+    public void readInBatches(InputStream in, Path path, int batchSize, BatchSink sink, Consumer<String> warnings)
+            throws HistoryFormatException, IOException {
+        Objects.requireNonNull(sink, "sink is null");
+        Objects.requireNonNull(warnings, "warnings is null");
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batchSize must be positive, not " + batchSize);
+        }
+        Parse parse = new Parse(path);
+        parse.batchSize = batchSize;
+        parse.sink = sink;
+        try {
+            parse.run(in);
+        } finally {
+            parse.unknownFields.report(warnings);
+        }
+    }
+
     /** The state of reading one file. */
     private static final class Parse {
 
         private final Path file;
         private final UnknownFields unknownFields;
-        private final HistoryBuilder builder = History.builder();
+        private HistoryBuilder builder = History.builder();
+        private int batchSize = Integer.MAX_VALUE;
+        private BatchSink sink;
+        private JsonNode initNode;
+        private boolean flushed;
         private final Map<String, Long> idLines = new HashMap<>();
         private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
@@ -178,6 +225,12 @@ public final class JsonlHistoryReader implements HistoryReader {
             if (pending.size() > 0) {
                 line(pending);
             }
+            if (sink != null) {
+                if (builder.size() > 0 || !flushed) {
+                    flush();
+                }
+                return null;
+            }
             return builder.build();
         }
 
@@ -221,6 +274,21 @@ public final class JsonlHistoryReader implements HistoryReader {
                 // A last resort: whatever the model refuses is this line's problem, not a crash.
                 throw error(describe(e));
             }
+            if (sink != null && builder.size() >= batchSize) {
+                flush();
+            }
+        }
+
+        /** Hands the batch read so far to the sink and starts the next, over the same initial state. */
+        private void flush() throws HistoryFormatException {
+            History batch = builder.build();
+            builder = History.builder();
+            idLines.clear();
+            if (initNode != null) {
+                applyInit(initNode);
+            }
+            flushed = true;
+            sink.accept(batch, line);
         }
 
         private void init(JsonNode node) throws HistoryFormatException {
@@ -232,6 +300,11 @@ public final class JsonlHistoryReader implements HistoryReader {
             }
             initLine = line;
             unknownFields.check(node, JsonlObject.INIT, line);
+            initNode = node;
+            applyInit(node);
+        }
+
+        private void applyInit(JsonNode node) throws HistoryFormatException {
             JsonNode init = node.get("init");
             if (!init.isObject()) {
                 throw error("\"init\" must be an object mapping keys to values, not " + kind(init));

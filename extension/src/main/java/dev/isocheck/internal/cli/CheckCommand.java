@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine;
@@ -51,8 +52,9 @@ import picocli.CommandLine.Spec;
         // By hand, to show that --level and --classify exclude each other, and to wrap between options.
         customSynopsis = {
             "isocheck check [-hV] [--level=LEVEL | --classify] [--format=FORMAT]",
-            "                      [--timeout=DURATION] [--json] [--report=DIR] [--]",
-            "                      FILE_OR_DIR..."},
+            "                      [--timeout=DURATION] [--json] [--report=DIR]",
+            "                      [--rounds [--round-size=N]",
+            "                      [--follow [--follow-idle=DURATION]]] [--] FILE_OR_DIR..."},
         description = "Checks each history at an isolation level and prints one result per history: "
                 + "OK, VIOLATION with its explanation, or UNKNOWN with the reason.",
         exitCodeListHeading = "%nExit status:%n",
@@ -99,6 +101,25 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--report", paramLabel = "DIR", converter = PathConverter.class,
             description = "Write an HTML page explaining each violation into DIR (created if needed).")
     private Path report;
+
+    @Option(names = "--rounds", arity = "0..1", paramLabel = "true|false",
+            description = "Check each history in rounds as it is read, in memory bounded by what later rounds can need "
+                    + "(JSON Lines, every transaction timed, in the order they ended): strict serializability decided "
+                    + "exactly, a weaker level satisfied when it holds. --timeout limits each round.")
+    private boolean rounds;
+
+    @Option(names = "--round-size", paramLabel = "N",
+            description = "With --rounds: transactions read per round (default 100000).")
+    private Integer roundSize;
+
+    @Option(names = "--follow", arity = "0..1", paramLabel = "true|false",
+            description = "With --rounds: read a file still being written as it grows, until it stops growing for "
+                    + "--follow-idle.")
+    private boolean follow;
+
+    @Option(names = "--follow-idle", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "With --follow: how long a file may stop growing before its end is its end (default 10s).")
+    private Duration followIdle;
 
     @Parameters(arity = "1..*", paramLabel = "FILE_OR_DIR",
             description = "A history file (*.jsonl, *.bincode, either possibly gzipped: *.gz), a directory to search for "
@@ -183,6 +204,10 @@ public final class CheckCommand implements Callable<Integer> {
         json = arguments.json();
         report = arguments.report();
         inputs = arguments.inputs();
+        rounds = arguments.rounds().rounds();
+        roundSize = arguments.rounds().size();
+        follow = arguments.rounds().follow();
+        followIdle = arguments.rounds().followIdle();
         try {
             return checkAll();
         } catch (Exception e) {
@@ -192,7 +217,8 @@ public final class CheckCommand implements Callable<Integer> {
 
     /** The options and inputs as picocli set them (tests compare them with {@link PlainCheckLine}'s). */
     Arguments arguments() {
-        return new Arguments(level, classify, format, timeout, json, report, inputs);
+        return new Arguments(level, classify, format, timeout, json, report, inputs,
+                new RoundOptions(rounds, roundSize, follow, followIdle));
     }
 
     private int checkAll() {
@@ -234,6 +260,22 @@ public final class CheckCommand implements Callable<Integer> {
         if (arguments.classify() && arguments.level() != null) {
             return Optional.of("--classify checks every level; it takes no --level");
         }
+        RoundOptions rounds = arguments.rounds();
+        if (rounds.rounds() && arguments.classify()) {
+            return Optional.of("--classify checks a history whole; it takes no --rounds");
+        }
+        if (rounds.size() != null && rounds.size() < 1) {
+            return Optional.of("--round-size takes a positive number of transactions, not " + rounds.size());
+        }
+        if (rounds.size() != null && !rounds.rounds()) {
+            return Optional.of("--round-size is the size of a round of --rounds, which is not given");
+        }
+        if (rounds.follow() && !rounds.rounds()) {
+            return Optional.of("--follow reads a history as it grows, which needs --rounds");
+        }
+        if (rounds.followIdle() != null && !rounds.follow()) {
+            return Optional.of("--follow-idle is how long --follow waits, which is not given");
+        }
         Path report = arguments.report();
         if (report != null && Files.exists(report) && !Files.isDirectory(report)) {
             return Optional.of("--report " + Printable.echo(report.toString())
@@ -260,14 +302,40 @@ public final class CheckCommand implements Callable<Integer> {
      * @param json     {@code --json}
      * @param report   {@code --report}, or {@code null} when not given
      * @param inputs   the files, directories and {@code -} to check, in order
+     * @param rounds   {@code --rounds} and the options that go with it
      */
     record Arguments(IsolationLevel level, boolean classify, HistoryFormat format, Duration timeout, boolean json,
-            Path report, List<String> inputs) {
+            Path report, List<String> inputs, RoundOptions rounds) {
+
+        /** Without {@code --rounds} and {@code --follow}, which {@link PlainCheckLine} leaves to picocli. */
+        Arguments(IsolationLevel level, boolean classify, HistoryFormat format, Duration timeout, boolean json,
+                Path report, List<String> inputs) {
+            this(level, classify, format, timeout, json, report, inputs, RoundOptions.NONE);
+        }
+    }
+
+    /**
+     * {@code --rounds}, {@code --round-size}, {@code --follow} and {@code --follow-idle} (the last
+     * three {@code null} or {@code false} when not given).
+     */
+    record RoundOptions(boolean rounds, Integer size, boolean follow, Duration followIdle) {
+
+        /** None of them given. */
+        static final RoundOptions NONE = new RoundOptions(false, null, false, null);
     }
 
     private int check(HistorySource source, TimedCheck timed) {
-        Outcome outcome = timed.run(source, warning -> err.println("isocheck: warning: "
-                + Printable.escape(Printable.bounded(warning, 2 * HistorySource.PROBLEM_LIMIT))));
+        Consumer<String> warnings = warning -> err.println("isocheck: warning: "
+                + Printable.escape(Printable.bounded(warning, 2 * HistorySource.PROBLEM_LIMIT)));
+        Outcome outcome;
+        if (rounds) {
+            outcome = new RoundsCheck(level(), roundSize != null ? roundSize : RoundsCheck.DEFAULT_ROUND_SIZE,
+                    follow ? (followIdle != null ? followIdle : RoundsCheck.DEFAULT_FOLLOW_IDLE) : null, timed.options()).run(source, warnings, stats -> err.println(
+                    "isocheck: " + Printable.escape(source.name()) + ": " + stats.rounds() + " rounds, " + stats.transactions()
+                    + " transactions, at most " + stats.peakHeld() + " held at once"));
+        } else {
+            outcome = timed.run(source, warnings);
+        }
         try {
             return print(source, outcome);
         } catch (RuntimeException | Error e) {

@@ -59,6 +59,11 @@ final class TimedCheck {
         this.classify = classify;
     }
 
+    /** The options of one round of {@code --rounds}: each round gets the whole time limit. */
+    CheckOptions options() {
+        return options.withTimeLimit(timeout);
+    }
+
     /**
      * Reads and checks {@code source}, handing {@code warnings} the reader's warnings (on this
      * thread, before returning, so that they come out beside their history).

@@ -17,8 +17,9 @@ class CommandLineTests {
     /** The whole help of check: a change to an option's text must be a deliberate one, made here too. */
     static final String CHECK_HELP = """
             Usage: isocheck check [-hV] [--level=LEVEL | --classify] [--format=FORMAT]
-                                  [--timeout=DURATION] [--json] [--report=DIR] [--]
-                                  FILE_OR_DIR...
+                                  [--timeout=DURATION] [--json] [--report=DIR]
+                                  [--rounds [--round-size=N]
+                                  [--follow [--follow-idle=DURATION]]] [--] FILE_OR_DIR...
             Checks each history at an isolation level and prints one result per history:
             OK, VIOLATION with its explanation, or UNKNOWN with the reason.
                   FILE_OR_DIR...            A history file (*.jsonl, *.bincode, either
@@ -46,6 +47,19 @@ class CommandLineTests {
                                               text.
                   --report=DIR              Write an HTML page explaining each violation
                                               into DIR (created if needed).
+                  --rounds[=true|false]     Check each history in rounds as it is read, in
+                                              memory bounded by what later rounds can need
+                                              (JSON Lines, every transaction timed, in the
+                                              order they ended): strict serializability
+                                              decided exactly, a weaker level satisfied
+                                              when it holds. --timeout limits each round.
+                  --round-size=N            With --rounds: transactions read per round
+                                              (default 100000).
+                  --follow[=true|false]     With --rounds: read a file still being written
+                                              as it grows, until it stops growing for
+                                              --follow-idle.
+                  --follow-idle=DURATION    With --follow: how long a file may stop growing
+                                              before its end is its end (default 10s).
               -h, --help                    Show this help message and exit.
               -V, --version                 Print version information and exit.
               --                            This option can be used to separate

@@ -1,0 +1,398 @@
+package dev.isocheck.internal.rounds;
+
+import dev.isocheck.CheckResult;
+import dev.isocheck.IsolationLevel;
+import dev.isocheck.Verdict;
+import dev.isocheck.history.History;
+import dev.isocheck.history.HistoryBuilder;
+import dev.isocheck.history.InitialState;
+import dev.isocheck.history.OpKind;
+import dev.isocheck.history.Session;
+import dev.isocheck.history.Transaction;
+import dev.isocheck.history.UnknownInitialValues;
+import dev.isocheck.history.Value;
+import dev.isocheck.history.ValueTable;
+import dev.isocheck.internal.graph.ReadExplanations;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Checks a history a batch at a time, holding only what later rounds can need.
+ *
+ * <p>Each {@link #round} checks, at strict serializability, the stubs and transactions kept from
+ * the rounds before together with the batch: the transactions that had not ended by the watermark
+ * with their writes only (a read of theirs may yet see a later transaction). Then it folds away
+ * ({@code Fold}) the transactions every valid order of the whole history can put first, leaving
+ * stubs ({@code FoldedState}) of what they wrote last. A violation a round finds is one of the
+ * whole history; a history whose every round is satisfied is strictly serializable, unless keys
+ * were let go (the result's caveats say so) (the proof: {@code docs/semantics.md}, "Checking in
+ * rounds"). After a violation the rounds go on, with the reads of the transactions it involved
+ * left out, so that it is not found again and later ones still are.
+ *
+ * <p>Strict serializability implies every weaker level; a violation of it decides a weaker level
+ * only through a check of that level, which rounds do not make: the result is then unknown, with
+ * the violation of strict serializability in its reason.
+ */
+public final class RoundChecker {
+
+    /** What the rounds did: for the command's report and the benchmarks. */
+    public record Stats(int rounds, long transactions, long committed, int peakHeld, long stubOperations, int held,
+            int violations) {
+    }
+
+    /** Past this many transactions held, a round folds keys whose last writer is undecided (by default). */
+    public static final int DEFAULT_MAX_HELD = 200_000;
+
+    private final IsolationLevel level;
+    private final Function<History, CheckResult> strictCheck;
+    private Map<String, Value> initialValues;
+    private boolean complete;
+    private UnknownInitialValues unknownValues;
+    private final int maxHeld;
+    private final FoldedState state = new FoldedState();
+    private final Set<String> quarantined = new HashSet<>();
+    private final List<String> caveats = new ArrayList<>();
+    private long undecidedKeys;
+    private History kept;
+    private int[] keptIndexes = new int[0];
+    private long watermark = Long.MIN_VALUE;
+    private long folds;
+    private int rounds;
+    private long transactions;
+    private long committed;
+    private int peakHeld;
+    private int violations;
+    private CheckResult firstViolation;
+    private String undecided;
+    private Duration checking = Duration.ZERO;
+    private Consumer<CheckResult> onViolation = result -> { };
+
+    /**
+     * Rounds that answer at {@code level}, each round checked at strict serializability by
+     * {@code strictCheck} (the check and its explanation).
+     */
+    public RoundChecker(IsolationLevel level, Function<History, CheckResult> strictCheck) {
+        this(level, strictCheck, DEFAULT_MAX_HELD);
+    }
+
+    /**
+     * As {@link #RoundChecker(IsolationLevel, Function)}; past {@code maxHeld} transactions held, a
+     * round also folds keys whose last writer no known order decided, letting later rounds take any
+     * of their writers as last: memory stays bounded, and the result says that the check was weaker
+     * there (a missed violation is possible, a false one is not).
+     */
+    public RoundChecker(IsolationLevel level, Function<History, CheckResult> strictCheck, int maxHeld) {
+        this.level = Objects.requireNonNull(level, "level is null");
+        this.strictCheck = Objects.requireNonNull(strictCheck, "strictCheck is null");
+        if (maxHeld < 1) {
+            throw new IllegalArgumentException("maxHeld must be positive, not " + maxHeld);
+        }
+        this.maxHeld = maxHeld;
+    }
+
+    /**
+     * Checks one more batch. Every transaction of it must start at or after the watermark of the
+     * round before; {@code watermark} promises that every transaction of later batches starts at or
+     * after it.
+     *
+     * @throws RoundInputException if the batch breaks the promise of an earlier round, or has what
+     *                             rounds cannot check (a transaction without times, a predicate read)
+     */
+    public void round(History batch, long watermark) {
+        Objects.requireNonNull(batch, "batch is null");
+        initialState(batch);
+        for (Transaction t : batch.transactions()) {
+            if (t.start().isEmpty() || t.end().isEmpty()) {
+                throw new RoundInputException("transaction " + t.id() + " has no " + (t.start().isEmpty() ? "start" : "end")
+                        + " time: checking in rounds needs every transaction's start and end");
+            }
+            if (t.hasPredicateReads()) {
+                throw new RoundInputException("transaction " + t.id() + " has a predicate read: checking in rounds does not"
+                        + " fold predicate reads yet; check the history whole");
+            }
+            if (t.startTime() < this.watermark) {
+                throw new RoundInputException("transaction " + t.id() + " starts at " + t.startTime() + ", before "
+                        + this.watermark + ", the time up to which earlier rounds had every transaction that started:"
+                        + " the history is not in the order transactions ended, or a transaction ran longer than the"
+                        + " rounds look back");
+            }
+        }
+        long w = Math.max(watermark, this.watermark);
+        Set<String> touched = new HashSet<>();
+        for (int i : keptIndexes) {
+            touch(touched, kept, kept.transaction(i));
+        }
+        for (Transaction t : batch.transactions()) {
+            touch(touched, batch, t);
+        }
+        HistoryBuilder builder = newBuilder(touched);
+        int stubCount = state.addStubs(builder, touched);
+        for (int i : keptIndexes) {
+            copy(builder, kept, kept.transaction(i));
+        }
+        for (Transaction t : batch.transactions()) {
+            copy(builder, batch, t);
+        }
+        History full = builder.build();
+        transactions += batch.size();
+        committed += batch.committedCount();
+        peakHeld = Math.max(peakHeld, full.size());
+        int[] all = new int[full.size()];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = i;
+        }
+        long readsUntil = w;
+        History checked = full.restrictedTo(all, (t, op) -> t.kind(op) != OpKind.READ
+                || t.index() < stubCount || (t.endTime() < readsUntil && !quarantined.contains(t.id())));
+        CheckResult result = strictCheck.apply(checked);
+        rounds++;
+        checking = checking.plus(result.checkDuration());
+        if (result.verdict() instanceof Verdict.Violated violated) {
+            violations++;
+            if (firstViolation == null) {
+                firstViolation = result;
+            }
+            quarantined.addAll(violated.anomaly().transactions());
+            onViolation.accept(result);
+        } else if (result.verdict() instanceof Verdict.Unknown unknown && undecided == null) {
+            undecided = "round " + rounds + ": " + unknown.reason();
+        }
+        ReadExplanations explanations = ReadExplanations.of(checked);
+        boolean overfull = full.size() - stubCount > maxHeld;
+        // Past the bound, or where a violation found already involves them, a key's undecided last
+        // writers fold too: both weaken the check, never make one up.
+        Fold fold = Fold.of(full, stubCount, KnownOrder.of(full, explanations), w, writers -> overfull
+                || writers.stream().anyMatch(t -> quarantined.contains(full.transaction(t).id())));
+        keepWhatFoldLeaves(full, stubCount, fold, explanations, w);
+        List<Integer> stillKept = new ArrayList<>();
+        for (int i = stubCount; i < full.size(); i++) {
+            if (!fold.folded[i]) {
+                stillKept.add(i);
+            } else {
+                quarantined.remove(full.transaction(i).id());
+            }
+        }
+        kept = full;
+        keptIndexes = stillKept.stream().mapToInt(Integer::intValue).toArray();
+        this.watermark = w;
+    }
+
+    /**
+     * Checks what is left (every transaction has ended) and answers for the whole history.
+     *
+     * @return never {@code null}
+     */
+    public CheckResult finish() {
+        if (initialValues == null || keptIndexes.length > 0 || rounds == 0) {
+            History empty = History.builder().initialStateComplete(initialValues == null || complete)
+                    .unknownInitialValues(initialValues == null ? UnknownInitialValues.UNWRITTEN : unknownValues).build();
+            round(empty, Long.MAX_VALUE);
+        }
+        if (firstViolation != null) {
+            if (level == IsolationLevel.STRICT_SERIALIZABLE) {
+                return firstViolation;
+            }
+            Verdict.Violated strict = (Verdict.Violated) firstViolation.verdict();
+            return new CheckResult(new Verdict.Unknown(level, "not strictly serializable: " + strict.anomaly().explanation()
+                    + " (checking in rounds decides " + level + " only where the history is strictly serializable)"),
+                    Optional.empty(), checking, Duration.ZERO);
+        }
+        if (undecided != null) {
+            return new CheckResult(new Verdict.Unknown(level, undecided), Optional.empty(), checking, Duration.ZERO);
+        }
+        List<String> said = new ArrayList<>(caveats);
+        if (undecidedKeys > caveats.size()) {
+            said.add("and " + (undecidedKeys - caveats.size()) + " more keys so");
+        }
+        return new CheckResult(new Verdict.Satisfied(level, List.of(), said), Optional.empty(), checking, Duration.ZERO);
+    }
+
+    /**
+     * Tells {@code listener} of each violation a round finds, as it finds it (the first is also the
+     * result's): to fail a long run early, or count what it found.
+     */
+    public RoundChecker onViolation(Consumer<CheckResult> listener) {
+        this.onViolation = Objects.requireNonNull(listener, "listener is null");
+        return this;
+    }
+
+    /** What the rounds so far did. */
+    public Stats stats() {
+        return new Stats(rounds, transactions, committed, peakHeld, state.size(), keptIndexes.length, violations);
+    }
+
+    /** The first violation of strict serializability found so far, explained. */
+    public Optional<CheckResult> firstViolation() {
+        return Optional.ofNullable(firstViolation);
+    }
+
+    /**
+     * Takes the initial values {@code batch} declares: the first batch says whether the initial
+     * state is complete and what unknown values may be; each batch may declare the initial values
+     * of more keys (a generator's keys as it comes to them), none in contradiction with another's.
+     */
+    private void initialState(History batch) {
+        InitialState state = batch.initialState();
+        if (initialValues == null) {
+            initialValues = new HashMap<>();
+            complete = state.isComplete();
+            unknownValues = state.unknownValues();
+        } else if (state.isComplete() != complete || state.unknownValues() != unknownValues) {
+            throw new RoundInputException("a batch declares the initial state " + (state.isComplete() ? "complete" : "incomplete")
+                    + " with unknown values " + state.unknownValues() + "; the first declared it "
+                    + (complete ? "complete" : "incomplete") + " with unknown values " + unknownValues);
+        }
+        for (int key = 0; key < batch.keys().size(); key++) {
+            int value = state.valueOf(key);
+            if (complete ? value > ValueTable.ABSENT : value != InitialState.UNKNOWN) {
+                String name = batch.keys().name(key);
+                Value declared = batch.values().get(value);
+                Value before = initialValues.putIfAbsent(name, declared);
+                if (before != null && !before.equals(declared)) {
+                    throw new RoundInputException("two batches declare different initial values of " + name + ": "
+                            + before + " and " + declared);
+                }
+            }
+        }
+    }
+
+    /** A builder of a round's history, declaring the initial values of the keys its transactions touch only. */
+    private HistoryBuilder newBuilder(Set<String> touched) {
+        HistoryBuilder builder = History.builder().initialStateComplete(complete).unknownInitialValues(unknownValues);
+        for (String key : touched) {
+            Value value = initialValues.get(key);
+            if (value != null) {
+                builder.initialValue(key, value);
+            }
+        }
+        return builder;
+    }
+
+    /**
+     * Keeps what a fold leaves: each key's last version in the folded prefix, the reads that pinned
+     * an unknown initial value no write in the prefix can explain, and aborted writes that an
+     * unknown initial value, one no transaction writes, must still not be.
+     */
+    private void keepWhatFoldLeaves(History full, int stubCount, Fold fold, ReadExplanations explanations, long watermark) {
+        long thisFold = folds++;
+        InitialState initial = full.initialState();
+        // A stub keeps its transaction's times where they put it before every transaction kept
+        // (and so before every later one, which starts after the watermark): explanations then
+        // show real times. One that overlaps a kept transaction keeps its start and ends just
+        // before the first kept one starts: the fold puts it before them all, and these times,
+        // never decreasing from fold to fold, order stubs of later folds after earlier ones.
+        long firstKept = watermark;
+        for (int i = stubCount; i < full.size(); i++) {
+            if (!fold.folded[i]) {
+                firstKept = Math.min(firstKept, full.transaction(i).startTime());
+            }
+        }
+        long before = firstKept - 1;
+        java.util.function.Function<Transaction, long[]> times = t -> t.endTime() <= before
+                ? new long[] {t.startTime(), t.endTime()}
+                : new long[] {Math.min(t.startTime(), before), before};
+        // Pins first: whether a key was written before this fold decides them.
+        for (int obs = 0; obs < explanations.size(); obs++) {
+            int reader = explanations.transaction(obs);
+            int key = explanations.key(obs);
+            if (reader < stubCount || !fold.folded[reader] || initial.isKnown(key)
+                    || state.written(full.keys().name(key)) || !explanations.initialStateExplains(obs)) {
+                continue;
+            }
+            boolean prefixWriter = false;
+            for (int i = 0; i < explanations.writerCount(obs) && !prefixWriter; i++) {
+                int w = explanations.writer(obs, i);
+                prefixWriter = w >= stubCount && fold.folded[w];
+            }
+            if (prefixWriter || (fold.lastWriters.containsKey(key) && initial.mayBeAnyValue(key))) {
+                // The read may have seen the prefix's write; or no later read can see the initial
+                // value, and any value may have been it: nothing to pin.
+                continue;
+            }
+            Transaction t = full.transaction(reader);
+            long[] at = times.apply(t);
+            state.pin(full.keys().name(key), new FoldedState.Version(t.id(), t.hasNumericId(), at[0], at[1],
+                    full.values().get(explanations.value(obs))), thisFold);
+        }
+        for (Map.Entry<Integer, List<Integer>> e : fold.lastWriters.entrySet()) {
+            int key = e.getKey();
+            List<FoldedState.Version> writers = new ArrayList<>();
+            for (int w : e.getValue()) {
+                Transaction writer = full.transaction(w);
+                long[] at = times.apply(writer);
+                writers.add(new FoldedState.Version(writer.id(), writer.hasNumericId(), at[0], at[1],
+                        full.values().get(writer.finalValue(key))));
+            }
+            String name = full.keys().name(key);
+            state.overwrite(name, writers, thisFold, initial.mayBeAnyValue(key));
+            if (writers.size() > 1) {
+                undecidedKeys++;
+                if (caveats.size() < 5) {
+                    caveats.add("which of " + writers.stream().map(FoldedState.Version::transaction).toList() + " wrote " + name
+                            + " last before round " + rounds + ": no known order decided it, and later reads of " + name
+                            + " were checked against each (the rounds held more than " + maxHeld
+                            + " transactions and let it go: a violation there may be missed, none is made up)");
+                }
+            }
+        }
+        for (int i = stubCount; i < full.size(); i++) {
+            Transaction t = full.transaction(i);
+            if (!fold.folded[i] || t.isCommitted()) {
+                continue;
+            }
+            for (int op = 0; op < t.size(); op++) {
+                int key = t.key(op);
+                String name = full.keys().name(key);
+                if (t.kind(op) == OpKind.WRITE && !initial.isKnown(key) && !initial.mayBeAnyValue(key) && !state.written(name)) {
+                    // A value written, even by an aborted transaction, is not an unknown initial value.
+                    long[] at = times.apply(t);
+                    state.abortedWrite(name, new FoldedState.Version(t.id(), t.hasNumericId(), at[0], at[1],
+                            full.values().get(t.value(op))), thisFold);
+                }
+            }
+        }
+    }
+
+    private static void touch(Set<String> touched, History from, Transaction t) {
+        for (int op = 0; op < t.size(); op++) {
+            touched.add(from.keys().name(t.key(op)));
+        }
+    }
+
+    /** Adds {@code t} of {@code from} to {@code builder}: its session, status, times, provenance and operations. */
+    private static void copy(HistoryBuilder builder, History from, Transaction t) {
+        HistoryBuilder.TransactionBuilder copy = builder.transaction(t.hasNumericId() ? (Object) Long.parseLong(t.id()) : t.id());
+        Session session = from.sessionOf(t);
+        if (!session.isImplicit()) {
+            copy.session(session.name());
+        }
+        if (!t.isCommitted()) {
+            copy.aborted();
+        }
+        copy.times(t.startTime(), t.endTime());
+        t.thread().ifPresent(copy::thread);
+        boolean statements = !t.statements().isEmpty();
+        t.statements().forEach(copy::statement);
+        for (int op = 0; op < t.size(); op++) {
+            if (statements) {
+                copy.fromStatement(t.statementOf(op).orElse(-1));
+            }
+            String key = from.keys().name(t.key(op));
+            Value value = from.values().get(t.value(op));
+            if (t.kind(op) == OpKind.READ) {
+                copy.read(key, value);
+            } else {
+                copy.write(key, value);
+            }
+        }
+    }
+}
