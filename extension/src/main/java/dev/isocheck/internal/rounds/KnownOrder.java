@@ -273,16 +273,6 @@ final class KnownOrder {
 
     /** The first position in start order of a transaction starting after {@code time}. */
     private int upperBound(long time) {
-        int lo = 0;
-        int hi = sortedStarts.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (sortedStarts[mid] <= time) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return Writers.firstAtLeast(sortedStarts, time + 1);
     }
 }
