@@ -25,16 +25,19 @@ final class KnownOrder {
     private final long[] start;
     private final long[] end;
     private final int[][] successors;
+    /** Aborted transactions, which no order places: a search never passes through one. */
+    private final boolean[] aborted;
     private final int[] byStart;
     private final long[] sortedStarts;
     private final int[] seen;
     private int stamp;
     private final int[] queue;
 
-    private KnownOrder(long[] start, long[] end, int[][] successors) {
+    private KnownOrder(long[] start, long[] end, int[][] successors, boolean[] aborted) {
         this.start = start;
         this.end = end;
         this.successors = successors;
+        this.aborted = aborted;
         int n = start.length;
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) {
@@ -64,9 +67,22 @@ final class KnownOrder {
             end[t.index()] = t.endTime();
         }
         IntList[] out = new IntList[n];
+        boolean[] aborted = new boolean[n];
+        for (Transaction t : history.transactions()) {
+            aborted[t.index()] = !t.isCommitted();
+        }
+        // Session order binds committed transactions only: an aborted one is in no order, so a
+        // chain through it (session order to it, real time from it) would be no fact.
         for (Session session : history.sessions()) {
-            for (int i = 0; i + 1 < session.size(); i++) {
-                add(out, session.transaction(i), session.transaction(i + 1));
+            int previous = -1;
+            for (int m : session.transactions()) {
+                if (aborted[m]) {
+                    continue;
+                }
+                if (previous >= 0) {
+                    add(out, previous, m);
+                }
+                previous = m;
             }
         }
         Writers writers = Writers.of(history);
@@ -111,7 +127,7 @@ final class KnownOrder {
         for (int t = 0; t < n; t++) {
             successors[t] = out[t] == null ? new int[0] : out[t].toArray();
         }
-        return new KnownOrder(start, end, successors);
+        return new KnownOrder(start, end, successors, aborted);
     }
 
     /** The committed writers of each key (their installed writes), by end and by start. */
@@ -224,7 +240,7 @@ final class KnownOrder {
      * the other. A search that runs out of budget answers {@code false}.
      */
     boolean before(int a, int b) {
-        if (a == b) {
+        if (a == b || aborted[a] || aborted[b]) {
             return false;
         }
         if (end[a] < start[b]) {
@@ -251,7 +267,7 @@ final class KnownOrder {
                 if (m == b) {
                     return true;
                 }
-                if (seen[m] != stamp && start[m] <= end[b]) {
+                if (seen[m] != stamp && !aborted[m] && start[m] <= end[b]) {
                     seen[m] = stamp;
                     queue[tail++] = m;
                 }
@@ -260,7 +276,7 @@ final class KnownOrder {
                 int from = upperBound(end[v]);
                 for (int i = from; i < sortedStarts.length && sortedStarts[i] <= covered; i++) {
                     int m = byStart[i];
-                    if (seen[m] != stamp) {
+                    if (seen[m] != stamp && !aborted[m]) {
                         seen[m] = stamp;
                         queue[tail++] = m;
                     }

@@ -60,6 +60,8 @@ public final class RoundChecker {
     private final int maxHeld;
     private final FoldedState state = new FoldedState();
     private final Set<String> quarantined = new HashSet<>();
+    /** Every key a transaction of an earlier batch touched: a later batch may not declare its initial value. */
+    private final Set<String> touchedBefore = new HashSet<>();
     private final List<String> caveats = new ArrayList<>();
     private long undecidedKeys;
     private History kept;
@@ -135,6 +137,9 @@ public final class RoundChecker {
             touch(touched, batch, t);
         }
         HistoryBuilder builder = newBuilder(touched);
+        for (Transaction t : batch.transactions()) {
+            touch(touchedBefore, batch, t);
+        }
         int stubCount = state.addStubs(builder, touched);
         for (int i : keptIndexes) {
             copy(builder, kept, kept.transaction(i));
@@ -260,6 +265,11 @@ public final class RoundChecker {
                 if (before != null && !before.equals(declared)) {
                     throw new RoundInputException("two batches declare different initial values of " + name + ": "
                             + before + " and " + declared);
+                }
+                if (before == null && touchedBefore.contains(name)) {
+                    throw new RoundInputException("a batch declares the initial value of " + name + ", which transactions of"
+                            + " earlier batches touched when it was not declared: an initial value is declared before the"
+                            + " first transaction that touches its key");
                 }
             }
         }

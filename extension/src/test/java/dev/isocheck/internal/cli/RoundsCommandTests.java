@@ -100,7 +100,7 @@ class RoundsCommandTests {
         Path growing = dir.resolve("growing.jsonl");
         Files.writeString(growing, String.join("\n", lines.subList(0, lines.size() / 2)) + "\n");
         CompletableFuture<CommandRun> run = CompletableFuture.supplyAsync(() -> CommandRun.of("check",
-                "--level=strict-serializable", "--rounds", "--round-size=10", "--follow", "--follow-idle=1s", growing.toString()));
+                "--level=strict-serializable", "--rounds", "--round-size=10", "--follow", "--follow-idle=3s", growing.toString()));
         Thread.sleep(300);
         try (OutputStream out = Files.newOutputStream(growing, StandardOpenOption.APPEND)) {
             for (String line : lines.subList(lines.size() / 2, lines.size())) {
