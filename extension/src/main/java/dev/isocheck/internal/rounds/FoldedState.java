@@ -105,7 +105,7 @@ final class FoldedState {
             }
             for (Entry e : abortedWrites.getOrDefault(key, List.of())) {
                 // An aborted transaction may have written the key more than once: one stub op per value.
-                stub(stubs, e).abortedWrites.add(new Object[] {key, e.value()});
+                stub(stubs, e).abortedWrites.add(Map.entry(key, e.value()));
             }
         }
         List<Stub> ordered = new ArrayList<>(stubs.values());
@@ -136,7 +136,7 @@ final class FoldedState {
         final long end;
         final Map<String, Value> reads = new LinkedHashMap<>();
         final Map<String, Value> writes = new LinkedHashMap<>();
-        final List<Object[]> abortedWrites = new ArrayList<>();
+        final List<Map.Entry<String, Value>> abortedWrites = new ArrayList<>();
 
         Stub(String id, boolean numericId, boolean aborted, long fold, long start, long end) {
             this.id = id;
@@ -156,8 +156,8 @@ final class FoldedState {
             // Pinned reads read the initial state, before any write of the stub.
             reads.forEach(t::read);
             writes.forEach(t::write);
-            for (Object[] w : abortedWrites) {
-                t.write((String) w[0], w[1]);
+            for (Map.Entry<String, Value> w : abortedWrites) {
+                t.write(w.getKey(), w.getValue());
             }
         }
     }

@@ -132,8 +132,15 @@ final class KnownOrder {
 
     /** The committed writers of each key (their installed writes), by end and by start. */
     private static final class Writers {
-        private final java.util.Map<Integer, long[][]> byKey = new java.util.HashMap<>();
-        private final java.util.Map<Integer, int[][]> order = new java.util.HashMap<>();
+
+        /**
+         * One key's committed writers: by end, with their ends and the latest start up to each;
+         * and by start, with their starts.
+         */
+        private record KeyWriters(int[] byEnd, long[] ends, long[] latestStart, int[] byStart, long[] starts) {
+        }
+
+        private final java.util.Map<Integer, KeyWriters> byKey = new java.util.HashMap<>();
 
         static Writers of(History history) {
             java.util.Map<Integer, IntList> lists = new java.util.HashMap<>();
@@ -149,63 +156,60 @@ final class KnownOrder {
             }
             Writers w = new Writers();
             for (java.util.Map.Entry<Integer, IntList> e : lists.entrySet()) {
-                int[] txns = e.getValue().toArray();
-                Integer[] byEnd = new Integer[txns.length];
-                Integer[] byStart = new Integer[txns.length];
-                for (int i = 0; i < txns.length; i++) {
-                    byEnd[i] = txns[i];
-                    byStart[i] = txns[i];
-                }
-                Arrays.sort(byEnd, (a, b) -> Long.compare(history.transaction(a).endTime(), history.transaction(b).endTime()));
-                Arrays.sort(byStart, (a, b) -> Long.compare(history.transaction(a).startTime(), history.transaction(b).startTime()));
-                long[] ends = new long[txns.length];
-                long[] prefixMaxStart = new long[txns.length];
-                long[] starts = new long[txns.length];
+                int[] byEnd = sorted(e.getValue().toArray(), history, Transaction::endTime);
+                int[] byStart = sorted(e.getValue().toArray(), history, Transaction::startTime);
+                long[] ends = new long[byEnd.length];
+                long[] latestStart = new long[byEnd.length];
+                long[] starts = new long[byStart.length];
                 long max = Long.MIN_VALUE;
-                for (int i = 0; i < txns.length; i++) {
+                for (int i = 0; i < byEnd.length; i++) {
                     Transaction t = history.transaction(byEnd[i]);
                     ends[i] = t.endTime();
                     max = Math.max(max, t.startTime());
-                    prefixMaxStart[i] = max;
+                    latestStart[i] = max;
                     starts[i] = history.transaction(byStart[i]).startTime();
                 }
-                w.byKey.put(e.getKey(), new long[][] {ends, prefixMaxStart, starts});
-                w.order.put(e.getKey(), new int[][] {Arrays.stream(byEnd).mapToInt(Integer::intValue).toArray(),
-                        Arrays.stream(byStart).mapToInt(Integer::intValue).toArray()});
+                w.byKey.put(e.getKey(), new KeyWriters(byEnd, ends, latestStart, byStart, starts));
             }
             return w;
         }
 
+        private static int[] sorted(int[] transactions, History history, java.util.function.ToLongFunction<Transaction> time) {
+            return Arrays.stream(transactions).boxed()
+                    .sorted(java.util.Comparator.comparingLong(t -> time.applyAsLong(history.transaction(t))))
+                    .mapToInt(Integer::intValue).toArray();
+        }
+
         /** The latest start among writers of {@code key} that ended before {@code time}; MIN_VALUE if none. */
         long latestStartEndingBefore(int key, long time) {
-            long[][] k = byKey.get(key);
+            KeyWriters k = byKey.get(key);
             if (k == null) {
                 return Long.MIN_VALUE;
             }
-            int i = firstAtLeast(k[0], time) - 1;
-            return i < 0 ? Long.MIN_VALUE : k[1][i];
+            int i = firstAtLeast(k.ends(), time) - 1;
+            return i < 0 ? Long.MIN_VALUE : k.latestStart()[i];
         }
 
         /** Writers of {@code key} that ended at or after {@code from} and before {@code to}. */
         int[] endingBetween(int key, long from, long to) {
-            long[][] k = byKey.get(key);
+            KeyWriters k = byKey.get(key);
             if (k == null) {
                 return new int[0];
             }
-            int lo = firstAtLeast(k[0], from);
-            int hi = firstAtLeast(k[0], to);
-            return lo >= hi ? new int[0] : Arrays.copyOfRange(order.get(key)[0], lo, hi);
+            int lo = firstAtLeast(k.ends(), from);
+            int hi = firstAtLeast(k.ends(), to);
+            return lo >= hi ? new int[0] : Arrays.copyOfRange(k.byEnd(), lo, hi);
         }
 
         /** Writers of {@code key} that started after {@code from} and at or before {@code to}. */
         int[] startingBetween(int key, long from, long to) {
-            long[][] k = byKey.get(key);
+            KeyWriters k = byKey.get(key);
             if (k == null || to == Long.MAX_VALUE) {
                 return new int[0];
             }
-            int lo = firstAtLeast(k[2], from + 1);
-            int hi = firstAtLeast(k[2], to + 1);
-            return lo >= hi ? new int[0] : Arrays.copyOfRange(order.get(key)[1], lo, hi);
+            int lo = firstAtLeast(k.starts(), from + 1);
+            int hi = firstAtLeast(k.starts(), to + 1);
+            return lo >= hi ? new int[0] : Arrays.copyOfRange(k.byStart(), lo, hi);
         }
 
         private static int firstAtLeast(long[] sorted, long value) {
