@@ -123,9 +123,17 @@ class SerializableCheckExtension implements BeforeAllCallback, BeforeEachCallbac
     private static void startRecordingClosedWithTheTest(ExtensionContext context) {
         // Read first, so that a configuration error fails the test before it runs.
         warmUpTheFirstCheck(context, configuration(context));
-        context.getStore(NAMESPACE).getOrComputeIfAbsent(RECORDING_KEY, key -> TestRecording.start(TestFiles.displayPath(context))
-                        .withLogAccount(Configuration.logAccount(context)),
+        java.util.OptionalInt rounds = Configuration.rounds(context);
+        boolean failEarly = Configuration.failEarly(context);
+        TestRecording recording = context.getStore(NAMESPACE).getOrComputeIfAbsent(RECORDING_KEY,
+                key -> TestRecording.start(TestFiles.displayPath(context)).withLogAccount(Configuration.logAccount(context)),
                 TestRecording.class);
+        // An interleaving test's runs are short, and each is checked whole.
+        if (rounds.isPresent() && !recording.checkedInRounds()
+                && !AnnotationSupport.isAnnotated(context.getTestMethod(), InterleavingTest.class)) {
+            Configuration configuration = configuration(context);
+            recording.inRounds(levelOf(context, configuration), configuration, rounds.getAsInt(), failEarly);
+        }
     }
 
     private static void checkWhatTheTestRecorded(ExtensionContext context) {
@@ -135,12 +143,18 @@ class SerializableCheckExtension implements BeforeAllCallback, BeforeEachCallbac
         }
         CheckWarmup.checkStarting();
         Configuration configuration = configuration(context);
-        RecordedHistory recorded = recording.finish();
-        if (!recorded.writesFrom().isEmpty()) {
-            context.publishReportEntry("isocheck.writes", String.join("; ", recorded.writesFrom()));
-        }
         IsolationLevel level = levelOf(context, configuration);
-        Outcome outcome = new TestCheck(configuration).check(recording.name(), TestFiles.baseName(context), recorded, level);
+        Outcome outcome;
+        if (recording.checkedInRounds()) {
+            outcome = recording.finishRounds(new TestCheck(configuration), TestFiles.baseName(context));
+            context.publishReportEntry("isocheck.rounds", recording.roundsSummary());
+        } else {
+            RecordedHistory recorded = recording.finish();
+            if (!recorded.writesFrom().isEmpty()) {
+                context.publishReportEntry("isocheck.writes", String.join("; ", recorded.writesFrom()));
+            }
+            outcome = new TestCheck(configuration).check(recording.name(), TestFiles.baseName(context), recorded, level);
+        }
         List<String> expected = expectedOf(context);
         ScheduledRun run = context.getStore(NAMESPACE).get(RUN_KEY, ScheduledRun.class);
         if (run != null) {
@@ -317,6 +331,9 @@ class SerializableCheckExtension implements BeforeAllCallback, BeforeEachCallbac
      * where it cannot, the path in the message is enough.
      */
     private static void publish(ExtensionContext context, Path file, MediaType type) {
+        if (file == null) {
+            return;
+        }
         try {
             context.publishFile(file.getFileName().toString(), type,
                     target -> Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING));

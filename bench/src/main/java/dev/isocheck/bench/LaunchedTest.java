@@ -16,8 +16,9 @@ import org.junit.platform.launcher.core.LauncherFactory;
  *
  * @param finishedNanos when JUnit reported the test finished
  * @param outcome       its status, with the first line of its failure's message, if any
+ * @param entries       the report entries it published, by key (the last of each)
  */
-record LaunchedTest(long finishedNanos, String outcome) {
+record LaunchedTest(long finishedNanos, String outcome, Map<String, String> entries) {
 
     /**
      * Runs {@code method} of {@code testClass} with {@code configuration} as JUnit configuration
@@ -28,7 +29,13 @@ record LaunchedTest(long finishedNanos, String outcome) {
     static LaunchedTest run(Class<?> testClass, String method, Map<String, String> configuration) {
         long[] finished = new long[1];
         String[] outcome = new String[1];
+        Map<String, String> entries = new java.util.concurrent.ConcurrentHashMap<>();
         TestExecutionListener listener = new TestExecutionListener() {
+            @Override
+            public void reportingEntryPublished(TestIdentifier test, org.junit.platform.engine.reporting.ReportEntry entry) {
+                entries.putAll(entry.getKeyValuePairs());
+            }
+
             @Override
             public void executionFinished(TestIdentifier test, TestExecutionResult result) {
                 if (test.isTest()) {
@@ -43,6 +50,6 @@ record LaunchedTest(long finishedNanos, String outcome) {
         if (outcome[0] == null) {
             throw new IllegalStateException(method + " did not run");
         }
-        return new LaunchedTest(finished[0], outcome[0]);
+        return new LaunchedTest(finished[0], outcome[0], Map.copyOf(entries));
     }
 }

@@ -74,7 +74,8 @@ public final class RoundsBenchmark {
         // (none should: every run is serial but for its anomaly)
         int[] found = new int[3];
         RoundChecker rounds = new RoundChecker(level, h -> Isocheck.check(h, IsolationLevel.STRICT_SERIALIZABLE, options))
-                .onViolation(result -> {
+                .onViolation(round -> {
+                    CheckResult result = round.result();
                     found[0]++;
                     if (result.anomaly().isPresent()
                             && !result.anomaly().get().transactions().stream().allMatch(id -> id.contains(":anomaly-"))) {

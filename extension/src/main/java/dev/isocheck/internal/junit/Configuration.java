@@ -73,9 +73,60 @@ public record Configuration(IsolationLevel level, Path reportDirectory, Duration
     /** The configuration parameter turning the first check's warm-up ({@link CheckWarmup}) on or off. */
     public static final String WARMUP = "isocheck.warmup";
 
+    /**
+     * The configuration parameter checking each test in rounds while it runs ({@code off}, the
+     * default; {@code on}; or the transactions a round takes at most, a positive number).
+     */
+    public static final String ROUNDS = "isocheck.rounds";
+
+    /** The configuration parameter stopping a test checked in rounds at the first violation found ({@code true}, {@code false}). */
+    public static final String ROUNDS_FAIL_EARLY = "isocheck.rounds.fail-early";
+
+    /** The transactions a round takes at most where {@value #ROUNDS} is {@code on}. */
+    public static final int DEFAULT_ROUND_SIZE = 10_000;
+
     /** Every key isocheck reads; any other {@code isocheck.*} key is a mistake. */
     public static final List<String> KEYS = List.of(LEVEL, REPORT_DIR, TIMEOUT, UNDECIDED, GPU, LEFT_OUT,
-            ScheduleSettings.SCHEDULES, ScheduleSettings.STALL, BINLOG_USER, BINLOG_PASSWORD, WARMUP);
+            ScheduleSettings.SCHEDULES, ScheduleSettings.STALL, BINLOG_USER, BINLOG_PASSWORD, WARMUP, ROUNDS, ROUNDS_FAIL_EARLY);
+
+    /**
+     * The most transactions a round of a test checked in rounds takes ({@value #ROUNDS}); empty
+     * when tests are checked whole (the default).
+     *
+     * @throws ExtensionConfigurationException for a value other than off, on or a positive number
+     */
+    public static java.util.OptionalInt rounds(ExtensionContext context) {
+        Optional<Integer> size = parameter(context, ROUNDS, Configuration::roundSize, "off, on, or the transactions a round"
+                + " takes at most (a positive number)");
+        return size.isEmpty() || size.get() == 0 ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(size.get());
+    }
+
+    /**
+     * Whether a test checked in rounds stops at the first violation found ({@value #ROUNDS_FAIL_EARLY});
+     * defaults to {@code false}: it runs to its end and fails then.
+     *
+     * @throws ExtensionConfigurationException for a value other than true or false
+     */
+    public static boolean failEarly(ExtensionContext context) {
+        return parameter(context, ROUNDS_FAIL_EARLY, Configuration::bool, "true or false").orElse(false);
+    }
+
+    /** 0 for off, the default size for on, else the positive number given. */
+    private static Optional<Integer> roundSize(String value) {
+        String v = value.strip();
+        if (v.equalsIgnoreCase("off")) {
+            return Optional.of(0);
+        }
+        if (v.equalsIgnoreCase("on")) {
+            return Optional.of(DEFAULT_ROUND_SIZE);
+        }
+        try {
+            int size = Integer.parseInt(v.replace("_", ""));
+            return size > 0 ? Optional.of(size) : Optional.empty();
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
 
     /**
      * Whether the first check of the JVM is warmed up while the first test runs ({@value #WARMUP},

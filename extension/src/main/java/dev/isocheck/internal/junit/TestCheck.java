@@ -54,24 +54,41 @@ public final class TestCheck {
             return new Outcome.Satisfied(notModelled);
         }
         Optional<CheckResult> result = checkWithinTimeout(history, level);
-        if (result.isPresent() && result.get().isSatisfied()) {
+        String timedOut = "the check did not finish within " + format(configuration.timeout()) + " (" + Configuration.TIMEOUT + ")";
+        return outcome(testName, fileName, history, result.map(r -> (Object) r).orElse(timedOut), "", notModelled,
+                recorded.writesFrom(), level);
+    }
+
+    /**
+     * The outcome of a check already made: for a violation or an undecided check, writes
+     * {@code history} (and for a violation the HTML report) under the report directory, named
+     * after {@code fileName}.
+     *
+     * @param history     the history to write for a developer to check again; {@code null} for none
+     * @param result      the result, or why there is none (a String: the check could not be made)
+     * @param historyNote what the history file is, where it is not the test's whole history ("" else)
+     */
+    public Outcome outcome(String testName, String fileName, History history, Object result, String historyNote,
+            List<NotModelled> notModelled, List<String> writesFrom, IsolationLevel level) {
+        if (result instanceof CheckResult r && r.isSatisfied()) {
             return new Outcome.Satisfied(notModelled);
         }
         Path directory = configuration.reportDirectory().toAbsolutePath().normalize();
-        Path historyFile = directory.resolve(fileName + ".jsonl");
-        writeHistory(history, historyFile);
-        if (result.isEmpty() || result.get().isUnknown()) {
-            String reason = result.map(r -> ((Verdict.Unknown) r.verdict()).reason())
-                    .orElse("the check did not finish within " + format(configuration.timeout()) + " (" + Configuration.TIMEOUT + ")");
-            return new Outcome.Undecided(reason, historyFile, undecidedMessage(testName, level, reason, historyFile, notModelled)
-                    + writes(recorded.writesFrom()));
+        Path historyFile = history == null ? null : directory.resolve(fileName + ".jsonl");
+        if (history != null) {
+            writeHistory(history, historyFile);
         }
-        CheckResult violated = result.get();
+        if (!(result instanceof CheckResult r) || r.isUnknown()) {
+            String reason = result instanceof CheckResult r ? ((Verdict.Unknown) r.verdict()).reason() : String.valueOf(result);
+            return new Outcome.Undecided(reason, historyFile, undecidedMessage(testName, level, reason, historyFile, notModelled)
+                    + historyNote + writes(writesFrom));
+        }
+        CheckResult violated = (CheckResult) result;
         Explanation explanation = violated.explanation().orElseThrow();
         Path reportFile = directory.resolve(fileName + ".html");
         write(reportFile, new HtmlRenderer().render(explanation));
         return new Outcome.Violated(violated, reportFile, historyFile, notModelled,
-                violationMessage(testName, violated, reportFile, historyFile, notModelled) + writes(recorded.writesFrom()));
+                violationMessage(testName, violated, reportFile, historyFile, notModelled) + historyNote + writes(writesFrom));
     }
 
     /** How the writes were recorded, a line per database, for a message. */
@@ -150,6 +167,9 @@ public final class TestCheck {
     private static void files(StringBuilder out, IsolationLevel level, Path reportFile, Path historyFile) {
         if (reportFile != null) {
             out.append("Report:  ").append(reportFile).append('\n');
+        }
+        if (historyFile == null) {
+            return;
         }
         out.append("History: ").append(historyFile).append('\n');
         out.append("  check it again: java -jar isocheck.jar check --level ").append(level.cliName()).append(' ')

@@ -1,5 +1,6 @@
 package dev.isocheck.internal.junit;
 
+import dev.isocheck.IsolationLevel;
 import dev.isocheck.internal.recording.RecordedHistory;
 import dev.isocheck.internal.recording.Recording;
 import dev.isocheck.internal.recording.SideSessions;
@@ -20,6 +21,9 @@ public final class TestRecording implements AutoCloseable {
     private final Recording recording;
     private final Recording.Binding binding;
     private RecordedHistory recorded;
+    /** The rounds checking the test while it runs; {@code null} when it is checked whole. */
+    private TestRounds rounds;
+    private boolean unbound;
 
     private TestRecording(Recording recording) {
         this.recording = recording;
@@ -47,11 +51,47 @@ public final class TestRecording implements AutoCloseable {
      * history.
      */
     public synchronized RecordedHistory finish() {
+        if (rounds != null) {
+            throw new IllegalStateException(recording.name() + " is checked in rounds: finish(check, fileName) ends it");
+        }
         if (recorded == null) {
-            binding.close();
+            unbind();
             recorded = recording.finish();
         }
         return recorded;
+    }
+
+    private void unbind() {
+        if (!unbound) {
+            unbound = true;
+            binding.close();
+        }
+    }
+
+    /**
+     * Checks the test in rounds while it runs, of at most {@code roundSize} transactions each, at
+     * {@code level}; with {@code failEarly}, the first violation found stops the test's statements.
+     */
+    public synchronized TestRecording inRounds(IsolationLevel level, Configuration configuration, int roundSize, boolean failEarly) {
+        rounds = TestRounds.start(recording, recording.name(), level, configuration, roundSize, failEarly);
+        return this;
+    }
+
+    /** Whether the test is checked in rounds. */
+    public synchronized boolean checkedInRounds() {
+        return rounds != null;
+    }
+
+    /** What the rounds of a test checked in rounds did, in a line. */
+    public synchronized String roundsSummary() {
+        return rounds == null ? "" : rounds.summary();
+    }
+
+    /** Stops the rounds of a test checked in rounds, checks what is left, and words the outcome. */
+    public synchronized TestCheck.Outcome finishRounds(TestCheck check, String fileName) {
+        unbind();
+        TestRounds ending = rounds;
+        return ending.finish(check, fileName);
     }
 
     /**
@@ -72,7 +112,12 @@ public final class TestRecording implements AutoCloseable {
 
     /** Finishes the recording if the check never did; what it recorded is dropped. */
     @Override
-    public void close() {
-        finish();
+    public synchronized void close() {
+        if (rounds != null) {
+            unbind();
+            rounds.abandon();
+        } else {
+            finish();
+        }
     }
 }

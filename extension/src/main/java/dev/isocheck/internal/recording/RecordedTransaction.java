@@ -75,6 +75,20 @@ public final class RecordedTransaction {
     }
 
     /**
+     * A transaction the log shows committed that is one of {@code groupSize} auto-commit statements
+     * alike ({@code WriteAttribution}), which cannot be told apart: its writes (with the versions
+     * they replaced read, as for {@link #unrecorded}), in a session of its own, timed from the
+     * earliest start to the latest end of the group, which holds its own times.
+     */
+    static RecordedTransaction oneOf(WriteLog.CommittedTransaction committed, long start, long end, List<String> sessions,
+                                     int groupSize) {
+        RecordedTransaction t = new RecordedTransaction(null, "one of " + groupSize + " auto-commit statements alike of "
+                + String.join(", ", sessions) + " (server transaction " + committed.xid() + ")", start, end, true, true);
+        t.ops.addAll(writes(committed.writes()));
+        return t;
+    }
+
+    /**
      * A transaction of a database whose writes come from its log: the reads from the recorded
      * statements, the writes from {@code committed} (what the log says this transaction
      * committed; {@code null} when the log has none for it), each put where its statement ran.
@@ -200,16 +214,21 @@ public final class RecordedTransaction {
             rows.put(key.get(), row);
         }
         boolean hiding = primaryKeys.hidesRows(read.table());
+        boolean namesOneKey = SqlAnalyzer.sameColumns(read.fixedByWhere().keySet(), keyColumns);
         if (read.predicateWhere() != null && allKeyed && !hiding) {
-            ops.add(new Op.Predicate(read.table(), read.predicateWhere(), rows));
+            // A WHERE naming one key says all by the row it found, or by none where no other
+            // condition could have hidden the row.
+            String absent = read.rows().isEmpty() && read.absentIfEmpty() && namesOneKey
+                    ? key(read.table(), keyColumns, read.fixedByWhere()).orElse(null) : null;
+            boolean point = namesOneKey && (!read.rows().isEmpty() || absent != null);
+            ops.add(new Op.Predicate(read.table(), read.predicateWhere(), rows, point, absent));
             return;
         }
         if (hiding && (read.predicateWhere() != null || read.absentIfEmpty())) {
             notes.add(new NotModelled("the reads of " + read.table(), ROW_SECURITY));
         }
         rows.forEach((key, row) -> ops.add(new Op.Read(read.table(), key, row)));
-        if (read.rows().isEmpty() && read.absentIfEmpty() && !hiding
-                && SqlAnalyzer.sameColumns(read.fixedByWhere().keySet(), keyColumns)) {
+        if (read.rows().isEmpty() && read.absentIfEmpty() && !hiding && namesOneKey) {
             key(read.table(), keyColumns, read.fixedByWhere()).ifPresent(key -> ops.add(new Op.Read(read.table(), key, null)));
         }
     }
@@ -428,6 +447,19 @@ public final class RecordedTransaction {
      */
     void addTo(HistoryBuilder builder, String id, Set<String> leftOutTables, Map<String, Set<String>> leftOutColumns,
                long origin, boolean readsKept) {
+        addTo(builder, id, leftOutTables, leftOutColumns, origin, readsKept, true);
+    }
+
+    /**
+     * As {@link #addTo(HistoryBuilder, String, Set, Map, long, boolean)}; {@code predicates}: whether
+     * a predicate read is added as one, else as reads of the rows it returned (weaker: a row it
+     * did not return is not checked), for a check that takes no predicate reads.
+     *
+     * @return whether a predicate read was added as reads of its rows
+     */
+    boolean addTo(HistoryBuilder builder, String id, Set<String> leftOutTables, Map<String, Set<String>> leftOutColumns,
+               long origin, boolean readsKept, boolean predicates) {
+        boolean asRows = false;
         TransactionBuilder t = builder.transaction(id);
         if (session != null) {
             t.session(session);
@@ -455,7 +487,14 @@ public final class RecordedTransaction {
                 t.write(w.key(), without(leftOutColumns.get(w.table()), w.value()));
             } else if (op instanceof Op.Predicate p && readsKept) {
                 Set<String> columns = leftOutColumns.get(p.table());
-                if (columns == null) {
+                if (!predicates) {
+                    // A point read loses nothing so: the one row it names, or that there was none.
+                    asRows |= !p.point();
+                    p.rows().forEach((key, row) -> t.read(key, without(columns, row)));
+                    if (p.absent() != null) {
+                        t.read(p.absent(), null);
+                    }
+                } else if (columns == null) {
                     t.predicate(p.table(), p.where(), p.rows());
                 } else if (columns.stream().noneMatch(c -> mentions(p.where(), c))) {
                     Map<String, Map<String, Object>> rows = new java.util.LinkedHashMap<>();
@@ -468,6 +507,7 @@ public final class RecordedTransaction {
                 }
             }
         }
+        return asRows;
     }
 
     /** {@code row} without {@code columns} (none when {@code null}); {@code null} (an absent row) stays {@code null}. */
@@ -484,6 +524,17 @@ public final class RecordedTransaction {
     private static boolean mentions(String where, String column) {
         return where != null && java.util.regex.Pattern.compile("(?<![a-z0-9_])" + java.util.regex.Pattern.quote(column)
                 + "(?![a-z0-9_])", java.util.regex.Pattern.CASE_INSENSITIVE).matcher(where).find();
+    }
+
+    /** The tables whose rows its operations read or wrote. */
+    Set<String> tables() {
+        Set<String> tables = new java.util.HashSet<>();
+        for (Op op : ops) {
+            if (!(op instanceof Op.Statement)) {
+                tables.add(op.table());
+            }
+        }
+        return tables;
     }
 
     /** When the transaction started ({@link System#nanoTime}). */
@@ -507,7 +558,22 @@ public final class RecordedTransaction {
         record Write(String table, String key, Map<String, Object> value) implements Op {
         }
 
-        record Predicate(String table, String where, Map<String, Map<String, Object>> rows) implements Op {
+        /**
+         * A predicate read: the rows its WHERE matched, by key.
+         *
+         * @param point  whether the rows say all it read: its WHERE names one key (every key column
+         *               equal to a value), and it found that row, or found none and nothing but the
+         *               key could have hidden it
+         * @param absent the key it names, where it found no row and nothing else could have hidden it;
+         *               {@code null} otherwise
+         */
+        record Predicate(String table, String where, Map<String, Map<String, Object>> rows, boolean point, String absent)
+                implements Op {
+
+            /** One whose WHERE is not known to name one key. */
+            Predicate(String table, String where, Map<String, Map<String, Object>> rows) {
+                this(table, where, rows, false, null);
+            }
         }
     }
 }

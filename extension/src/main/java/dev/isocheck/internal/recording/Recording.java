@@ -42,9 +42,15 @@ public final class Recording {
         }
     };
     private static final Set<Recording> IN_PROGRESS = ConcurrentHashMap.newKeySet();
+    /**
+     * Orders the starts of transactions against the watermarks of rounds: a start is read and
+     * registered under it, and a watermark taken under it, so that no transaction a later round
+     * takes can have started before a watermark an earlier round was given.
+     */
+    private static final Object TIMELINE = new Object();
 
     private final String name;
-    private final List<TransactionLog.Finished> transactions = new ArrayList<>();
+    private List<TransactionLog.Finished> transactions = new ArrayList<>();
     /** Each database's write log for this test, by its source, or why it has none (a String). */
     private final Map<Object, Object> writeLogs = new ConcurrentHashMap<>();
     private final List<NotModelled> notModelled = new ArrayList<>();
@@ -57,11 +63,177 @@ public final class Recording {
     private volatile StatementGate gate;
     /** What {@link #finish()} built, kept for later questions; {@code null} before. */
     private Built built;
+    /** The starts of the transactions in progress, each with how many started then. Guarded by {@link #TIMELINE}. */
+    private final java.util.TreeMap<Long, Integer> inProgress = new java.util.TreeMap<>();
+    /** When the recording began ({@link System#nanoTime}): before any of its transactions started. */
+    private final long began = System.nanoTime();
+    /** Whether the recording is checked in rounds ({@link #take()}), so that it keeps no whole history. */
+    private volatile boolean inRounds;
+    /** What every recorded statement from now on throws: a violation found while the test runs; {@code null} for none. */
+    private volatile Error stopWith;
 
     /** A recording in progress, named after its test (for messages). */
     public Recording(String name) {
         this.name = Objects.requireNonNull(name, "name is null");
         IN_PROGRESS.add(this);
+    }
+
+    /**
+     * Starts a transaction of {@code recordings} now: its start, read and registered in each as a
+     * transaction in progress until it is {@linkplain #add added} (or {@linkplain #forget forgotten}).
+     *
+     * @return the start ({@link System#nanoTime})
+     */
+    public static long start(List<Recording> recordings) {
+        synchronized (TIMELINE) {
+            long start = System.nanoTime();
+            for (Recording recording : recordings) {
+                recording.inProgress.merge(start, 1, Integer::sum);
+            }
+            return start;
+        }
+    }
+
+    /** Takes a transaction that started at {@code start} off those in progress: it ended, or will never be added. */
+    public void forget(long start) {
+        synchronized (TIMELINE) {
+            inProgress.computeIfPresent(start, (s, n) -> n == 1 ? null : n - 1);
+        }
+    }
+
+    /** When the recording began ({@link System#nanoTime}): every transaction of it started later. */
+    public long began() {
+        return began;
+    }
+
+    /**
+     * Has the recording checked in rounds: it hands what finished to {@link #take()} and builds
+     * no whole history ({@link #soFar} is refused).
+     */
+    public void checkInRounds() {
+        inRounds = true;
+    }
+
+    /** Whether the recording is checked in rounds. */
+    public boolean inRounds() {
+        return inRounds;
+    }
+
+    /**
+     * Has every recorded statement (not a commit or a rollback) of this recording from now on throw
+     * {@code error}: a violation found while the test runs, for a test configured to stop early.
+     */
+    public void stopWith(Error error) {
+        this.stopWith = Objects.requireNonNull(error, "error is null");
+    }
+
+    /**
+     * What a round takes: the transactions finished since the last take, in the order they were
+     * added, and a watermark: no transaction a later take returns started before it.
+     *
+     * @param finished  the transactions
+     * @param watermark {@link System#nanoTime}; {@link Long#MAX_VALUE} once the recording has stopped
+     */
+    public record Taken(List<TransactionLog.Finished> finished, long watermark) {
+    }
+
+    /**
+     * Takes every transaction finished so far off the recording (a recording checked in rounds keeps
+     * none after), with the watermark: the earliest start of a transaction still in progress, or now.
+     * Once the recording has {@linkplain #stop() stopped}, what is left, with no later transaction.
+     */
+    public Taken take() {
+        long watermark;
+        // The watermark first: a transaction added after it was taken was still in progress then
+        // (add lists it before it leaves those in progress), so started at or after it.
+        synchronized (TIMELINE) {
+            long now = System.nanoTime();
+            watermark = inProgress.isEmpty() ? now : Math.min(now, inProgress.firstKey());
+        }
+        List<TransactionLog.Finished> taken;
+        synchronized (this) {
+            taken = transactions;
+            transactions = new ArrayList<>();
+            if (finished) {
+                watermark = Long.MAX_VALUE;
+            }
+            notifyAll();
+        }
+        return new Taken(taken, watermark);
+    }
+
+    /**
+     * Past {@code waiting} finished transactions not yet taken, a thread adding one waits for a
+     * round to take them, up to {@value #HOLD_MILLIS} ms: rounds that fall behind the application
+     * slow it down rather than let the recording grow with it. Never longer: the round may need a
+     * connection of the application's pool, which the waiting threads hold. 0 (the default): never.
+     */
+    public synchronized void holdAt(int waiting) {
+        this.holdAt = waiting;
+        notifyAll();
+    }
+
+    /** How often, and for how long in all (nanoseconds), adding threads waited for the rounds. */
+    public synchronized long[] held() {
+        return new long[] {holds, heldNanos};
+    }
+
+    private static final long HOLD_MILLIS = 100;
+    private int holdAt;
+    private long holds;
+    private long heldNanos;
+
+    /** Called holding this recording's lock, which the wait lets go. */
+    private void waitForTheRounds() {
+        if (holdAt <= 0 || transactions.size() < holdAt) {
+            return;
+        }
+        long from = System.nanoTime();
+        holds++;
+        try {
+            // Once, not until taken: each thread past the mark adds one transaction per wait at
+            // most, so the recording grows far slower than rounds take, and no wait is unbounded.
+            wait(HOLD_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            heldNanos += System.nanoTime() - from;
+        }
+    }
+
+    /** How many finished transactions wait to be {@linkplain #take() taken}. */
+    public synchronized int waiting() {
+        return transactions.size();
+    }
+
+    /**
+     * The write logs opened for this recording so far: each a {@link WriteLog}, or why a database
+     * has none (a String).
+     */
+    public List<Object> writeLogs() {
+        return List.copyOf(writeLogs.values());
+    }
+
+    /** The notes so far of what was left out of the check, each once; the recorder's failures first. */
+    public synchronized List<NotModelled> notesSoFar() {
+        List<NotModelled> all = new ArrayList<>(failures.isEmpty() ? List.of() : List.of(failures.get(0)));
+        all.addAll(notModelled);
+        return all;
+    }
+
+    /** Why the recorder failed, when it did: every table is then left out. */
+    public synchronized Optional<NotModelled> failure() {
+        return failures.isEmpty() ? Optional.empty() : Optional.of(failures.get(0));
+    }
+
+    /**
+     * Stops recording, leaving what finished for a last {@link #take()}: a recording checked in
+     * rounds ends so. Straggler threads' work that comes later is ignored.
+     */
+    public synchronized void stop() {
+        finished = true;
+        IN_PROGRESS.remove(this);
+        notifyAll();
     }
 
     /** The test's name, for messages. */
@@ -129,11 +301,22 @@ public final class Recording {
     public static StatementGate.Passage enterGate(String what, java.util.function.Supplier<LockProbe> probe) {
         Bound bound = BOUND.get();
         Optional<Recording> current = current();
+        Error stop = current.map(r -> r.stopWith).orElse(null);
+        if (stop != null && !endsATransaction(what)) {
+            // A commit or a rollback goes on: the application ends what it began, its locks are let go.
+            throw stop;
+        }
         StatementGate gate = current.map(r -> r.gate).orElse(null);
         if (gate == null) {
             return StatementGate.Passage.FREE;
         }
         return gate.enter(what, bound != null && bound.recording() == current.get() ? bound.ticket() : null, probe.get());
+    }
+
+    /** Whether {@code what} (a call, or a statement's SQL) commits or rolls back: {@code COMMIT}, {@code ROLLBACK [TO ...]}, {@code END}, {@code ABORT}. */
+    private static boolean endsATransaction(String what) {
+        String word = what == null ? "" : what.strip().split("[\\s;]", 2)[0].toLowerCase(java.util.Locale.ROOT);
+        return word.equals("commit") || word.equals("rollback") || word.equals("end") || word.equals("abort");
     }
 
     /** Sets the gate the recording's threads pass, or none ({@code null}). */
@@ -157,10 +340,16 @@ public final class Recording {
      * Adds a finished transaction, built when the recording finishes. Ignored once finished: a
      * straggler thread's work comes too late.
      */
-    public synchronized void add(TransactionLog.Finished transaction) {
-        if (!finished) {
-            transactions.add(Objects.requireNonNull(transaction, "transaction is null"));
+    public void add(TransactionLog.Finished transaction) {
+        Objects.requireNonNull(transaction, "transaction is null");
+        synchronized (this) {
+            if (!finished) {
+                transactions.add(transaction);
+                waitForTheRounds();
+            }
         }
+        // Only now: a round that took its watermark before the line above saw it in progress.
+        forget(transaction.start());
     }
 
     /**
@@ -255,9 +444,11 @@ public final class Recording {
      * and reason. Called again, returns the same history.
      */
     public synchronized RecordedHistory finish() {
+        if (inRounds) {
+            throw new IllegalStateException("the recording of " + name + " is checked in rounds: stop() it and take() what is left");
+        }
         if (built == null) {
-            finished = true;
-            IN_PROGRESS.remove(this);
+            stop();
             built = build(transactions, notModelled, notModelledSeen, false);
         }
         return built.history(Long.MIN_VALUE);
@@ -275,6 +466,10 @@ public final class Recording {
      *                  {@link Long#MIN_VALUE} for every transaction's
      */
     public RecordedHistory soFar(long readsFrom) {
+        if (inRounds) {
+            throw new IllegalStateException("the recording of " + name + " is checked in rounds (isocheck.rounds): it keeps"
+                    + " no history of the test so far, only what the rounds still need");
+        }
         List<TransactionLog.Finished> copy;
         List<NotModelled> notes;
         Set<NotModelled> seen;
@@ -299,9 +494,7 @@ public final class Recording {
      * @param peek  whether the write logs are to be read and left open (a snapshot), not read and closed
      */
     private Built build(List<TransactionLog.Finished> finished, List<NotModelled> notes, Set<NotModelled> seen, boolean peek) {
-        Map<String, NotModelled> leftOut = new LinkedHashMap<>();
-        Map<String, Set<String>> leftOutColumns = new LinkedHashMap<>();
-        Map<String, List<NotModelled>> columnNotes = new LinkedHashMap<>();
+        LeftOutTables leftOut = new LeftOutTables();
         List<String> writesFrom = new ArrayList<>();
         java.util.function.Consumer<NotModelled> note = n -> {
             if (seen.add(n)) {
@@ -313,35 +506,12 @@ public final class Recording {
                 .transactions();
         for (RecordedTransaction t : transactions) {
             t.notes().forEach(note);
-            for (Observation.LeftOut l : t.leftOut()) {
-                String table = l.table().orElse(RecordedTransaction.EVERY_TABLE);
-                leftOut.computeIfAbsent(table, k -> new NotModelled(
-                        (l.table().isPresent() ? "table " + table : "every table") + " (statement: " + l.statement() + ")",
-                        l.reason()));
-            }
-            for (Observation.ColumnsLeftOut c : t.columnsLeftOut()) {
-                Set<String> known = leftOutColumns.computeIfAbsent(c.table(), k -> new java.util.TreeSet<>());
-                List<String> added = c.columns().stream().filter(known::add).sorted().toList();
-                if (!added.isEmpty()) {
-                    columnNotes.computeIfAbsent(c.table(), k -> new ArrayList<>()).add(new NotModelled((added.size() == 1 ? "column " : "columns ") + String.join(", ", added)
-                            + " of table " + c.table() + " (statement: " + c.statement() + ")", c.reason()));
-                }
-            }
+            leftOut.from(t);
         }
-        synchronized (this) {
-            if (!failures.isEmpty()) {
-                leftOut.putIfAbsent(RecordedTransaction.EVERY_TABLE, failures.get(0));
-            }
-        }
-        List<NotModelled> all = new ArrayList<>(leftOut.values());
-        // A table left out whole needs no word on its columns.
-        columnNotes.forEach((table, said) -> {
-            if (!leftOut.containsKey(table) && !leftOut.containsKey(RecordedTransaction.EVERY_TABLE)) {
-                all.addAll(said);
-            }
-        });
+        failure().ifPresent(f -> leftOut.leaveOut(RecordedTransaction.EVERY_TABLE, f));
+        List<NotModelled> all = leftOut.notes();
         all.addAll(notes);
-        return new Built(transactions, leftOut.keySet(), Map.copyOf(leftOutColumns), all, writesFrom);
+        return new Built(transactions, leftOut.tables(), Map.copyOf(leftOut.columns()), all, writesFrom);
     }
 
     /** The transactions built from a recording, and what was left out of them. */

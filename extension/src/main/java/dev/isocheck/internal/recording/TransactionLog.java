@@ -241,6 +241,17 @@ public final class TransactionLog {
     }
 
     /**
+     * Takes the transaction off those in progress of its recordings without adding it: it failed
+     * to finish before it was added (the recording is then failed).
+     */
+    public void abandon() {
+        recording.forget(start);
+        for (Also other : also) {
+            other.recording().forget(start);
+        }
+    }
+
+    /**
      * A transaction as it ended, turned into operations when the recording finishes.
      *
      * @param writeLog   where its writes are recorded, {@code null} when from its statements

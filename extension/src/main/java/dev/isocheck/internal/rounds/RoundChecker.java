@@ -49,6 +49,14 @@ public final class RoundChecker {
             int violations) {
     }
 
+    /**
+     * A violation a round found: the round (from 1), the result with its explanation, and the
+     * history the round checked, whose first transactions are stubs of what earlier rounds folded
+     * (a history that shows the violation again when checked alone).
+     */
+    public record Found(int round, CheckResult result, History checked) {
+    }
+
     /** Past this many transactions held, a round folds keys whose last writer is undecided (by default). */
     public static final int DEFAULT_MAX_HELD = 200_000;
 
@@ -76,7 +84,11 @@ public final class RoundChecker {
     private CheckResult firstViolation;
     private String undecided;
     private Duration checking = Duration.ZERO;
-    private Consumer<CheckResult> onViolation = result -> { };
+    private Consumer<Found> onViolation = found -> { };
+    /** The keys left out of every round from now on: their operations are dropped from what is kept too. */
+    private java.util.function.Predicate<String> leftOut = key -> false;
+    /** The history of the first round that could not decide; {@code null} when none. */
+    private History undecidedRound;
 
     /**
      * Rounds that answer at {@code level}, each round checked at strict serializability by
@@ -166,9 +178,10 @@ public final class RoundChecker {
                 firstViolation = result;
             }
             quarantined.addAll(violated.anomaly().transactions());
-            onViolation.accept(result);
+            onViolation.accept(new Found(rounds, result, checked));
         } else if (result.verdict() instanceof Verdict.Unknown unknown && undecided == null) {
             undecided = "round " + rounds + ": " + unknown.reason();
+            undecidedRound = checked;
         }
         ReadExplanations explanations = ReadExplanations.of(checked);
         boolean overfull = full.size() - stubCount > maxHeld;
@@ -224,7 +237,7 @@ public final class RoundChecker {
      * Tells {@code listener} of each violation a round finds, as it finds it (the first is also the
      * result's): to fail a long run early, or count what it found.
      */
-    public RoundChecker onViolation(Consumer<CheckResult> listener) {
+    public RoundChecker onViolation(Consumer<Found> listener) {
         this.onViolation = Objects.requireNonNull(listener, "listener is null");
         return this;
     }
@@ -232,6 +245,22 @@ public final class RoundChecker {
     /** What the rounds so far did. */
     public Stats stats() {
         return new Stats(rounds, transactions, committed, peakHeld, state.size(), keptIndexes.length, violations);
+    }
+
+    /**
+     * Leaves the keys {@code keys} accepts out of this round and every later one: their operations
+     * are dropped from the transactions kept and from every batch, and their stubs are no longer
+     * added. For a source that learns that what it gave of some keys cannot be trusted (a recorder
+     * that could not see a table's writes exactly): dropping operations only relaxes constraints,
+     * so a later round's violation is one of the history without those keys.
+     */
+    public void leaveOut(java.util.function.Predicate<String> keys) {
+        leftOut = leftOut.or(Objects.requireNonNull(keys, "keys is null"));
+    }
+
+    /** The history of the first round that could not decide, to check again alone. */
+    public Optional<History> undecidedRound() {
+        return Optional.ofNullable(undecidedRound);
     }
 
     /** The first violation of strict serializability found so far, explained. */
@@ -371,14 +400,17 @@ public final class RoundChecker {
         }
     }
 
-    private static void touch(Set<String> touched, History from, Transaction t) {
+    private void touch(Set<String> touched, History from, Transaction t) {
         for (int op = 0; op < t.size(); op++) {
-            touched.add(from.keys().name(t.key(op)));
+            String key = from.keys().name(t.key(op));
+            if (!leftOut.test(key)) {
+                touched.add(key);
+            }
         }
     }
 
-    /** Adds {@code t} of {@code from} to {@code builder}: its session, status, times, provenance and operations. */
-    private static void copy(HistoryBuilder builder, History from, Transaction t) {
+    /** Adds {@code t} of {@code from} to {@code builder}: its session, status, times, provenance and operations on keys not left out. */
+    private void copy(HistoryBuilder builder, History from, Transaction t) {
         HistoryBuilder.TransactionBuilder copy = builder.transaction(t.hasNumericId() ? (Object) Long.parseLong(t.id()) : t.id());
         Session session = from.sessionOf(t);
         if (!session.isImplicit()) {
@@ -392,10 +424,13 @@ public final class RoundChecker {
         boolean statements = !t.statements().isEmpty();
         t.statements().forEach(copy::statement);
         for (int op = 0; op < t.size(); op++) {
+            String key = from.keys().name(t.key(op));
+            if (leftOut.test(key)) {
+                continue;
+            }
             if (statements) {
                 copy.fromStatement(t.statementOf(op).orElse(-1));
             }
-            String key = from.keys().name(t.key(op));
             Value value = from.values().get(t.value(op));
             if (t.kind(op) == OpKind.READ) {
                 copy.read(key, value);

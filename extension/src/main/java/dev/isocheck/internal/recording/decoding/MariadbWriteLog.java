@@ -70,8 +70,11 @@ public final class MariadbWriteLog implements WriteLog {
     private final ReplicationAccount account;
     /** The database whose tables the application writes, as the server names it. */
     private final String database;
-    private final String file;
-    private final long position;
+    /** Where the next read starts: where the log stood when opened, moved on by each drain. */
+    private volatile String file;
+    private volatile long position;
+    /** Where the log stood when opened, for reports. */
+    private final String openedAt;
     private volatile boolean closed;
     /** Whether the application changed a session's time zone, which its TIMESTAMP reads depend on. */
     private volatile boolean timeZoneChanged;
@@ -84,6 +87,7 @@ public final class MariadbWriteLog implements WriteLog {
         this.database = database;
         this.file = file;
         this.position = position;
+        this.openedAt = file + ":" + position;
     }
 
     /**
@@ -148,7 +152,7 @@ public final class MariadbWriteLog implements WriteLog {
 
     @Override
     public String describe() {
-        return "from MariaDB's binary log (from " + file + ":" + position + ", database " + database + ", read as " + account.user() + ")";
+        return "from MariaDB's binary log (from " + openedAt + ", database " + database + ", read as " + account.user() + ")";
     }
 
     @Override
@@ -189,10 +193,25 @@ public final class MariadbWriteLog implements WriteLog {
 
     @Override
     public Account peek() throws Exception {
+        return account(false);
+    }
+
+    @Override
+    public synchronized Account drain() throws Exception {
+        return account(true);
+    }
+
+    /** The account from where the log stands; {@code moveOn}: the next read starts where this one ended. */
+    private Account account(boolean moveOn) throws Exception {
         if (closed) {
             throw new SQLException("the binary log was already read");
         }
-        List<Event> events = events();
+        Dump dump = events();
+        List<Event> events = dump.events();
+        if (moveOn) {
+            file = dump.file();
+            position = dump.position();
+        }
         Map<String, String> leftOut = new TreeMap<>(leftByApplication);
         List<LoggedTransaction> transactions = transactions(events, leftOut);
         try (Connection connection = side.open()) {
@@ -238,8 +257,12 @@ public final class MariadbWriteLog implements WriteLog {
         }
     }
 
+    /** The events of a dump, and where the log ended: a transaction's end, the server writes each whole. */
+    private record Dump(List<Event> events, String file, long position) {
+    }
+
     /** Every event from the position noted to the log's end now. */
-    private List<Event> events() throws IOException, SQLException {
+    private Dump events() throws IOException, SQLException {
         BinaryLogClient client = new BinaryLogClient(account.host(), account.port(), account.user(), account.password());
         // A replica's id of its own; the server refuses a second dump under one id.
         client.setServerId(ThreadLocalRandom.current().nextLong(1L << 20, 1L << 31));
@@ -279,7 +302,8 @@ public final class MariadbWriteLog implements WriteLog {
         if (!failures.isEmpty()) {
             throw new SQLException("the binary log could not be read as " + account + ": " + failures.get(0), failures.get(0));
         }
-        return events;
+        // The client follows the log's position event by event (and across a ROTATE to the next file).
+        return new Dump(events, client.getBinlogFilename(), client.getBinlogPosition());
     }
 
     /** The transactions the events hold, in commit order, with the tables of other statements left out. */

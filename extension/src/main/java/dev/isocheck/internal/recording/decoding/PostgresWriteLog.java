@@ -154,11 +154,23 @@ public final class PostgresWriteLog implements WriteLog {
 
     @Override
     public Account peek() throws Exception {
-        return account(false);
+        return account(false, false);
     }
 
-    /** The account of the slot; {@code consume}: read and dropped, else peeked at and left as it was. */
+    @Override
+    public Account drain() throws Exception {
+        return account(true, false);
+    }
+
     private Account account(boolean consume) throws Exception {
+        return account(consume, consume);
+    }
+
+    /**
+     * The account of the slot; {@code consume}: what it gives is consumed (the slot moves past it),
+     * else peeked at and left as it was; {@code drop}: the slot is dropped after.
+     */
+    private Account account(boolean consume, boolean drop) throws Exception {
         try (Connection connection = side.open()) {
             boolean autoCommit = connection.getAutoCommit();
             String lockTimeout = null;
@@ -166,7 +178,7 @@ public final class PostgresWriteLog implements WriteLog {
                 connection.setAutoCommit(true);
                 lockTimeout = single(connection, "SELECT current_setting('lock_timeout')");
                 setLockTimeout(connection, consume ? READ_LOCK_TIMEOUT : PEEK_LOCK_TIMEOUT);
-                return account(connection, consume);
+                return account(connection, consume, drop);
             } catch (SQLException e) {
                 if ("55P03".equals(e.getSQLState())) {
                     throw new SQLException("a table the test wrote is locked by a transaction still open (waited "
@@ -199,7 +211,7 @@ public final class PostgresWriteLog implements WriteLog {
         }
     }
 
-    private Account account(Connection connection, boolean consume) throws Exception {
+    private Account account(Connection connection, boolean consume, boolean drop) throws Exception {
         if (closed) {
             throw new SQLException("the replication slot " + slot + " was already read and dropped");
         }
@@ -230,7 +242,7 @@ public final class PostgresWriteLog implements WriteLog {
                 }
             }
         } finally {
-            if (consume) {
+            if (drop) {
                 drop(connection);
             }
         }

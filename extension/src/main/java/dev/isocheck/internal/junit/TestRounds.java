@@ -1,0 +1,231 @@
+package dev.isocheck.internal.junit;
+
+import dev.isocheck.CheckResult;
+import dev.isocheck.Isocheck;
+import dev.isocheck.IsolationLevel;
+import dev.isocheck.Verdict;
+import dev.isocheck.internal.recording.NotModelled;
+import dev.isocheck.internal.recording.RecordedRounds;
+import dev.isocheck.internal.recording.Recording;
+import dev.isocheck.internal.rounds.RoundChecker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.opentest4j.AssertionFailedError;
+
+/**
+ * One test checked in rounds while it runs ({@value Configuration#ROUNDS}): a daemon thread takes
+ * what the test's transactions did since the last round ({@link RecordedRounds}) whenever a round's
+ * worth has finished, or a few seconds have passed, and checks it ({@link RoundChecker}), so that
+ * the recording holds only what later rounds can need, however long the test runs.
+ *
+ * <p>A table the recorder finds it cannot see exactly leaves the rounds from then on, the
+ * transactions kept included ({@link RoundChecker#leaveOut}); reads that may have seen a write the
+ * log gave and no recorded transaction claimed yet wait for a later round ({@link RecordedRounds}).
+ * So a violation a round finds is final: with {@value Configuration#ROUNDS_FAIL_EARLY} it stops the
+ * test at once (each recorded statement after it throws).
+ */
+public final class TestRounds {
+
+    /** A round is taken at least this often while transactions finish, so that memory and findings keep up with a slow test. */
+    private static final long ROUND_EVERY_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /**
+     * How often the write logs are read between rounds: a transaction of the log not claimed yet
+     * holds back every read that ended after the read before the one that gave it.
+     */
+    private static final long DRAIN_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    /** How often the rounds' thread looks whether a round's worth has finished. */
+    private static final long LOOK_EVERY_MILLIS = 50;
+    /** Rounds' worth of finished transactions the recording holds before the application's threads wait for a round. */
+    private static final int HELD_ROUNDS = 4;
+    private final Recording recording;
+    private final String testName;
+    private final IsolationLevel level;
+    private final int roundSize;
+    private final boolean failEarly;
+    private final RecordedRounds batches;
+    private final RoundChecker checker;
+    /** The first violation found; {@code null} while none is. */
+    private RoundChecker.Found first;
+    /** Why a round failed; {@code null} while none has. */
+    private String broken;
+    private final Thread thread;
+    private volatile boolean stopping;
+
+    private TestRounds(Recording recording, String testName, IsolationLevel level, Configuration configuration, int roundSize,
+            boolean failEarly) {
+        this.recording = recording;
+        this.testName = testName;
+        this.level = level;
+        this.roundSize = roundSize;
+        this.failEarly = failEarly;
+        this.batches = new RecordedRounds(recording);
+        // Past what a round may take (the recording's backlog) and two rounds more held, undecided
+        // last writers are let go (said so in the result).
+        this.checker = new RoundChecker(level, h -> Isocheck.check(h, IsolationLevel.STRICT_SERIALIZABLE,
+                configuration.checkOptions()), rounds(HELD_ROUNDS + 2, roundSize, 1000)).onViolation(this::found);
+        // A table the recorder finds it cannot see exactly leaves the rounds, kept transactions included.
+        checker.leaveOut(batches::leavesOutKey);
+        // Not the test's thread's binding: the rounds' thread records nothing itself.
+        this.thread = new Thread(null, this::run, "isocheck-rounds: " + testName, 0, false);
+        thread.setDaemon(true);
+        recording.holdAt(rounds(HELD_ROUNDS, roundSize, 1));
+    }
+
+    /** {@code n} rounds of {@code size}, at least {@code floor}, at most {@link Integer#MAX_VALUE}. */
+    private static int rounds(int n, int size, int floor) {
+        return (int) Math.max(floor, Math.min(Integer.MAX_VALUE, (long) n * size));
+    }
+
+    /**
+     * Starts checking {@code recording} in rounds of at most {@code roundSize} transactions, at
+     * {@code level}, while the test runs.
+     */
+    public static TestRounds start(Recording recording, String testName, IsolationLevel level, Configuration configuration,
+            int roundSize, boolean failEarly) {
+        TestRounds rounds = new TestRounds(Objects.requireNonNull(recording, "recording is null"), testName, level,
+                configuration, roundSize, failEarly);
+        rounds.thread.start();
+        return rounds;
+    }
+
+    private void run() {
+        long last = System.nanoTime();
+        long drained = last;
+        while (!stopping && broken == null) {
+            int waiting = recording.waiting();
+            if (waiting >= roundSize || waiting > 0 && System.nanoTime() - last >= ROUND_EVERY_NANOS) {
+                round();
+                last = System.nanoTime();
+                drained = last;
+                continue;
+            }
+            if (System.nanoTime() - drained >= DRAIN_EVERY_NANOS) {
+                drain();
+                drained = System.nanoTime();
+            }
+            try {
+                Thread.sleep(LOOK_EVERY_MILLIS);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** Reads the write logs between rounds; a failure ends the rounds, and the test's outcome says why. */
+    private synchronized void drain() {
+        if (broken != null) {
+            return;
+        }
+        try {
+            batches.drainNow();
+        } catch (Throwable e) {
+            broken = "checking in rounds failed reading the write log: " + e;
+            recording.holdAt(0);
+        }
+    }
+
+    /** One round; a failure ends the rounds, and the test's outcome says why. */
+    private synchronized void round() {
+        if (broken != null) {
+            return;
+        }
+        try {
+            RecordedRounds.Batch batch = batches.next();
+            checker.round(batch.history(), batch.watermark());
+        } catch (Throwable e) {
+            // Whatever it was (an assertion of the engine's, a linkage error): no pass, and no one waits.
+            broken = "checking in rounds failed in round " + (checker.stats().rounds() + 1) + ": " + e;
+            // No more rounds take what finishes: the application must not wait for them.
+            recording.holdAt(0);
+        }
+    }
+
+    private void found(RoundChecker.Found violation) {
+        if (first != null) {
+            return;
+        }
+        first = violation;
+        if (failEarly) {
+            recording.stopWith(new AssertionFailedError("isocheck: the transactions of " + testName + " violate "
+                    + IsolationLevel.STRICT_SERIALIZABLE.cliName() + " (found in round " + violation.round()
+                    + " while the test ran; " + Configuration.ROUNDS_FAIL_EARLY + " = true stops the test at the first"
+                    + " violation, and the test fails with the whole explanation when it ends)\n\n"
+                    + violation.result().explanationText().orElse("")));
+        }
+    }
+
+    /**
+     * Stops the recording, checks what is left and decides the test's outcome through {@code check}.
+     *
+     * @param fileName the files' name without extension, unique per test
+     */
+    public TestCheck.Outcome finish(TestCheck check, String fileName) {
+        stopping = true;
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        recording.stop();
+        CheckResult result;
+        synchronized (this) {
+            round();
+            try {
+                result = broken == null ? checker.finish() : null;
+            } catch (Throwable e) {
+                broken = "checking in rounds failed in its last round: " + e;
+                result = null;
+            }
+        }
+        batches.close();
+        List<NotModelled> notModelled = new ArrayList<>(batches.notModelled());
+        List<String> writesFrom = batches.writesFrom();
+        String rounds = "\nChecked in rounds (" + Configuration.ROUNDS + "): " + summary() + ".\n";
+        if (first == null && broken != null) {
+            return check.outcome(testName, fileName, null, broken, rounds, notModelled, writesFrom, level);
+        }
+        // A violation found stands whatever failed after it.
+        if (first != null) {
+            String note = rounds + "The history file is round " + first.round() + "'s: its first transactions stand for what"
+                    + " earlier rounds folded away, each with the last value it wrote of a key the round touched.\n";
+            if (level == IsolationLevel.STRICT_SERIALIZABLE) {
+                return check.outcome(testName, fileName, first.checked(), first.result(), note, notModelled, writesFrom, level);
+            }
+            Verdict.Violated strict = (Verdict.Violated) first.result().verdict();
+            CheckResult unknown = new CheckResult(new Verdict.Unknown(level, "not strictly serializable: "
+                    + strict.anomaly().explanation() + " (checking in rounds decides " + level.cliName()
+                    + " only where the history is strictly serializable)\n\n" + first.result().explanationText().orElse("")),
+                    Optional.empty(), Duration.ZERO, Duration.ZERO);
+            return check.outcome(testName, fileName, first.checked(), unknown, note, notModelled, writesFrom, level);
+        }
+        if (result.isUnknown()) {
+            return check.outcome(testName, fileName, checker.undecidedRound().orElse(null), result,
+                    rounds + "The history file is the undecided round's.\n", notModelled, writesFrom, level);
+        }
+        ((Verdict.Satisfied) result.verdict()).caveats().forEach(c -> notModelled.add(new NotModelled("checking in rounds", c)));
+        return check.outcome(testName, fileName, null, result, rounds, notModelled, writesFrom, level);
+    }
+
+    /** What the rounds did so far, in a line: for the test's report entry. */
+    public synchronized String summary() {
+        RoundChecker.Stats stats = checker.stats();
+        long[] waited = recording.held();
+        return stats.rounds() + " rounds, " + stats.transactions() + " transactions, at most " + stats.peakHeld()
+                + " held at once, " + stats.held() + " held after the last" + (waited[0] == 0 ? ""
+                : ", the application's threads waited " + waited[0] + " times for a round (" + waited[1] / 1_000_000 + " ms in all)");
+    }
+
+    /** Stops the rounds without a verdict (the test ended before it could be checked). */
+    public void abandon() {
+        stopping = true;
+        thread.interrupt();
+        recording.stop();
+        synchronized (this) {
+            batches.close();
+        }
+    }
+}

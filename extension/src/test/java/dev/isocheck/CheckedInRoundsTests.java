@@ -1,0 +1,327 @@
+package dev.isocheck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import dev.isocheck.internal.recording.jdbc.PostgresDatabase;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.reporting.ReportEntry;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Event;
+import org.junit.platform.testkit.engine.EventType;
+import org.opentest4j.AssertionFailedError;
+
+/**
+ * Tests checked in rounds while they run ({@code isocheck.rounds}), on embedded PostgreSQL with
+ * the writes from its logical decoding: a correct load of transfers from several threads passes,
+ * round after round; a lost update made in its middle fails the test with the explanation, as the
+ * whole check would; with {@code isocheck.rounds.fail-early} the test's statements stop soon
+ * after it; at serializable a violation of strict serializability is no pass either.
+ */
+class CheckedInRoundsTests {
+
+    @TempDir
+    Path reports;
+
+    @Test
+    void aCorrectLoadPassesRoundAfterRound() {
+        EngineExecutionResults results = run(CorrectLoadTestCase.class, "50", false);
+        assertThat(failures(results)).isEmpty();
+        assertThat(results.testEvents().succeeded().count()).isEqualTo(1);
+        String rounds = entry(results, "isocheck.rounds");
+        // 4 threads x 150 transfers and the set-up: many rounds, each holding little.
+        assertThat(rounds).matches("(\\d+) rounds, .*");
+        assertThat(Integer.parseInt(rounds.substring(0, rounds.indexOf(' ')))).isGreaterThan(3);
+        // The sum over every account at the end is a predicate read: its rows are checked, not the WHERE.
+        assertThat(entry(results, "isocheck.notModelled")).contains("the rows a WHERE did not return");
+    }
+
+    @Test
+    void aLostUpdateInTheMiddleFailsTheTestWithItsExplanation() {
+        EngineExecutionResults results = run(LostUpdateTestCase.class, "40", false);
+        List<Throwable> failures = failures(results);
+        assertThat(failures).hasSize(1);
+        assertThat(failures.get(0)).isInstanceOf(IsolationViolationError.class);
+        IsolationViolationError violation = (IsolationViolationError) failures.get(0);
+        assertThat(violation.anomaly().type().shortName()).startsWith("G2");
+        assertThat(violation.getMessage()).contains("lost update", "counters/1", "Checked in rounds", "round ",
+                "logical decoding", "drained each round");
+        assertThat(violation.historyFile()).exists();
+        assertThat(violation.reportFile()).exists();
+    }
+
+    @Test
+    void atSerializableAViolationOfStrictSerializabilityIsNoPass() {
+        EngineExecutionResults results = run(LostUpdateAtSerializableTestCase.class, "40", false);
+        List<Throwable> failures = failures(results);
+        assertThat(failures).hasSize(1);
+        assertThat(failures.get(0)).isInstanceOf(AssertionFailedError.class).isNotInstanceOf(IsolationViolationError.class);
+        assertThat(failures.get(0).getMessage()).contains("could not decide", "not strictly serializable", "counters/1");
+    }
+
+    @Test
+    void failingEarlyStopsTheTestsStatementsSoonAfterTheViolation() {
+        EngineExecutionResults results = run(FailEarlyTestCase.class, "40", true);
+        List<Throwable> failures = failures(results);
+        assertThat(failures).hasSize(1);
+        Throwable failure = failures.get(0);
+        assertThat(failure.getMessage()).contains("found in round", "isocheck.rounds.fail-early", "lost update");
+        // And the whole explanation when the test ended.
+        assertThat(failure.getSuppressed()).anySatisfy(s -> assertThat(s).isInstanceOf(IsolationViolationError.class));
+    }
+
+    @Test
+    void theHistorySoFarIsNotKeptAndAskingForItSaysSo() {
+        EngineExecutionResults results = run(HistoryAskedTestCase.class, "on", false);
+        List<Throwable> failures = failures(results);
+        assertThat(failures).hasSize(1);
+        assertThat(failures.get(0)).isInstanceOf(IllegalStateException.class).hasMessageContaining("checked in rounds");
+    }
+
+    @Test
+    void aBadRoundSizeIsAConfigurationError() {
+        EngineExecutionResults results = run(CorrectLoadTestCase.class, "-3", false);
+        List<Throwable> failures = failures(results);
+        assertThat(failures).hasSize(1);
+        assertThat(failures.get(0).getMessage()).contains("isocheck.rounds", "-3", "off, on, or the transactions a round takes");
+    }
+
+    private EngineExecutionResults run(Class<?> testCase, String rounds, boolean failEarly) {
+        return EngineTestKit.engine("junit-jupiter").selectors(selectClass(testCase))
+                .configurationParameter("isocheck.report.dir", reports.toString())
+                .configurationParameter("isocheck.rounds", rounds)
+                .configurationParameter("isocheck.rounds.fail-early", String.valueOf(failEarly))
+                .execute();
+    }
+
+    private static List<Throwable> failures(EngineExecutionResults results) {
+        return results.testEvents().failed().list().stream()
+                .map(e -> e.getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow()).toList();
+    }
+
+    private static String entry(EngineExecutionResults results, String key) {
+        return results.allEvents().list().stream().filter(e -> e.getType() == EventType.REPORTING_ENTRY_PUBLISHED)
+                .map(e -> e.getRequiredPayload(ReportEntry.class).getKeyValuePairs().get(key))
+                .filter(java.util.Objects::nonNull).findFirst().orElseThrow(() -> new AssertionError("no report entry " + key));
+    }
+
+    /**
+     * Accounts 1..8 with 100 each, and counter 1 at 0, made before the recorded connections, on
+     * the server with {@code wal_level = logical} (writes from its log) or the one without (writes
+     * from the statements).
+     */
+    static DataSource database(String name, boolean logical) throws Throwable {
+        PostgresDatabase server = logical ? PostgresDatabase.logical() : PostgresDatabase.get();
+        try (Connection c = server.dataSource().getConnection(); Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + name);
+            s.execute("CREATE DATABASE " + name);
+        }
+        DataSource plain = server.database(name);
+        try (Connection c = plain.getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE accounts (id INT PRIMARY KEY, balance INT NOT NULL)");
+            s.execute("INSERT INTO accounts SELECT g, 100 FROM generate_series(1, 8) g");
+            s.execute("CREATE TABLE counters (id INT PRIMARY KEY, n INT NOT NULL)");
+            s.execute("INSERT INTO counters VALUES (1, 0)");
+        }
+        return plain;
+    }
+
+    /**
+     * {@code threads} threads each make {@code transfers} transfers between random accounts at
+     * SERIALIZABLE, retrying those PostgreSQL rolls back; {@code between} runs on the test's thread
+     * meanwhile. Returns the total balance.
+     */
+    static int transfers(DataSource recorded, int threads, int transfers, long seed, Between between) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                Random random = new Random(seed + t);
+                running.add(pool.submit(() -> {
+                    try (Connection c = recorded.getConnection()) {
+                        c.setAutoCommit(false);
+                        c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+                        for (int i = 0; i < transfers; i++) {
+                            int from = 1 + random.nextInt(8);
+                            int to = 1 + (from + random.nextInt(7)) % 8;
+                            transfer(c, from, to, 1 + random.nextInt(5));
+                        }
+                    }
+                    return null;
+                }));
+            }
+            between.run(recorded);
+            for (Future<?> f : running) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        try (Connection c = recorded.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT sum(balance) FROM accounts")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    /** What the test's thread does while the transfers run. */
+    @FunctionalInterface
+    interface Between {
+        void run(DataSource recorded) throws Exception;
+    }
+
+    private static void transfer(Connection c, int from, int to, int amount) throws SQLException {
+        while (true) {
+            try {
+                int a = balance(c, from);
+                int b = balance(c, to);
+                set(c, from, a - amount);
+                set(c, to, b + amount);
+                c.commit();
+                return;
+            } catch (SQLException e) {
+                c.rollback();
+                if (!"40001".equals(e.getSQLState()) && !"40P01".equals(e.getSQLState())) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static int balance(Connection c, int id) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("SELECT balance FROM accounts WHERE id = ?")) {
+            p.setInt(1, id);
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+
+    private static void set(Connection c, int id, int balance) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("UPDATE accounts SET balance = ? WHERE id = ?")) {
+            p.setInt(1, balance);
+            p.setInt(2, id);
+            p.executeUpdate();
+        }
+    }
+
+    /**
+     * Two transactions at READ COMMITTED read counter 1 and each write back what it read plus one,
+     * the first committing before the second writes: the second overwrites the first's increment.
+     */
+    static void lostIncrement(DataSource recorded) throws SQLException {
+        try (Connection first = recorded.getConnection(); Connection second = recorded.getConnection()) {
+            for (Connection c : List.of(first, second)) {
+                c.setAutoCommit(false);
+                c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            }
+            int a = counter(first);
+            int b = counter(second);
+            setCounter(first, a + 1);
+            first.commit();
+            setCounter(second, b + 1);
+            second.commit();
+        }
+    }
+
+    private static int counter(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT n FROM counters WHERE id = 1")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    private static void setCounter(Connection c, int n) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("UPDATE counters SET n = ? WHERE id = 1")) {
+            p.setInt(1, n);
+            p.executeUpdate();
+        }
+    }
+
+    /** Sleeps a little: the lost update comes after some rounds, and transfers go on after it. */
+    private static void pause(long millis) throws InterruptedException {
+        Thread.sleep(millis);
+    }
+
+    @SerializableCheck(level = IsolationLevel.STRICT_SERIALIZABLE)
+    static class CorrectLoadTestCase {
+
+        @org.junit.jupiter.api.Test
+        void transfers() throws Throwable {
+            DataSource recorded = Isocheck.record(database("rounds_correct", true));
+            assertThat(CheckedInRoundsTests.transfers(recorded, 4, 150, 1, r -> { })).isEqualTo(800);
+        }
+    }
+
+    @SerializableCheck(level = IsolationLevel.STRICT_SERIALIZABLE)
+    static class LostUpdateTestCase {
+
+        @org.junit.jupiter.api.Test
+        void transfersAndALostUpdate() throws Throwable {
+            DataSource recorded = Isocheck.record(database("rounds_lost", true));
+            CheckedInRoundsTests.transfers(recorded, 3, 120, 2, r -> {
+                pause(300);
+                lostIncrement(r);
+            });
+        }
+    }
+
+    @SerializableCheck
+    static class LostUpdateAtSerializableTestCase {
+
+        @org.junit.jupiter.api.Test
+        void transfersAndALostUpdate() throws Throwable {
+            DataSource recorded = Isocheck.record(database("rounds_lost_ser", false));
+            CheckedInRoundsTests.transfers(recorded, 3, 120, 3, r -> {
+                pause(300);
+                lostIncrement(r);
+            });
+        }
+    }
+
+    @SerializableCheck(level = IsolationLevel.STRICT_SERIALIZABLE)
+    static class FailEarlyTestCase {
+
+        @org.junit.jupiter.api.Test
+        void aLostUpdateThenMoreUntilStopped() throws Throwable {
+            DataSource recorded = Isocheck.record(database("rounds_early", true));
+            lostIncrement(recorded);
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            try (Connection c = recorded.getConnection()) {
+                while (System.nanoTime() < deadline) {
+                    counter(c);
+                    Thread.sleep(5);
+                }
+            }
+            throw new AssertionError("the statements were not stopped within 60 s of the violation");
+        }
+    }
+
+    @SerializableCheck
+    static class HistoryAskedTestCase {
+
+        @org.junit.jupiter.api.Test
+        void asks(Recording recording) throws Throwable {
+            DataSource recorded = Isocheck.record(database("rounds_asked", false));
+            lostIncrement(recorded);
+            recording.history();
+        }
+    }
+}
