@@ -39,10 +39,10 @@ public final class RecordedRounds {
 
     /**
      * A transaction of a log no finished one has claimed yet, when the drain that gave it returned,
-     * a time before which it had not committed (the start of the drain before, which did not give
-     * it), both {@link System#nanoTime}, and the batch whose drain gave it.
+     * and a time before which it had not committed (the start of the drain before, which did not
+     * give it), both {@link System#nanoTime}.
      */
-    private record Unclaimed(CommittedTransaction transaction, long drained, long notBefore, int batch) {
+    private record Unclaimed(CommittedTransaction transaction, long drained, long notBefore) {
     }
 
     private final Recording recording;
@@ -59,20 +59,11 @@ public final class RecordedRounds {
     private final long origin;
     private long ids;
     private int batches;
-    /**
-     * Auto-commit statements alike left for a later round, each with how many rounds it was left:
-     * a round may bring the statements still running that the log's transactions stood for.
-     */
-    private final Map<TransactionLog.Finished, Integer> deferred = new IdentityHashMap<>();
-    private final List<TransactionLog.Finished> deferredInOrder = new ArrayList<>();
-    /** How many rounds a statement may be left for before it is taken without its writes. */
-    private static final int DEFERRALS = 3;
     private int byKeysTried;
     private int byKeysMatched;
     private boolean predicatesAsRows;
     private long unclaimedReleased;
     private long claimed;
-    private long tied;
 
     /** The batches of {@code recording}, which is from now on checked in rounds. */
     public RecordedRounds(Recording recording) {
@@ -92,35 +83,19 @@ public final class RecordedRounds {
         drainNow();
         Recording.Taken taken = recording.take();
         boolean last = taken.watermark() == Long.MAX_VALUE;
-        // Those left before first, in the order they came: a session's order is the order its transactions come in.
-        List<TransactionLog.Finished> finished = new ArrayList<>(deferredInOrder);
-        finished.addAll(taken.finished());
+        List<TransactionLog.Finished> finished = taken.finished();
         // Drained after the take: every transaction taken had committed before, so its writes
         // are in what the log gives now.
         Map<WriteLog, List<CommittedTransaction>> accounts = new IdentityHashMap<>();
         drainNow();
         unclaimed.forEach((log, left) -> accounts.put(log, left.stream().map(Unclaimed::transaction).toList()));
         List<String> ignored = new ArrayList<>();
-        WriteAttribution attribution = new WriteAttribution(finished, List.of(), leftOut, notes::add, ignored, false)
-                .tyingAlike().deferring(f -> !last && deferred.getOrDefault(f, 0) < DEFERRALS);
+        WriteAttribution attribution = new WriteAttribution(finished, List.of(), leftOut, notes::add, ignored, false);
         WriteAttribution.Attributed attributed = attribution.attribute(accounts);
         byKeysTried += attribution.byKeysTried();
         byKeysMatched += attribution.byKeysMatched();
-        tied += attribution.tied();
         long watermark = last ? Long.MAX_VALUE : taken.watermark();
-        Map<TransactionLog.Finished, Integer> stillDeferred = new IdentityHashMap<>();
-        for (TransactionLog.Finished f : attributed.deferred()) {
-            stillDeferred.put(f, deferred.getOrDefault(f, 0) + 1);
-            // A later batch holds it: no later transaction may be thought to start after it.
-            watermark = Math.min(watermark, f.start());
-        }
-        deferred.clear();
-        deferred.putAll(stillDeferred);
-        deferredInOrder.clear();
-        deferredInOrder.addAll(attributed.deferred());
-        Set<WriteLog> waiting = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-        deferred.keySet().forEach(f -> waiting.add(f.writeLog()));
-        release(attributed.unmatched(), watermark, waiting);
+        release(attributed.unmatched(), watermark);
         // A read that ended after a transaction still unclaimed may have committed may have seen
         // its writes, which no batch holds yet: such reads wait for a later round.
         for (List<Unclaimed> left : unclaimed.values()) {
@@ -191,7 +166,7 @@ public final class RecordedRounds {
             account.leftOut().forEach((table, why) -> leftOut.leaveOut(table,
                     new NotModelled("table " + table + " (the database's log of the writes)", why)));
             List<Unclaimed> left = unclaimed.computeIfAbsent(log, l -> new ArrayList<>());
-            account.transactions().forEach(c -> left.add(new Unclaimed(c, drained, notBefore, batches)));
+            account.transactions().forEach(c -> left.add(new Unclaimed(c, drained, notBefore)));
         } catch (Exception e) {
             unreadable.put(log, String.valueOf(e.getMessage()));
             unclaimed.remove(log);
@@ -204,11 +179,8 @@ public final class RecordedRounds {
      * Keeps what no finished transaction claimed; those the log gave before {@code watermark} (no
      * transaction still to come had started then) belong to none recorded: their tables are left out.
      */
-    private void release(Map<WriteLog, List<CommittedTransaction>> unmatched, long watermark, Set<WriteLog> waiting) {
+    private void release(Map<WriteLog, List<CommittedTransaction>> unmatched, long watermark) {
         for (Map.Entry<WriteLog, List<Unclaimed>> e : unclaimed.entrySet()) {
-            // A statement left for a later round may claim one its log gave since it was taken
-            // (or the round before: it may have committed before that take and been added after).
-            boolean statementsLeft = waiting.contains(e.getKey());
             Set<CommittedTransaction> still = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
             still.addAll(unmatched.getOrDefault(e.getKey(), List.of()));
             for (Iterator<Unclaimed> it = e.getValue().iterator(); it.hasNext(); ) {
@@ -216,7 +188,7 @@ public final class RecordedRounds {
                 if (!still.contains(u.transaction())) {
                     it.remove();
                     claimed++;
-                } else if (u.drained() < watermark && !(statementsLeft && u.batch() >= batches - DEFERRALS - 1)) {
+                } else if (u.drained() < watermark) {
                     it.remove();
                     unclaimedReleased++;
                     for (WriteLog.CommittedWrite w : u.transaction().writes()) {
@@ -294,10 +266,6 @@ public final class RecordedRounds {
             } else {
                 lines.add("writes recorded from the statements: the database's log of its writes is not available (" + log + ")");
             }
-        }
-        if (tied > 0) {
-            lines.add(tied + " transactions of the log tied to a group of auto-commit statements alike that ran at once,"
-                    + " which the log cannot tell apart: checked in no session, from the group's first start to its last end");
         }
         if (unclaimedReleased > 0) {
             lines.add(unclaimedReleased + " of " + (claimed + unclaimedReleased) + " transactions of the log tied to no"

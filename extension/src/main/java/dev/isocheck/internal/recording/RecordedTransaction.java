@@ -75,20 +75,6 @@ public final class RecordedTransaction {
     }
 
     /**
-     * A transaction the log shows committed that is one of {@code groupSize} auto-commit statements
-     * alike ({@code WriteAttribution}), which cannot be told apart: its writes (with the versions
-     * they replaced read, as for {@link #unrecorded}), in a session of its own, timed from the
-     * earliest start to the latest end of the group, which holds its own times.
-     */
-    static RecordedTransaction oneOf(WriteLog.CommittedTransaction committed, long start, long end, List<String> sessions,
-                                     int groupSize) {
-        RecordedTransaction t = new RecordedTransaction(null, "one of " + groupSize + " auto-commit statements alike of "
-                + String.join(", ", sessions) + " (server transaction " + committed.xid() + ")", start, end, true, true);
-        t.ops.addAll(writes(committed.writes()));
-        return t;
-    }
-
-    /**
      * A transaction of a database whose writes come from its log: the reads from the recorded
      * statements, the writes from {@code committed} (what the log says this transaction
      * committed; {@code null} when the log has none for it), each put where its statement ran.

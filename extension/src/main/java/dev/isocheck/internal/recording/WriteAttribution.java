@@ -34,14 +34,6 @@ final class WriteAttribution {
     private final List<String> writesFrom;
     /** Whether the logs are read and left open (a snapshot of the test so far), not read and closed. */
     private final boolean peek;
-    /** Whether the log's transactions that auto-commit statements alike left unmatched are tied to them as a group ({@link #tieAlike}). */
-    private boolean tieAlike;
-    /** The log's transactions so tied, timed by their group. */
-    private final List<RecordedTransaction> tied = new ArrayList<>();
-    /** Statements alike whose group the log's transactions outnumber: a later round may settle them. */
-    private final java.util.Set<Finished> unsettled = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-    /** Which unsettled statements are left for a later round rather than built now. */
-    private java.util.function.Predicate<Finished> defer = f -> false;
     /** How many transactions were to be found in the log by the rows they changed, and how many were. */
     private int byKeysTried;
     private int byKeysMatched;
@@ -81,10 +73,8 @@ final class WriteAttribution {
      *
      * @param transactions the finished transactions, in the order given
      * @param unmatched    per log, its transactions no finished one was matched to, in commit order
-     * @param deferred     the finished transactions left for a later call ({@link #deferring})
      */
-    record Attributed(List<RecordedTransaction> transactions, Map<WriteLog, List<CommittedTransaction>> unmatched,
-                      List<Finished> deferred) {
+    record Attributed(List<RecordedTransaction> transactions, Map<WriteLog, List<CommittedTransaction>> unmatched) {
     }
 
     /**
@@ -96,15 +86,8 @@ final class WriteAttribution {
         Map<WriteLog, List<CommittedTransaction>> unmatched = new IdentityHashMap<>();
         accounts.forEach((log, committed) -> unmatched.put(log, match(log, committed, matched)));
         List<RecordedTransaction> built = new ArrayList<>();
-        List<Finished> deferred = new ArrayList<>();
-        // A session's order is the order its transactions come in: one left for later takes every
-        // later one of its session with it.
-        java.util.Set<String> sessionsDeferred = new java.util.HashSet<>();
         for (Finished f : finished) {
-            if (sessionsDeferred.contains(f.session()) || unsettled.contains(f) && defer.test(f)) {
-                sessionsDeferred.add(f.session());
-                deferred.add(f);
-            } else if (f.writeLog() == null) {
+            if (f.writeLog() == null) {
                 built.add(f.fromStatements());
             } else if (!accounts.containsKey(f.writeLog())) {
                 // The log could not be read: every table is left out already; the reads are kept for the record.
@@ -115,31 +98,7 @@ final class WriteAttribution {
                 built.add(RecordedTransaction.decoded(f, c, idKnown, notes));
             }
         }
-        built.addAll(tied);
-        return new Attributed(built, unmatched, deferred);
-    }
-
-    /**
-     * Has the log's transactions that auto-commit statements alike leave unmatched tied to them as
-     * a group, timed by it (for rounds, which cannot place a transaction without times).
-     */
-    WriteAttribution tyingAlike() {
-        this.tieAlike = true;
-        return this;
-    }
-
-    /**
-     * Leaves the statements alike that {@code defer} accepts, in groups the log's transactions
-     * outnumber, to a later call ({@link Attributed#deferred()}), rather than build them without writes.
-     */
-    WriteAttribution deferring(java.util.function.Predicate<Finished> defer) {
-        this.defer = defer;
-        return this;
-    }
-
-    /** How many of the log's transactions were tied to a group of statements alike. */
-    int tied() {
-        return tied.size();
+        return new Attributed(built, unmatched);
     }
 
     /** How many transactions were to be found in the log by the rows they changed. */
@@ -228,85 +187,7 @@ final class WriteAttribution {
         }
         byKeysTried += byKeys.size();
         matchByRange(byRange, open, matched);
-        if (tieAlike) {
-            tieAlike(byRange, open, matched);
-        }
         return new ArrayList<>(open.values());
-    }
-
-    /**
-     * Ties the log's transactions that auto-commit statements alike left unmatched to those
-     * statements as a group: a set {@code S} of unmatched statements, each known to have changed
-     * rows, and the set {@code E} of the log's open transactions any of them could be (its id in
-     * the statement's range, the statement's table written), closed both ways; where {@code E} is
-     * as large as {@code S}, every one of {@code E} is one of {@code S} (each statement's own is
-     * among them), so each is timed from the earliest start to the latest end in {@code S}: no
-     * session, and real time only where every statement of the group agrees. The statements keep
-     * no writes. A larger {@code E} may hold a transaction no recorded connection ran, and stays
-     * open.
-     */
-    private void tieAlike(List<Finished> statements, Map<Long, CommittedTransaction> open,
-                          Map<Finished, CommittedTransaction> matched) {
-        List<Finished> left = statements.stream().filter(f -> !matched.containsKey(f)).distinct().toList();
-        Map<Finished, List<CommittedTransaction>> candidates = new IdentityHashMap<>();
-        for (Finished f : left) {
-            candidates.put(f, open.values().stream().filter(c -> couldBe(f, c)).toList());
-        }
-        java.util.Set<Finished> done = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-        for (Finished first : left) {
-            if (done.contains(first)) {
-                continue;
-            }
-            // The component of `first`: statements and transactions linked by "could be".
-            List<Finished> group = new ArrayList<>();
-            java.util.Set<CommittedTransaction> entries = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-            java.util.ArrayDeque<Finished> todo = new java.util.ArrayDeque<>(List.of(first));
-            done.add(first);
-            while (!todo.isEmpty()) {
-                Finished f = todo.pop();
-                group.add(f);
-                for (CommittedTransaction c : candidates.get(f)) {
-                    if (entries.add(c)) {
-                        for (Finished other : left) {
-                            if (!done.contains(other) && candidates.get(other).contains(c)) {
-                                done.add(other);
-                                todo.push(other);
-                            }
-                        }
-                    }
-                }
-            }
-            boolean eachWrote = group.stream().allMatch(WriteAttribution::changedRows);
-            if (eachWrote && entries.size() > group.size()) {
-                // More transactions than statements: some may be statements still running, which a
-                // later round may add to the group.
-                unsettled.addAll(group);
-            }
-            // As many as the statements: each statement's own is among them, so each is one of the
-            // statements'. Fewer would mean a statement's own was taken by another: no guess then.
-            if (!eachWrote || entries.size() != group.size()) {
-                continue;
-            }
-            long start = group.stream().mapToLong(Finished::start).min().orElseThrow();
-            long end = group.stream().mapToLong(Finished::end).max().orElseThrow();
-            List<String> sessions = group.stream().map(Finished::session).distinct().sorted().toList();
-            for (CommittedTransaction c : entries) {
-                open.remove(c.xid());
-                tied.add(RecordedTransaction.oneOf(c, start, end, sessions, group.size()));
-            }
-        }
-    }
-
-    /** Whether {@code c} could be the transaction of auto-commit statement {@code f}: its id in range, its table written. */
-    private static boolean couldBe(Finished f, CommittedTransaction c) {
-        long id = widen(c.xid(), f.idsFrom());
-        return id >= f.idsFrom() && id < f.idsUntil() && c.writes().stream().anyMatch(w -> w.table().equals(target(f).get()));
-    }
-
-    /** Whether an auto-commit statement is known to have changed rows (the driver counted them), so that it is in the log. */
-    private static boolean changedRows(Finished f) {
-        return f.outcome() == TransactionLog.Outcome.COMMITTED && f.observations().stream()
-                .filter(o -> o instanceof Observation.MayHaveWritten).allMatch(o -> ((Observation.MayHaveWritten) o).count() > 0);
     }
 
     /** Whether {@code f} is an auto-commit statement that names its table and whose id range is known. */

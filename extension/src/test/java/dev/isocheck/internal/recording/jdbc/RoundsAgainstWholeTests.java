@@ -64,10 +64,10 @@ class RoundsAgainstWholeTests {
     }
 
     /**
-     * Auto-commit writes of one row from several threads at once, rounds taken meanwhile: the log
-     * cannot tell which statement committed which of its transactions, so rounds tie them to their
-     * group of statements alike (timed by the group), or leave the table out, saying so, and never
-     * decide on a guess: a history of single statements is strictly serializable.
+     * Auto-commit writes of one row from several threads at once, rounds taken meanwhile: where the
+     * log cannot tell which statement committed which of its transactions, rounds leave the table
+     * out, saying so, and never decide on a guess (a history of single statements is strictly
+     * serializable).
      */
     @Test
     void concurrentSingleWritesAreMatchedOrTheirTableLeftOut() throws Throwable {
@@ -88,29 +88,8 @@ class RoundsAgainstWholeTests {
             s.execute("INSERT INTO items VALUES (1, 0)");
         }
         Recording recording = new Recording("single writes " + seed);
-        RecordedRounds batches = new RecordedRounds(recording);
-        RoundChecker checker = new RoundChecker(IsolationLevel.STRICT_SERIALIZABLE,
-                h -> Isocheck.check(h, IsolationLevel.STRICT_SERIALIZABLE), 1_000_000);
-        checker.leaveOut(batches::leavesOutKey);
-        AtomicReference<Throwable> failed = new AtomicReference<>();
-        // A flag, not an interrupt: a driver reading the log may swallow an interrupt.
-        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
-        Thread rounds = new Thread(() -> {
-            Random random = new Random(seed);
-            try {
-                while (!done.get()) {
-                    Thread.sleep(1 + random.nextInt(20));
-                    RecordedRounds.Batch batch = batches.next();
-                    checker.round(batch.history(), batch.watermark());
-                }
-            } catch (InterruptedException e) {
-                // Done.
-            } catch (Throwable e) {
-                failed.set(e);
-            }
-        });
+        Rounds rounds = new Rounds(recording, seed, 20);
         try (Recording.Binding ignored = recording.bind()) {
-            rounds.start();
             SoundnessWorkloads.run(Isocheck.record(plain), seed, 4, (c, random) -> {
                 for (int i = 0; i < 25; i++) {
                     update(c, "UPDATE items SET v = v + 1 WHERE id = 1");
@@ -118,14 +97,10 @@ class RoundsAgainstWholeTests {
                 }
             });
         } finally {
-            done.set(true);
-            rounds.join();
-            recording.stop();
+            rounds.stop();
         }
-        assertThat(failed.get()).as("a round failed").isNull();
-        RecordedRounds.Batch batch = batches.next();
-        checker.round(batch.history(), batch.watermark());
-        CheckResult result = checker.finish();
+        RecordedRounds batches = rounds.batches;
+        CheckResult result = rounds.finish();
         List<NotModelled> notes = batches.notModelled();
         batches.close();
         assertThat(result.isViolated()).as("%s", result.explanationText().orElse(result.verdict().toString())).isFalse();
@@ -171,40 +146,16 @@ class RoundsAgainstWholeTests {
         boolean mixed = seed % 2 == 1;
         Recording whole = new Recording("whole " + seed);
         Recording inRounds = new Recording("rounds " + seed);
-        RecordedRounds batches = new RecordedRounds(inRounds);
-        RoundChecker checker = new RoundChecker(IsolationLevel.STRICT_SERIALIZABLE,
-                h -> Isocheck.check(h, IsolationLevel.STRICT_SERIALIZABLE), 1_000_000);
-        checker.leaveOut(batches::leavesOutKey);
-        AtomicReference<Throwable> failed = new AtomicReference<>();
-        // A flag, not an interrupt: a driver reading the log may swallow an interrupt.
-        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
-        Thread rounds = new Thread(() -> {
-            Random random = new Random(seed);
-            try {
-                while (!done.get()) {
-                    Thread.sleep(1 + random.nextInt(40));
-                    RecordedRounds.Batch batch = batches.next();
-                    checker.round(batch.history(), batch.watermark());
-                }
-            } catch (InterruptedException e) {
-                // Done.
-            } catch (Throwable e) {
-                failed.set(e);
-            }
-        });
-        rounds.start();
+        Rounds rounds = new Rounds(inRounds, seed, 40);
         try {
             SoundnessWorkloads.run(Isocheck.record(plain), seed, THREADS, (c, random) -> client(c, random, mixed));
         } finally {
-            done.set(true);
-            rounds.join();
             whole.stop();
-            inRounds.stop();
+            rounds.stop();
         }
-        assertThat(failed.get()).as("a round failed").isNull();
-        RecordedRounds.Batch last = batches.next();
-        checker.round(last.history(), last.watermark());
-        CheckResult byRounds = checker.finish();
+        RecordedRounds batches = rounds.batches;
+        RoundChecker checker = rounds.checker;
+        CheckResult byRounds = rounds.finish();
         List<NotModelled> leftOut = batches.notModelled();
         batches.close();
         CheckResult byWhole = Isocheck.check(whole.finish().history(), IsolationLevel.STRICT_SERIALIZABLE);
@@ -213,6 +164,56 @@ class RoundsAgainstWholeTests {
         assertThat(byRounds.isViolated()).as("violated in %d rounds (%s) as whole (%s)", checker.stats().rounds(),
                 byRounds.verdict(), byWhole.verdict()).isEqualTo(byWhole.isViolated());
         return byWhole.isViolated();
+    }
+
+    /**
+     * Rounds of a recording taken on a thread of their own at random moments (1 to {@code most} ms
+     * apart) until stopped, then the last: as the extension's rounds run beside a test.
+     */
+    private static final class Rounds {
+
+        final RecordedRounds batches;
+        final RoundChecker checker = new RoundChecker(IsolationLevel.STRICT_SERIALIZABLE,
+                h -> Isocheck.check(h, IsolationLevel.STRICT_SERIALIZABLE), 1_000_000);
+        private final Recording recording;
+        private final AtomicReference<Throwable> failed = new AtomicReference<>();
+        // A flag, not an interrupt: a driver reading the log may swallow an interrupt.
+        private final java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        private final Thread thread;
+
+        Rounds(Recording recording, long seed, int most) {
+            this.recording = recording;
+            this.batches = new RecordedRounds(recording);
+            checker.leaveOut(batches::leavesOutKey);
+            Random random = new Random(seed);
+            thread = new Thread(() -> {
+                try {
+                    while (!done.get()) {
+                        Thread.sleep(1 + random.nextInt(most));
+                        RecordedRounds.Batch batch = batches.next();
+                        checker.round(batch.history(), batch.watermark());
+                    }
+                } catch (Throwable e) {
+                    failed.set(e);
+                }
+            });
+            thread.start();
+        }
+
+        /** Stops taking rounds and stops the recording. */
+        void stop() throws InterruptedException {
+            done.set(true);
+            thread.join();
+            recording.stop();
+        }
+
+        /** The last round, and the result. */
+        CheckResult finish() {
+            assertThat(failed.get()).as("a round failed").isNull();
+            RecordedRounds.Batch last = batches.next();
+            checker.round(last.history(), last.watermark());
+            return checker.finish();
+        }
     }
 
     /** A client's transactions: reads and increments of random items, some rolled back, some single statements. */
