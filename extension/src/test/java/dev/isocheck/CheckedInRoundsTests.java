@@ -222,37 +222,9 @@ class CheckedInRoundsTests {
         }
     }
 
-    /**
-     * Two transactions at READ COMMITTED read counter 1 and each write back what it read plus one,
-     * the first committing before the second writes: the second overwrites the first's increment.
-     */
+    /** The lost increment of {@link WeakLevelsRealDatabaseTests#lostIncrementOn}, on counter 1. */
     static void lostIncrement(DataSource recorded) throws SQLException {
-        try (Connection first = recorded.getConnection(); Connection second = recorded.getConnection()) {
-            for (Connection c : List.of(first, second)) {
-                c.setAutoCommit(false);
-                c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-            }
-            int a = counter(first);
-            int b = counter(second);
-            setCounter(first, a + 1);
-            first.commit();
-            setCounter(second, b + 1);
-            second.commit();
-        }
-    }
-
-    private static int counter(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT n FROM counters WHERE id = 1")) {
-            rs.next();
-            return rs.getInt(1);
-        }
-    }
-
-    private static void setCounter(Connection c, int n) throws SQLException {
-        try (PreparedStatement p = c.prepareStatement("UPDATE counters SET n = ? WHERE id = 1")) {
-            p.setInt(1, n);
-            p.executeUpdate();
-        }
+        WeakLevelsRealDatabaseTests.lostIncrementOn(recorded);
     }
 
     /** Sleeps a little: the lost update comes after some rounds, and transfers go on after it. */
@@ -306,7 +278,7 @@ class CheckedInRoundsTests {
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
             try (Connection c = recorded.getConnection()) {
                 while (System.nanoTime() < deadline) {
-                    counter(c);
+                    WeakLevelsRealDatabaseTests.counter(c);
                     Thread.sleep(5);
                 }
             }

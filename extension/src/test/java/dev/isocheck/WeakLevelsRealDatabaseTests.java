@@ -140,7 +140,14 @@ class WeakLevelsRealDatabaseTests {
             // either transaction might then have read that, taken to be the same row.
             s.execute("INSERT INTO counters (id, n) VALUES (1, 0)");
         }
-        DataSource recorded = Isocheck.record(plain);
+        return lostIncrementOn(Isocheck.record(plain));
+    }
+
+    /**
+     * The steps of {@link #lostIncrement} on {@code recorded}, whose counter 1 exists: two
+     * increments at READ COMMITTED, the second overwriting the first. Returns the final value.
+     */
+    static int lostIncrementOn(DataSource recorded) throws SQLException {
         try (Connection first = recorded.getConnection(); Connection second = recorded.getConnection()) {
             first.setAutoCommit(false);
             second.setAutoCommit(false);
@@ -158,7 +165,7 @@ class WeakLevelsRealDatabaseTests {
         }
     }
 
-    private static int counter(Connection c) throws SQLException {
+    static int counter(Connection c) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT n FROM counters WHERE id = 1")) {
             rs.next();
             return rs.getInt(1);
