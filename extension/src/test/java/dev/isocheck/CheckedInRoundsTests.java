@@ -87,6 +87,18 @@ class CheckedInRoundsTests {
     }
 
     @Test
+    void aTransactionThatDoesNotEndMakesTheRoundsGiveUpNamingIt() {
+        // Rounds of 20: past 1,000 held (the floor of 16 rounds' worth) they give up.
+        EngineExecutionResults results = run(TransactionLeftOpenTestCase.class, "20", false);
+        List<Throwable> failures = failures(results);
+        assertThat(failures).hasSize(1);
+        assertThat(failures.get(0)).isInstanceOf(AssertionFailedError.class).isNotInstanceOf(IsolationViolationError.class);
+        assertThat(failures.get(0).getMessage()).contains("could not decide", "gave up after round",
+                "a transaction that thread " + TransactionLeftOpenTestCase.thread + " started", "has not ended",
+                "@Transactional", "The rest of the test was not checked");
+    }
+
+    @Test
     void theHistorySoFarIsNotKeptAndAskingForItSaysSo() {
         EngineExecutionResults results = run(HistoryAskedTestCase.class, "on", false);
         List<Throwable> failures = failures(results);
@@ -283,6 +295,25 @@ class CheckedInRoundsTests {
                 }
             }
             throw new AssertionError("the statements were not stopped within 60 s of the violation");
+        }
+    }
+
+    @SerializableCheck(level = IsolationLevel.STRICT_SERIALIZABLE)
+    static class TransactionLeftOpenTestCase {
+
+        static volatile String thread;
+
+        @org.junit.jupiter.api.Test
+        void transfersWhileOneTransactionStaysOpen() throws Throwable {
+            DataSource recorded = Isocheck.record(database("rounds_open", true));
+            thread = Thread.currentThread().getName();
+            try (Connection open = recorded.getConnection()) {
+                open.setAutoCommit(false);
+                // Its first statement starts the transaction, which lasts as long as the transfers.
+                WeakLevelsRealDatabaseTests.counter(open);
+                assertThat(CheckedInRoundsTests.transfers(recorded, 4, 400, 4, r -> { })).isEqualTo(800);
+                open.commit();
+            }
         }
     }
 

@@ -41,6 +41,12 @@ public final class TestRounds {
     private static final long LOOK_EVERY_MILLIS = 50;
     /** Rounds' worth of finished transactions the recording holds before the application's threads wait for a round. */
     private static final int HELD_ROUNDS = 4;
+    /**
+     * Rounds' worth of transactions the checker may hold after a round before the rounds give up
+     * (undecided): held past this, something keeps every round from forgetting (a transaction that
+     * never ends), and memory would grow with the test as if it were checked whole.
+     */
+    private static final int GIVE_UP_ROUNDS = 16;
     private final Recording recording;
     private final String testName;
     private final IsolationLevel level;
@@ -54,6 +60,7 @@ public final class TestRounds {
     private String broken;
     private final Thread thread;
     private volatile boolean stopping;
+    private final int giveUpAt;
 
     private TestRounds(Recording recording, String testName, IsolationLevel level, Configuration configuration, int roundSize,
             boolean failEarly) {
@@ -73,6 +80,7 @@ public final class TestRounds {
         this.thread = new Thread(null, this::run, "isocheck-rounds: " + testName, 0, false);
         thread.setDaemon(true);
         recording.holdAt(rounds(HELD_ROUNDS, roundSize, 1));
+        this.giveUpAt = rounds(GIVE_UP_ROUNDS, roundSize, 1000);
     }
 
     /** {@code n} rounds of {@code size}, at least {@code floor}, at most {@link Integer#MAX_VALUE}. */
@@ -95,7 +103,14 @@ public final class TestRounds {
     private void run() {
         long last = System.nanoTime();
         long drained = last;
-        while (!stopping && broken == null) {
+        while (!stopping) {
+            if (broken != null) {
+                // No verdict will come, but the test goes on: what it records is dropped, so that
+                // memory stays bounded still.
+                recording.take();
+                sleep();
+                continue;
+            }
             int waiting = recording.waiting();
             if (waiting >= roundSize || waiting > 0 && System.nanoTime() - last >= ROUND_EVERY_NANOS) {
                 round();
@@ -107,11 +122,17 @@ public final class TestRounds {
                 drain();
                 drained = System.nanoTime();
             }
-            try {
-                Thread.sleep(LOOK_EVERY_MILLIS);
-            } catch (InterruptedException e) {
-                return;
-            }
+            sleep();
+        }
+    }
+
+    private void sleep() {
+        try {
+            Thread.sleep(LOOK_EVERY_MILLIS);
+        } catch (InterruptedException e) {
+            // Only abandon() interrupts, and it stops the loop too.
+            Thread.currentThread().interrupt();
+            stopping = true;
         }
     }
 
@@ -136,12 +157,40 @@ public final class TestRounds {
         try {
             RecordedRounds.Batch batch = batches.next();
             checker.round(batch.history(), batch.watermark());
+            int held = checker.stats().held();
+            if (held > giveUpAt && batch.watermark() != Long.MAX_VALUE) {
+                broken = heldBack(held, batch.watermark());
+                recording.holdAt(0);
+            }
         } catch (Throwable e) {
             // Whatever it was (an assertion of the engine's, a linkage error): no pass, and no one waits.
             broken = "checking in rounds failed in round " + (checker.stats().rounds() + 1) + ": " + e;
             // No more rounds take what finishes: the application must not wait for them.
             recording.holdAt(0);
         }
+    }
+
+    /**
+     * Why the rounds gave up with {@code held} transactions held after a round whose watermark was
+     * {@code watermark} (since the recording began): what holds it back, named for the developer.
+     */
+    private String heldBack(int held, long watermark) {
+        String why = recording.oldestInProgress().filter(open -> open.start() - recording.began() <= watermark)
+                .map(open -> "a transaction that thread " + open.thread() + " started "
+                        + seconds(open.start() - recording.began()) + " into the test has not ended " + seconds(
+                                System.nanoTime() - open.start()) + " later: no transaction that started after it can be"
+                        + " forgotten until it ends. A test checked in rounds needs its transactions to end: a"
+                        + " transaction around the whole test (a test method's own @Transactional, a connection left"
+                        + " in a transaction) keeps one open")
+                .orElse("a write the database's log gave, which no recorded transaction has claimed, holds back every"
+                        + " read that may have seen it");
+        return "checking in rounds gave up after round " + checker.stats().rounds() + ": " + held
+                + " transactions are held (the rounds give up past " + giveUpAt + "), because " + why
+                + ". The rest of the test was not checked";
+    }
+
+    private static String seconds(long nanos) {
+        return String.format(java.util.Locale.ROOT, "%.1f s", nanos / 1e9);
     }
 
     private void found(RoundChecker.Found violation) {

@@ -61,6 +61,7 @@ public final class RecordedRounds {
     private int batches;
     private int byKeysTried;
     private int byKeysMatched;
+    private int byKeysFoundOtherwise;
     private boolean predicatesAsRows;
     private long unclaimedReleased;
     private long claimed;
@@ -94,6 +95,7 @@ public final class RecordedRounds {
         WriteAttribution.Attributed attributed = attribution.attribute(accounts);
         byKeysTried += attribution.byKeysTried();
         byKeysMatched += attribution.byKeysMatched();
+        byKeysFoundOtherwise += attribution.byKeysFoundOtherwise();
         long watermark = last ? Long.MAX_VALUE : taken.watermark();
         release(attributed.unmatched(), watermark);
         // A read that ended after a transaction still unclaimed may have committed may have seen
@@ -271,11 +273,7 @@ public final class RecordedRounds {
             lines.add(unclaimedReleased + " of " + (claimed + unclaimedReleased) + " transactions of the log tied to no"
                     + " recorded transaction: the tables they wrote were left out from then on");
         }
-        if (byKeysTried > 0) {
-            lines.add(byKeysMatched + " of " + byKeysTried + " transactions found in the log by the rows they changed"
-                    + (byKeysMatched < byKeysTried ? " (the rest could not be told apart: their reads after their first write"
-                    + " are not checked)" : ""));
-        }
+        WriteAttribution.byKeysLine(byKeysTried, byKeysMatched, byKeysFoundOtherwise).ifPresent(lines::add);
         return lines;
     }
 

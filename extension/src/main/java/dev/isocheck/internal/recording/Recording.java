@@ -63,8 +63,11 @@ public final class Recording {
     private volatile StatementGate gate;
     /** What {@link #finish()} built, kept for later questions; {@code null} before. */
     private Built built;
-    /** The starts of the transactions in progress, each with how many started then. Guarded by {@link #TIMELINE}. */
-    private final java.util.TreeMap<Long, Integer> inProgress = new java.util.TreeMap<>();
+    /**
+     * The starts of the transactions in progress, each with the threads of those that started then
+     * (for messages). Guarded by {@link #TIMELINE}.
+     */
+    private final java.util.TreeMap<Long, List<String>> inProgress = new java.util.TreeMap<>();
     /** When the recording began ({@link System#nanoTime}): before any of its transactions started. */
     private final long began = System.nanoTime();
     /** Whether the recording is checked in rounds ({@link #take()}), so that it keeps no whole history. */
@@ -85,10 +88,11 @@ public final class Recording {
      * @return the start ({@link System#nanoTime})
      */
     public static long start(List<Recording> recordings) {
+        String thread = Thread.currentThread().getName();
         synchronized (TIMELINE) {
             long start = System.nanoTime();
             for (Recording recording : recordings) {
-                recording.inProgress.merge(start, 1, Integer::sum);
+                recording.inProgress.computeIfAbsent(start, s -> new ArrayList<>(1)).add(thread);
             }
             return start;
         }
@@ -97,8 +101,29 @@ public final class Recording {
     /** Takes a transaction that started at {@code start} off those in progress: it ended, or will never be added. */
     public void forget(long start) {
         synchronized (TIMELINE) {
-            inProgress.computeIfPresent(start, (s, n) -> n == 1 ? null : n - 1);
+            List<String> threads = inProgress.get(start);
+            if (threads != null) {
+                threads.remove(threads.size() - 1);
+                if (threads.isEmpty()) {
+                    inProgress.remove(start);
+                }
+            }
         }
+    }
+
+    /**
+     * The transaction in progress that started first: its start ({@link System#nanoTime}) and thread;
+     * empty when none is. What holds back the watermark of {@link #take()}.
+     */
+    public Optional<Open> oldestInProgress() {
+        synchronized (TIMELINE) {
+            Map.Entry<Long, List<String>> first = inProgress.firstEntry();
+            return first == null ? Optional.empty() : Optional.of(new Open(first.getKey(), first.getValue().get(0)));
+        }
+    }
+
+    /** A transaction in progress: when it started ({@link System#nanoTime}) and the thread that started it. */
+    public record Open(long start, String thread) {
     }
 
     /** When the recording began ({@link System#nanoTime}): every transaction of it started later. */

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -37,6 +38,7 @@ final class WriteAttribution {
     /** How many transactions were to be found in the log by the rows they changed, and how many were. */
     private int byKeysTried;
     private int byKeysMatched;
+    private int byKeysFoundOtherwise;
 
     WriteAttribution(List<Finished> finished, Collection<Object> logs, LeftOutTables leftOut,
                      Consumer<NotModelled> notes, List<String> writesFrom, boolean peek) {
@@ -58,11 +60,7 @@ final class WriteAttribution {
             }
         }
         Attributed attributed = attribute(accounts);
-        if (byKeysTried > 0) {
-            writesFrom.add(byKeysMatched + " of " + byKeysTried + " transactions found in the log by the rows they changed"
-                    + (byKeysMatched < byKeysTried ? " (the rest could not be told apart: their reads after their first write"
-                    + " are not checked)" : ""));
-        }
+        byKeysLine(byKeysTried, byKeysMatched, byKeysFoundOtherwise).ifPresent(writesFrom::add);
         List<RecordedTransaction> built = new ArrayList<>(attributed.transactions());
         attributed.unmatched().values().forEach(left -> left.forEach(c -> built.add(RecordedTransaction.unrecorded(c))));
         return built;
@@ -99,6 +97,25 @@ final class WriteAttribution {
             }
         }
         return new Attributed(built, unmatched);
+    }
+
+    /**
+     * The report's line on the transactions to be found in the log by the rows they changed:
+     * {@code tried}, {@code matched} so, {@code otherwise} found by their ids instead; none when none was tried.
+     */
+    static Optional<String> byKeysLine(int tried, int matched, int otherwise) {
+        if (tried == 0) {
+            return Optional.empty();
+        }
+        return Optional.of(matched + " of " + tried + " transactions found in the log by the rows they changed"
+                + (otherwise > 0 ? ", " + otherwise + " more by their ids" : "")
+                + (matched + otherwise < tried ? " (the rest could not be told apart: their reads after their first write"
+                + " are not checked)" : ""));
+    }
+
+    /** How many of {@link #byKeysTried()} were found by their ids (or id ranges) where their rows could not tell. */
+    int byKeysFoundOtherwise() {
+        return byKeysFoundOtherwise;
     }
 
     /** How many transactions were to be found in the log by the rows they changed. */
@@ -176,9 +193,11 @@ final class WriteAttribution {
                 progress = true;
             }
         }
+        Set<Finished> foundByKeys = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         for (Finished f : byKeys) {
             if (matched.containsKey(f)) {
                 byKeysMatched++;
+                foundByKeys.add(f);
             } else if (byId.get(f) != null && open.remove(byId.get(f).xid()) != null) {
                 matched.put(f, byId.get(f));
             } else if (inRange(f)) {
@@ -187,6 +206,11 @@ final class WriteAttribution {
         }
         byKeysTried += byKeys.size();
         matchByRange(byRange, open, matched);
+        for (Finished f : byKeys) {
+            if (matched.containsKey(f) && !foundByKeys.contains(f)) {
+                byKeysFoundOtherwise++;
+            }
+        }
         return new ArrayList<>(open.values());
     }
 
