@@ -40,10 +40,9 @@ final class FoldedState {
 
     /**
      * The key's version is now the one {@code writers} wrote last (one of them, unless decided).
-     * With {@code anyInitialValue}, the pins of the key go: no later read can see its initial value,
-     * and no write can contradict one that may be any value.
+     * Its pins stay: they say what its initial value was, which explanations of later reads use.
      */
-    void overwrite(String key, List<Version> writers, long fold, boolean anyInitialValue) {
+    void overwrite(String key, List<Version> writers, long fold) {
         List<Entry> now = new ArrayList<>(writers.size());
         for (Version v : writers) {
             now.add(new Entry(v.transaction(), v.numericId(), false, fold, v.start(), v.end(), v.value()));
@@ -54,10 +53,6 @@ final class FoldedState {
         // unknown initial value from being one of them no longer matter.
         List<Entry> aborted = abortedWrites.remove(key);
         entries -= aborted == null ? 0 : aborted.size();
-        if (anyInitialValue) {
-            List<Entry> pinned = pins.remove(key);
-            entries -= pinned == null ? 0 : pinned.size();
-        }
     }
 
     /** A transaction of the prefix read {@code value} of the key's unknown initial value; whether it is new. */

@@ -351,11 +351,14 @@ public final class RoundChecker {
                 int w = explanations.writer(obs, i);
                 prefixWriter = w >= stubCount && fold.folded[w];
             }
-            if (prefixWriter || (fold.lastWriters.containsKey(key) && initial.mayBeAnyValue(key))) {
-                // The read may have seen the prefix's write; or no later read can see the initial
-                // value, and any value may have been it: nothing to pin.
+            if (prefixWriter) {
+                // The read may have seen the prefix's write: nothing to pin.
                 continue;
             }
+            // Pinned even where the prefix overwrote the key and its initial value may be any
+            // value: no later read can see it, but an explanation says what rules it out of a later
+            // read of an equal value ("not x's initial value, which T1 read as 0"), as the whole
+            // check's does, where without the pin it would offer it as a source.
             Transaction t = full.transaction(reader);
             long[] at = times.apply(t);
             state.pin(full.keys().name(key), new FoldedState.Version(t.id(), t.hasNumericId(), at[0], at[1],
@@ -371,7 +374,7 @@ public final class RoundChecker {
                         full.values().get(writer.finalValue(key))));
             }
             String name = full.keys().name(key);
-            state.overwrite(name, writers, thisFold, initial.mayBeAnyValue(key));
+            state.overwrite(name, writers, thisFold);
             if (writers.size() > 1) {
                 undecidedKeys++;
                 if (caveats.size() < 5) {

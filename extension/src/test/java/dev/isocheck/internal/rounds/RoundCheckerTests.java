@@ -209,6 +209,32 @@ class RoundCheckerTests {
         assertThat(inTwoRounds(h, 4, 35).verdict().isViolated()).isTrue();
     }
 
+    /**
+     * A round's explanation says what rules the initial value out of a read, as the whole check's
+     * does: the read of it that an earlier round folded away stays with the stub of its key.
+     */
+    @Test
+    void anExplanationRulesOutTheInitialValueAsTheWholeChecksDoes() {
+        HistoryBuilder b = History.builder().unknownInitialValues(dev.isocheck.history.UnknownInitialValues.ANY);
+        b.transaction("T1").session("s1").times(0, 10).read("x", 0).write("x", 1);
+        b.transaction("T2").session("s2").times(20, 30).write("y", 1);
+        b.transaction("T3").session("s1").times(100, 130).read("x", 1).write("x", 2);
+        b.transaction("T4").session("s3").times(105, 140).read("x", 1).write("x", 2);
+        History h = b.build();
+        Function<History, CheckResult> explained = history -> dev.isocheck.Isocheck.check(history, STRICT);
+        String whole = explained.apply(h).explanationText().orElseThrow();
+        RoundChecker rounds = new RoundChecker(STRICT, explained);
+        List<RoundChecker.Found> found = new java.util.ArrayList<>();
+        rounds.onViolation(found::add);
+        rounds.round(h.restrictedTo(new int[] {0, 1}, (t, op) -> true), 100);
+        rounds.round(h.restrictedTo(new int[] {2, 3}, (t, op) -> true), Long.MAX_VALUE);
+        assertThat(found).hasSize(1);
+        String inRounds = found.get(0).result().explanationText().orElseThrow();
+        String why = "T3 read x = 1, which T1 wrote (not x's initial value, which T1 read";
+        assertThat(whole).contains(why);
+        assertThat(inRounds).contains(why).doesNotContain("the initial value, or the version T1 wrote");
+    }
+
     /** A long serial run is held a round or so at a time: a stub per key and the round's transactions. */
     @Test
     void aLongRunIsHeldARoundAtATime() {
