@@ -148,6 +148,17 @@ public final class TransactionLog {
         return recording;
     }
 
+    /**
+     * Notes what of the transaction is not checked in every recording it goes to: each test that
+     * gets the transaction checks it as little, and must say so.
+     */
+    public void notModelled(NotModelled note) {
+        recording.notModelled(note);
+        for (Also other : also) {
+            other.recording().notModelled(note);
+        }
+    }
+
     /** Appends an observation. */
     public void add(Observation observation) {
         observations.add(Objects.requireNonNull(observation, "observation is null"));

@@ -128,7 +128,7 @@ final class JoinReads {
             }
         }
         if (!approximate.isEmpty() && log != null) {
-            log.recording().notModelled(new NotModelled("the reads of " + String.join(", ", new java.util.LinkedHashSet<>(approximate))
+            log.notModelled(new NotModelled("the reads of " + String.join(", ", new java.util.LinkedHashSet<>(approximate))
                     + " in a join" + (joined.where() == null ? "" : " WHERE " + joined.where()), "checked as the rows returned, not as a predicate (a row the join could have"
                     + " matched and did not, a phantom, goes unseen)"));
         }

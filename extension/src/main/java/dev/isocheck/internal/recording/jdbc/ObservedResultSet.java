@@ -266,7 +266,7 @@ final class ObservedResultSet implements InvocationHandler {
     /** Lists the aggregate's reads as not checked, and why: never a silent pass. */
     private void notChecked(Aggregate aggregate, String why) {
         if (log != null) {
-            log.recording().notModelled(new NotModelled("the reads of " + aggregate.table()
+            log.notModelled(new NotModelled("the reads of " + aggregate.table()
                     + (aggregate.where() == null ? "" : " WHERE " + aggregate.where()), "not checked: " + why));
         }
     }
@@ -309,13 +309,19 @@ final class ObservedResultSet implements InvocationHandler {
         ExactWhere exact = ExactWhere.of(query.where(), parameters, (column, ordered) -> rows.exactlyComparable(column)
                 && (booleansExact || !rows.isBoolean(column))
                 || rows.isText(column) && table.isPresent() && table.get().comparedExactly(column, ordered));
+        if (exact.where() == null && table.isEmpty() && !connection.knowsColumnsOf(query.table())) {
+            // Not the columns' fault: nothing is known of them yet.
+            return unchecked(query.table(), query.where(), "the table's key and columns had not been looked up yet (they"
+                    + " are looked up between transactions, never inside the application's, where a look-up could start"
+                    + " its snapshot early; the first transactions on a table are read so)");
+        }
         return exact.where() != null ? exact.where() : unchecked(query.table(), query.where(), exact.reason());
     }
 
     /** Notes that a read's WHERE is not checked, and why; returns {@code null}, the absent predicate. */
     private String unchecked(String table, net.sf.jsqlparser.expression.Expression whereClause, String reason) {
         if (log != null) {
-            log.recording().notModelled(new NotModelled("the reads of " + table + (whereClause == null ? "" : " WHERE " + whereClause),
+            log.notModelled(new NotModelled("the reads of " + table + (whereClause == null ? "" : " WHERE " + whereClause),
                     "checked as the rows returned, not as a predicate (a phantom goes unseen): " + reason));
         }
         return null;

@@ -589,6 +589,11 @@ final class RecordedConnection implements InvocationHandler {
         return primaryKeys.columnsOf(table);
     }
 
+    /** Whether {@code table}'s key and columns were looked up (whether or not it has a key). */
+    boolean knowsColumnsOf(String table) {
+        return primaryKeys.knows(table);
+    }
+
     /** The exact names of every column of {@code table}, when known (and its key too); empty otherwise. */
     Optional<String[]> everyColumn(String table) {
         return columnsOf(table).filter(c -> !c.columns().isEmpty() && c.allReadable())

@@ -233,7 +233,7 @@ abstract class StatementSupport {
             leaveOut(log, analysed, sql);
         }
         if (analysed instanceof AnalysedStatement.Aggregate && hidden == null && log != null) {
-            log.recording().notModelled(new NotModelled("the query " + sql,
+            log.notModelled(new NotModelled("the query " + sql,
                     "its reads are not checked: an aggregate whose rows the recorder learns only on PostgreSQL and H2,"
                             + " and on MariaDB over an integer key, of a table whose key it knows"));
         }
@@ -257,7 +257,7 @@ abstract class StatementSupport {
             }
         }
         if (analysed instanceof AnalysedStatement.Joined && hidden == null && log != null) {
-            log.recording().notModelled(new NotModelled("the query " + sql, "its reads are not checked: a join whose"
+            log.notModelled(new NotModelled("the query " + sql, "its reads are not checked: a join whose"
                     + " tables' columns the recorder does not know (or may not all read), or to whose text it cannot add them"));
         }
         wrote(result instanceof Number count ? count.longValue()
@@ -439,7 +439,7 @@ abstract class StatementSupport {
         } else if (real instanceof CallableStatement) {
             connection.observe(log, new LeftOut(Optional.empty(), sql, "a stored procedure may change any table"));
         } else if (analysed instanceof AnalysedStatement.NoRowsKnown query && query.readsRows() && log != null) {
-            log.recording().notModelled(new NotModelled("the query " + sql,
+            log.notModelled(new NotModelled("the query " + sql,
                     "its reads are not checked: " + query.reason()));
         }
     }
@@ -463,7 +463,7 @@ abstract class StatementSupport {
         decidedByCount = SubqueryReads.of(connection, log, sql, sql.equals(preparedSql) ? parameters.snapshot() : List.of(),
                 unseen.orElse(null));
         if (unseen.isPresent() && (decidedByCount == null || !decidedByCount.coversEverything())) {
-            log.recording().notModelled(new NotModelled("the statement " + sql, unseen.get()));
+            log.notModelled(new NotModelled("the statement " + sql, unseen.get()));
         }
     }
 

@@ -101,7 +101,7 @@ final class SubqueryReads {
             }
         }
         if (count <= 0 && unseen != null && log != null) {
-            log.recording().notModelled(new NotModelled("the statement " + sql, unseen
+            log.notModelled(new NotModelled("the statement " + sql, unseen
                     + " (when it writes no row, what its NOT EXISTS found is not known)"));
         }
     }

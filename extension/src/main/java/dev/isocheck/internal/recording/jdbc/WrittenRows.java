@@ -766,7 +766,7 @@ final class WrittenRows {
                                                 List<Map<String, Object>> oldRows, boolean batch, TransactionLog log) {
         boolean deleted = write.kind() == WriteKind.DELETE;
         if (write.kind() == WriteKind.MERGE && log != null) {
-            log.recording().notModelled(new NotModelled("the MERGE into " + write.table(),
+            log.notModelled(new NotModelled("the MERGE into " + write.table(),
                     "its reads of the source it merges and of rows it matched to nothing are not checked"));
         }
         Optional<TableColumns> table = connection.knownColumnsOf(write.table());
@@ -788,10 +788,11 @@ final class WrittenRows {
                 ExactWhere exact = ExactWhere.of(write.where(), statement.parameters.snapshot(),
                         (column, ordered) -> table.isPresent() && table.get().comparedExactly(column, ordered));
                 rangedOver = exact.where();
-                reason = exact.reason();
+                reason = rangedOver == null && table.isEmpty() && !connection.knowsColumnsOf(write.table())
+                        ? "the table's key and columns had not been looked up yet" : exact.reason();
             }
             if (rangedOver == null && log != null) {
-                log.recording().notModelled(new NotModelled(
+                log.notModelled(new NotModelled(
                         "the reads of " + write.table() + (write.where() == null ? "" : " WHERE " + write.where()),
                         "checked as the rows " + (deleted ? "deleted" : "updated") + ", not as a predicate (a phantom goes unseen): " + reason));
             }

@@ -264,6 +264,26 @@ class RecordedOperationsTests {
                 .hasToString("T1: r(accounts/1, {\"id\":1}) w(accounts/1, {\"balance\":2,\"doc\":null,\"id\":1,\"owner\":\"ann\"})");
     }
 
+    /**
+     * A thread bound to no test runs a transaction while two tests are in progress: it goes to
+     * both, and so does what of it is not checked, so that neither passes in silence.
+     */
+    @Test
+    void whatATransactionOfTwoTestsLeavesOutIsSaidInBoth() throws Exception {
+        Recording first = new Recording("first");
+        Recording second = new Recording("second");
+        DataSource recorded = dev.isocheck.Isocheck.record(h2);
+        try (Connection c = recorded.getConnection()) {
+            query(c, "SELECT balance FROM accounts WHERE LOWER(owner) = 'ann'", 10);
+        }
+        for (Recording recording : List.of(first, second)) {
+            RecordedHistory history = recording.finish();
+            assertThat(history.history().transactions()).as(recording.name()).hasSize(1);
+            assertThat(history.notModelled()).as(recording.name())
+                    .anyMatch(n -> n.subject().startsWith("the reads of accounts WHERE LOWER(owner)"));
+        }
+    }
+
     @Test
     void withoutARecordingNothingIsKept() throws Exception {
         DataSource recorded = dev.isocheck.Isocheck.record(h2);
