@@ -66,6 +66,17 @@ public final class RecordedRounds {
     private long unclaimedReleased;
     private long claimed;
 
+    /**
+     * Runs {@code hook} in each {@link #next()} between the read of the logs before the take and
+     * the take: for tests, to commit in the window where a log transaction is given after the
+     * take though it committed before.
+     */
+    public void beforeTake(Runnable hook) {
+        this.beforeTake = Objects.requireNonNull(hook, "hook is null");
+    }
+
+    private Runnable beforeTake = () -> { };
+
     /** The batches of {@code recording}, which is from now on checked in rounds. */
     public RecordedRounds(Recording recording) {
         this.recording = Objects.requireNonNull(recording, "recording is null");
@@ -82,6 +93,7 @@ public final class RecordedRounds {
         // Read just before the take too: what the read after it gives then committed after this
         // one began, a moment before the watermark, and holds back little (see drainNow).
         drainNow();
+        beforeTake.run();
         Recording.Taken taken = recording.take();
         boolean last = taken.watermark() == Long.MAX_VALUE;
         List<TransactionLog.Finished> finished = taken.finished();

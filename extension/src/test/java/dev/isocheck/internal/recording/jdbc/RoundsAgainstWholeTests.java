@@ -112,9 +112,8 @@ class RoundsAgainstWholeTests {
      * write) and writes y = 2; T1 writes y = 1 and commits; a round; T5 reads y = 1. Here the
      * unrecorded write is settled at the round (nothing was in progress when the log gave it), so
      * x leaves the rounds before anything is checked, and nothing violates. The review's version
-     * had the write commit between a round's take and its reading of the log, a window inside
-     * {@link RecordedRounds#next()} that a test cannot reach without a hook: there the reads that
-     * may have seen it wait (docs/semantics.md, "A recorded test in rounds").
+     * had the write given by the log only after a round's take though it committed before, a window
+     * inside {@link RecordedRounds#next()}: the next test reaches it through a hook.
      */
     @Test
     void aWriteNoRecordedConnectionMadeMakesNoRoundViolate() throws Throwable {
@@ -150,6 +149,67 @@ class RoundsAgainstWholeTests {
             checker.round(batch.history(), batch.watermark());
             query(t0, "SELECT v FROM y WHERE id = 1");
             t0.commit();
+            recording.stop();
+        }
+        RecordedRounds.Batch last = batches.next();
+        checker.round(last.history(), last.watermark());
+        CheckResult result = checker.finish();
+        List<NotModelled> notes = batches.notModelled();
+        batches.close();
+        assertThat(result.isViolated()).as("%s", result.explanationText().orElse(result.verdict().toString())).isFalse();
+        assertThat(notes).anyMatch(n -> n.subject().startsWith("table x"));
+    }
+
+    /**
+     * The window of the steps above that a test reaches only through a hook: an unrecorded write
+     * of x = 7 commits, and T2 reads it and commits, after the logs were read for a round and
+     * before its take, nothing in progress; the log gives the write only after the take, claimed by
+     * no one. T2's read must wait until the write is settled (x then leaves the rounds); checked at
+     * once, it would be a read of a value no transaction wrote (x's initial value is out of reach:
+     * an earlier round folded t0's write of it), a violation made up.
+     */
+    @Test
+    void aWriteNoRecordedConnectionMadeJustBeforeATakeMakesNoRoundViolate() throws Throwable {
+        DataSource plain = postgres(true, "rounds_unrecorded_write_window");
+        try (Connection c = plain.getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE x (id INT PRIMARY KEY, v INT NOT NULL)");
+            s.execute("CREATE TABLE y (id INT PRIMARY KEY, v INT NOT NULL)");
+            s.execute("INSERT INTO x VALUES (1, 0)");
+            s.execute("INSERT INTO y VALUES (1, 0)");
+        }
+        Recording recording = new Recording("unrecorded write in the window");
+        RecordedRounds batches = new RecordedRounds(recording);
+        RoundChecker checker = new RoundChecker(IsolationLevel.STRICT_SERIALIZABLE,
+                h -> Isocheck.check(h, IsolationLevel.STRICT_SERIALIZABLE), 1_000_000);
+        checker.leaveOut(batches::leavesOutKey);
+        DataSource recorded = Isocheck.record(plain);
+        try (Recording.Binding ignored = recording.bind();
+             Connection t0 = recorded.getConnection(); Connection t2 = recorded.getConnection();
+             Connection unrecorded = plain.getConnection()) {
+            t0.setAutoCommit(false);
+            t2.setAutoCommit(false);
+            update(t0, "UPDATE x SET v = 5 WHERE id = 1");
+            t0.commit();
+            RecordedRounds.Batch first = batches.next();
+            checker.round(first.history(), first.watermark());
+            batches.beforeTake(() -> {
+                try {
+                    update(unrecorded, "UPDATE x SET v = 7 WHERE id = 1");
+                    query(t2, "SELECT v FROM x WHERE id = 1");
+                    update(t2, "UPDATE y SET v = 2 WHERE id = 1");
+                    t2.commit();
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            RecordedRounds.Batch window = batches.next();
+            batches.beforeTake(() -> { });
+            checker.round(window.history(), window.watermark());
+            query(t0, "SELECT v FROM x WHERE id = 1");
+            query(t0, "SELECT v FROM y WHERE id = 1");
+            t0.commit();
+            RecordedRounds.Batch after = batches.next();
+            checker.round(after.history(), after.watermark());
             recording.stop();
         }
         RecordedRounds.Batch last = batches.next();
