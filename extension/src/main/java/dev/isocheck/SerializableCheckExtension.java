@@ -148,6 +148,9 @@ class SerializableCheckExtension implements BeforeAllCallback, BeforeEachCallbac
         if (recording.checkedInRounds()) {
             outcome = recording.finishRounds(new TestCheck(configuration), TestFiles.baseName(context));
             context.publishReportEntry("isocheck.rounds", recording.roundsSummary());
+            if (!recording.roundsWritesFrom().isEmpty()) {
+                context.publishReportEntry("isocheck.writes", String.join("; ", recording.roundsWritesFrom()));
+            }
         } else {
             RecordedHistory recorded = recording.finish();
             if (!recorded.writesFrom().isEmpty()) {

@@ -99,6 +99,22 @@ class CheckedInRoundsTests {
     }
 
     @Test
+    void onMariadbACorrectLoadPassesAndALostUpdateFailsRoundByRound() {
+        EngineExecutionResults correct = run(MariadbCorrectLoadTestCase.class, "50", false);
+        assertThat(failures(correct)).isEmpty();
+        assertThat(correct.testEvents().succeeded().count()).isEqualTo(1);
+        String rounds = entry(correct, "isocheck.rounds");
+        assertThat(Integer.parseInt(rounds.substring(0, rounds.indexOf(' ')))).isGreaterThan(3);
+        assertThat(entry(correct, "isocheck.writes")).contains("binary log", "drained each round");
+
+        EngineExecutionResults lost = run(MariadbLostUpdateTestCase.class, "40", false);
+        List<Throwable> failures = failures(lost);
+        assertThat(failures).hasSize(1);
+        assertThat(failures.get(0)).isInstanceOf(IsolationViolationError.class);
+        assertThat(failures.get(0).getMessage()).contains("lost update", "counters/1", "Checked in rounds", "binary log");
+    }
+
+    @Test
     void theHistorySoFarIsNotKeptAndAskingForItSaysSo() {
         EngineExecutionResults results = run(HistoryAskedTestCase.class, "on", false);
         List<Throwable> failures = failures(results);
@@ -295,6 +311,43 @@ class CheckedInRoundsTests {
                 }
             }
             throw new AssertionError("the statements were not stopped within 60 s of the violation");
+        }
+    }
+
+    /** Accounts 1..8 with 100 each and counter 1 at 0, on the MariaDB server that keeps a row-based binary log. */
+    static DataSource mariadb(String name) throws Throwable {
+        DataSource plain = dev.isocheck.internal.recording.jdbc.MariadbDatabase.logged(name).dataSource();
+        try (Connection c = plain.getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE accounts (id INT PRIMARY KEY, balance INT NOT NULL)");
+            for (int id = 1; id <= 8; id++) {
+                s.execute("INSERT INTO accounts VALUES (" + id + ", 100)");
+            }
+            s.execute("CREATE TABLE counters (id INT PRIMARY KEY, n INT NOT NULL)");
+            s.execute("INSERT INTO counters VALUES (1, 0)");
+        }
+        return plain;
+    }
+
+    @SerializableCheck(level = IsolationLevel.STRICT_SERIALIZABLE)
+    static class MariadbCorrectLoadTestCase {
+
+        @org.junit.jupiter.api.Test
+        void transfers() throws Throwable {
+            DataSource recorded = Isocheck.record(mariadb("rounds_maria_correct"));
+            assertThat(CheckedInRoundsTests.transfers(recorded, 4, 100, 5, r -> { })).isEqualTo(800);
+        }
+    }
+
+    @SerializableCheck(level = IsolationLevel.STRICT_SERIALIZABLE)
+    static class MariadbLostUpdateTestCase {
+
+        @org.junit.jupiter.api.Test
+        void transfersAndALostUpdate() throws Throwable {
+            DataSource recorded = Isocheck.record(mariadb("rounds_maria_lost"));
+            CheckedInRoundsTests.transfers(recorded, 3, 80, 6, r -> {
+                pause(300);
+                lostIncrement(r);
+            });
         }
     }
 

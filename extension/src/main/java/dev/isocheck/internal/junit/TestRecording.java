@@ -7,6 +7,7 @@ import dev.isocheck.internal.recording.SideSessions;
 import dev.isocheck.internal.schedule.Gate;
 import dev.isocheck.internal.schedule.Strategy;
 import dev.isocheck.internal.schedule.Timing;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -85,6 +86,11 @@ public final class TestRecording implements AutoCloseable {
     /** What the rounds of a test checked in rounds did, in a line. */
     public synchronized String roundsSummary() {
         return rounds == null ? "" : rounds.summary();
+    }
+
+    /** How the writes of a test checked in rounds were recorded, a line per database (for the report entry). */
+    public synchronized List<String> roundsWritesFrom() {
+        return rounds == null ? List.of() : rounds.writesFrom();
     }
 
     /** Stops the rounds of a test checked in rounds, checks what is left, and words the outcome. */

@@ -259,6 +259,11 @@ public final class TestRounds {
         return check.outcome(testName, fileName, null, result, rounds, notModelled, writesFrom, level);
     }
 
+    /** How the writes were recorded, a line per database: for the test's report entry. */
+    public synchronized List<String> writesFrom() {
+        return batches.writesFrom();
+    }
+
     /** What the rounds did so far, in a line: for the test's report entry. */
     public synchronized String summary() {
         RoundChecker.Stats stats = checker.stats();
