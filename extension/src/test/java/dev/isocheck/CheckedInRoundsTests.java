@@ -114,6 +114,36 @@ class CheckedInRoundsTests {
         assertThat(failures.get(0).getMessage()).contains("lost update", "counters/1", "Checked in rounds", "binary log");
     }
 
+    /**
+     * Two tests in parallel, each on a database of its own with the same tables, each with an
+     * executor of its own, checked in rounds. An executor's thread only inherits its test's binding,
+     * so its transactions go to both tests' histories (junit.md: which test a pool's work is for
+     * cannot be told); the two databases' rows stay apart there (keys of the second database
+     * prefixed with its name). So the lost update fails its test, and the other test passes or
+     * fails with that same lost update, never with a made-up one between the databases' accounts.
+     */
+    @Test
+    void testsRunningInParallelOnTwoDatabasesAreNotFailedByTheirRowsSharingKeys() {
+        EngineExecutionResults results = EngineTestKit.engine("junit-jupiter").selectors(selectClass(ParallelTestCase.class))
+                .configurationParameter("isocheck.report.dir", reports.toString())
+                .configurationParameter("isocheck.rounds", "40")
+                .configurationParameter("junit.jupiter.execution.parallel.enabled", "true")
+                .configurationParameter("junit.jupiter.execution.parallel.mode.default", "concurrent")
+                .configurationParameter("junit.jupiter.execution.parallel.config.strategy", "fixed")
+                .configurationParameter("junit.jupiter.execution.parallel.config.fixed.parallelism", "2")
+                .execute();
+        // Each test's rounds ran beside the other's: both were in progress at once.
+        assertThat(ParallelTestCase.together.getCount()).isZero();
+        results.testEvents().assertStatistics(stats -> stats.started(2));
+        assertThat(results.testEvents().failed().list()).extracting(e -> e.getTestDescriptor().getDisplayName())
+                .contains("transfersAndALostUpdate()");
+        for (Throwable failure : failures(results)) {
+            assertThat(failure).isInstanceOf(IsolationViolationError.class);
+            assertThat(((IsolationViolationError) failure).anomaly().transactions()).hasSize(2);
+            assertThat(failure.getMessage()).contains("counters/1-> ").doesNotContain("accounts/");
+        }
+    }
+
     @Test
     void theHistorySoFarIsNotKeptAndAskingForItSaysSo() {
         EngineExecutionResults results = run(HistoryAskedTestCase.class, "on", false);
@@ -345,6 +375,35 @@ class CheckedInRoundsTests {
         void transfersAndALostUpdate() throws Throwable {
             DataSource recorded = Isocheck.record(mariadb("rounds_maria_lost"));
             CheckedInRoundsTests.transfers(recorded, 3, 80, 6, r -> {
+                pause(300);
+                lostIncrement(r);
+            });
+        }
+    }
+
+    @SerializableCheck(level = IsolationLevel.STRICT_SERIALIZABLE)
+    static class ParallelTestCase {
+
+        /** Each test waits here for the other to start, so that both run (and are checked in rounds) at once. */
+        static final java.util.concurrent.CountDownLatch together = new java.util.concurrent.CountDownLatch(2);
+
+        private static void meet() throws InterruptedException {
+            together.countDown();
+            together.await(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+
+        @org.junit.jupiter.api.Test
+        void transfers() throws Throwable {
+            DataSource recorded = Isocheck.record(database("rounds_parallel_correct", true));
+            meet();
+            assertThat(CheckedInRoundsTests.transfers(recorded, 3, 120, 7, r -> { })).isEqualTo(800);
+        }
+
+        @org.junit.jupiter.api.Test
+        void transfersAndALostUpdate() throws Throwable {
+            DataSource recorded = Isocheck.record(database("rounds_parallel_lost", true));
+            meet();
+            CheckedInRoundsTests.transfers(recorded, 3, 120, 8, r -> {
                 pause(300);
                 lostIncrement(r);
             });

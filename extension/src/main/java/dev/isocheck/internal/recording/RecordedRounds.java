@@ -120,13 +120,15 @@ public final class RecordedRounds {
         for (RecordedTransaction t : attributed.transactions()) {
             t.notes().forEach(notes::add);
             leftOut.from(t);
+            recording.namespaces().touched(t.database(), t.tables(), leftOut);
         }
         columnsLeftOutMidway();
         recording.failure().ifPresent(f -> leftOut.leaveOut(RecordedTransaction.EVERY_TABLE, f));
         HistoryBuilder builder = History.builder().unknownInitialValues(UnknownInitialValues.ANY);
         for (RecordedTransaction t : attributed.transactions()) {
             t.tables().forEach(tables::add);
-            if (t.addTo(builder, "T" + (++ids), leftOut.tables(), leftOut.columns(), origin, true, false)) {
+            if (t.addTo(builder, "T" + (++ids), leftOut.tables(), leftOut.columns(), origin, true, false,
+                    recording.namespaces().prefix(t.database()))) {
                 predicatesAsRows = true;
             }
         }
@@ -152,7 +154,7 @@ public final class RecordedRounds {
 
     /** Whether the operations on {@code key} ({@code table/pk}) are left out of the check by now. */
     public boolean leavesOutKey(String key) {
-        return leftOut.leavesOut(tableOf(key));
+        return leftOut.leavesOut(tableOf(recording.namespaces().unprefixed(key)));
     }
 
     /**

@@ -52,6 +52,19 @@ public final class RecordedTransaction {
     private final List<NotModelled> notes = new ArrayList<>();
     /** What the recorder knows of the tables, for reads; set before any read is added. */
     private PrimaryKeyLookup primaryKeys = table -> Optional.empty();
+    /** The database whose rows it read and wrote. */
+    private DatabaseIdentity database = DatabaseIdentity.NONE;
+
+    /** Has this be a transaction of {@code database}; returns it. */
+    RecordedTransaction in(DatabaseIdentity database) {
+        this.database = java.util.Objects.requireNonNull(database, "database is null");
+        return this;
+    }
+
+    /** The database whose rows it read and wrote. */
+    DatabaseIdentity database() {
+        return database;
+    }
 
     private RecordedTransaction(String session, String thread, long start, long end, boolean timed, boolean committed) {
         this.session = session;
@@ -97,6 +110,7 @@ public final class RecordedTransaction {
         boolean isCommitted = committed != null || finished.outcome() == Outcome.COMMITTED;
         RecordedTransaction t = new RecordedTransaction(finished.session(), finished.thread(), finished.start(),
                 finished.end(), true, isCommitted);
+        t.in(finished.database());
         new WritePlacement(t, finished, committed == null ? List.of() : committed.writes(), idKnown, notes).place();
         return t;
     }
@@ -432,8 +446,8 @@ public final class RecordedTransaction {
      * slice of the test still wrote what the slice's reads may see.
      */
     void addTo(HistoryBuilder builder, String id, Set<String> leftOutTables, Map<String, Set<String>> leftOutColumns,
-               long origin, boolean readsKept) {
-        addTo(builder, id, leftOutTables, leftOutColumns, origin, readsKept, true);
+               long origin, boolean readsKept, String prefix) {
+        addTo(builder, id, leftOutTables, leftOutColumns, origin, readsKept, true, prefix);
     }
 
     /**
@@ -441,10 +455,13 @@ public final class RecordedTransaction {
      * a predicate read is added as one, else as reads of the rows it returned (weaker: a row it
      * did not return is not checked), for a check that takes no predicate reads.
      *
+     * {@code prefix} goes before every key and predicate's table: its database's
+     * ({@link DatabaseNamespaces}).
+     *
      * @return whether a predicate read was added as reads of its rows
      */
     boolean addTo(HistoryBuilder builder, String id, Set<String> leftOutTables, Map<String, Set<String>> leftOutColumns,
-               long origin, boolean readsKept, boolean predicates) {
+               long origin, boolean readsKept, boolean predicates, String prefix) {
         boolean asRows = false;
         TransactionBuilder t = builder.transaction(id);
         if (session != null) {
@@ -467,29 +484,27 @@ public final class RecordedTransaction {
                 continue;
             } else if (op instanceof Op.Read r) {
                 if (readsKept) {
-                    t.read(r.key(), without(leftOutColumns.get(r.table()), r.value()));
+                    t.read(prefix + r.key(), without(leftOutColumns.get(r.table()), r.value()));
                 }
             } else if (op instanceof Op.Write w) {
-                t.write(w.key(), without(leftOutColumns.get(w.table()), w.value()));
+                t.write(prefix + w.key(), without(leftOutColumns.get(w.table()), w.value()));
             } else if (op instanceof Op.Predicate p && readsKept) {
                 Set<String> columns = leftOutColumns.get(p.table());
                 if (!predicates) {
                     // A point read loses nothing so: the one row it names, or that there was none.
                     asRows |= !p.point();
-                    p.rows().forEach((key, row) -> t.read(key, without(columns, row)));
+                    p.rows().forEach((key, row) -> t.read(prefix + key, without(columns, row)));
                     if (p.absent() != null) {
-                        t.read(p.absent(), null);
+                        t.read(prefix + p.absent(), null);
                     }
-                } else if (columns == null) {
-                    t.predicate(p.table(), p.where(), p.rows());
-                } else if (columns.stream().noneMatch(c -> mentions(p.where(), c))) {
+                } else if (columns == null || columns.stream().noneMatch(c -> mentions(p.where(), c))) {
                     Map<String, Map<String, Object>> rows = new java.util.LinkedHashMap<>();
-                    p.rows().forEach((key, row) -> rows.put(key, without(columns, row)));
-                    t.predicate(p.table(), p.where(), rows);
+                    p.rows().forEach((key, row) -> rows.put(prefix + key, without(columns, row)));
+                    t.predicate(prefix + p.table(), p.where(), rows);
                 } else {
                     // A predicate over a column left out cannot be evaluated without it: only the
                     // rows it returned are kept, as reads of them (weaker).
-                    p.rows().forEach((key, row) -> t.read(key, without(columns, row)));
+                    p.rows().forEach((key, row) -> t.read(prefix + key, without(columns, row)));
                 }
             }
         }

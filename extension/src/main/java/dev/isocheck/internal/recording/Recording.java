@@ -532,16 +532,25 @@ public final class Recording {
         for (RecordedTransaction t : transactions) {
             t.notes().forEach(note);
             leftOut.from(t);
+            namespaces.touched(t.database(), t.tables(), leftOut);
         }
         failure().ifPresent(f -> leftOut.leaveOut(RecordedTransaction.EVERY_TABLE, f));
         List<NotModelled> all = leftOut.notes();
         all.addAll(notes);
-        return new Built(transactions, leftOut.tables(), Map.copyOf(leftOut.columns()), all, writesFrom);
+        return new Built(transactions, leftOut.tables(), Map.copyOf(leftOut.columns()), all, writesFrom, namespaces);
     }
+
+    /** The databases the recording's transactions reached, and the prefixes of their keys. */
+    public DatabaseNamespaces namespaces() {
+        return namespaces;
+    }
+
+    private final DatabaseNamespaces namespaces = new DatabaseNamespaces();
 
     /** The transactions built from a recording, and what was left out of them. */
     private record Built(List<RecordedTransaction> transactions, Set<String> leftOutTables,
-                         Map<String, Set<String>> leftOutColumns, List<NotModelled> notModelled, List<String> writesFrom) {
+                         Map<String, Set<String>> leftOutColumns, List<NotModelled> notModelled, List<String> writesFrom,
+                         DatabaseNamespaces namespaces) {
 
         /** The history, with the reads of the transactions started before {@code readsFrom} taken away. */
         RecordedHistory history(long readsFrom) {
@@ -551,7 +560,8 @@ public final class Recording {
             long origin = transactions.stream().mapToLong(RecordedTransaction::start).min().orElse(0);
             for (int i = 0; i < transactions.size(); i++) {
                 RecordedTransaction t = transactions.get(i);
-                t.addTo(builder, "T" + (i + 1), leftOutTables, leftOutColumns, origin, t.start() >= readsFrom);
+                t.addTo(builder, "T" + (i + 1), leftOutTables, leftOutColumns, origin, t.start() >= readsFrom,
+                        namespaces.prefix(t.database()));
             }
             return new RecordedHistory(builder.build(), notModelled, writesFrom);
         }

@@ -41,6 +41,14 @@ public final class TransactionLog {
     /** When its commit was sent ({@link System#nanoTime}); -1 when it was not. */
     private long commitSent = -1;
 
+    /** The database its connection reached. */
+    private DatabaseIdentity database = DatabaseIdentity.NONE;
+
+    /** Has the transaction be one of {@code database}'s. */
+    public void database(DatabaseIdentity database) {
+        this.database = java.util.Objects.requireNonNull(database, "database is null");
+    }
+
     /** The session (connection) it runs on, for messages. */
     public String session() {
         return session;
@@ -244,10 +252,10 @@ public final class TransactionLog {
         // the observations are frozen as they are now and the primary keys a cache that only grows, so the
         // result is the same, and the application's transaction does not pay for it.
         recording.add(new Finished(session, thread, start, ended, outcome, seen, primaryKeys, writeLog, autoCommit, xid,
-                idsFrom, idsUntil, commitSent));
+                idsFrom, idsUntil, commitSent, database));
         for (Also other : also) {
             other.recording().add(new Finished(other.session(), thread, start, ended, outcome, seen, primaryKeys,
-                    other.writeLog(), autoCommit, xid, idsFrom, idsUntil, commitSent));
+                    other.writeLog(), autoCommit, xid, idsFrom, idsUntil, commitSent, database));
         }
     }
 
@@ -274,11 +282,20 @@ public final class TransactionLog {
      */
     public record Finished(String session, String thread, long start, long end, Outcome outcome,
                            List<Observation> observations, PrimaryKeyLookup primaryKeys, WriteLog writeLog,
-                           boolean autoCommit, long xid, long idsFrom, long idsUntil, long commitSent) {
+                           boolean autoCommit, long xid, long idsFrom, long idsUntil, long commitSent,
+                           DatabaseIdentity database) {
+
+        /** A transaction of the one database of its recording. */
+        public Finished(String session, String thread, long start, long end, Outcome outcome,
+                        List<Observation> observations, PrimaryKeyLookup primaryKeys, WriteLog writeLog,
+                        boolean autoCommit, long xid, long idsFrom, long idsUntil, long commitSent) {
+            this(session, thread, start, end, outcome, observations, primaryKeys, writeLog, autoCommit, xid, idsFrom,
+                    idsUntil, commitSent, DatabaseIdentity.NONE);
+        }
 
         /** Its operations, its writes as its statements showed them. */
         RecordedTransaction fromStatements() {
-            return new RecordedTransaction(session, thread, start, end, outcome, observations, primaryKeys);
+            return new RecordedTransaction(session, thread, start, end, outcome, observations, primaryKeys).in(database);
         }
     }
 

@@ -62,7 +62,15 @@ final class WriteAttribution {
         Attributed attributed = attribute(accounts);
         byKeysLine(byKeysTried, byKeysMatched, byKeysFoundOtherwise).ifPresent(writesFrom::add);
         List<RecordedTransaction> built = new ArrayList<>(attributed.transactions());
-        attributed.unmatched().values().forEach(left -> left.forEach(c -> built.add(RecordedTransaction.unrecorded(c))));
+        // A log is one database's: a transaction no recorded one claimed is of the database of those that opened it.
+        Map<WriteLog, DatabaseIdentity> databases = new IdentityHashMap<>();
+        finished.forEach(f -> {
+            if (f.writeLog() != null) {
+                databases.putIfAbsent(f.writeLog(), f.database());
+            }
+        });
+        attributed.unmatched().forEach((log, left) -> left.forEach(c -> built.add(RecordedTransaction.unrecorded(c)
+                .in(databases.getOrDefault(log, new DatabaseIdentity("the database of " + log.describe(), "db", false))))));
         return built;
     }
 

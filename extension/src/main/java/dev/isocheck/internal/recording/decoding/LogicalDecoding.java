@@ -64,6 +64,14 @@ public final class LogicalDecoding {
     }
 
     /**
+     * The database's identity as the server gives it (see {@link #database()}); empty where it
+     * could not be asked. What tells this database from another a test reaches.
+     */
+    public Optional<String> identity() {
+        return database() instanceof String known ? Optional.of(known) : Optional.empty();
+    }
+
+    /**
      * The database's identity (PostgreSQL: server start, port, database; MariaDB and MySQL: host,
      * port, server id, database), asked once; this object where it cannot be asked.
      */

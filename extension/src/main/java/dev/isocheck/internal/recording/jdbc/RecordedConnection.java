@@ -725,6 +725,27 @@ final class RecordedConnection implements InvocationHandler {
         return known == NO_PROBE ? null : (LockProbe) known;
     }
 
+    /** The database this connection reached, asked once; {@code null} before. */
+    private dev.isocheck.internal.recording.DatabaseIdentity database;
+
+    /**
+     * Which database this connection reached: as the server says (its write log's side connection
+     * asks it once per data source), else as its URL names it (the driver's, no round trip).
+     */
+    private dev.isocheck.internal.recording.DatabaseIdentity database() {
+        if (database == null) {
+            String url;
+            try {
+                url = real.getMetaData().getURL();
+            } catch (SQLException | RuntimeException e) {
+                url = null;
+            }
+            database = dev.isocheck.internal.recording.DatabaseIdentity.of(
+                    decoding == null ? null : decoding.identity().orElse(null), url);
+        }
+        return database;
+    }
+
     /** Called before a statement is sent: starts a transaction when none is in progress. */
     synchronized TransactionLog beforeExecute() {
         if (autoCommit && open) {
@@ -740,6 +761,9 @@ final class RecordedConnection implements InvocationHandler {
             long start = Recording.start(recordings);
             log = recordings.isEmpty() ? null
                     : new TransactionLog(recordings.get(0), sessionIn(recordings.get(0)), Thread.currentThread().getName(), start);
+            if (log != null) {
+                log.database(database());
+            }
             if (log != null && decoding != null) {
                 log.writesFrom(decoding.logFor(log.recording()).orElse(null), autoCommit);
                 if (dialect == Dialect.MARIADB && log.writeLog() != null && lastGtid == GTID_UNKNOWN) {

@@ -53,6 +53,11 @@ public final class PostgresDatabase implements TestDatabase {
         }
     }
 
+    /** The port the server listens on (on localhost). */
+    public int port() {
+        return server.getPort();
+    }
+
     /** Another database of the same server. */
     public DataSource database(String name) {
         return server.getDatabase("postgres", name);
