@@ -9,17 +9,22 @@ import java.util.Objects;
  * executors' transactions go to each other's histories, would otherwise show a transaction of one
  * database overwriting another's row, a violation made up.
  *
- * @param key     what tells two databases apart: the server's own account where it was asked
- *                (PostgreSQL: its start, port and database; MariaDB: host, port, server id and
- *                database), else the connection's URL without its parameters
- * @param label   a short name for keys and messages (the database's name)
- * @param certain whether two different keys are surely two databases: true for the server's own
- *                account; a URL may name one database in several ways
+ * <p>A database is told by its name, as its connection's URL gives it, and nothing else: one
+ * database has one name however it is reached ({@code localhost} or {@code 127.0.0.1}, a pool or
+ * a URL, with any parameters), so it is never taken for two, which could make up a violation as
+ * surely as two taken for one. Two databases of one name on two servers stay one, as before. A
+ * MariaDB or MySQL connection reaches every database of its server (by a qualified name, or
+ * {@code USE}) and rows are keyed without it: all of them are one. A URL that names no database
+ * ({@link #UNNAMED}: the server's default, or one private to the connection) may be any of them:
+ * {@link DatabaseNamespaces#touched} leaves out what it shares with a named one.
+ *
+ * @param key   what tells two databases apart
+ * @param label a short name for keys and messages
  */
-public record DatabaseIdentity(String key, String label, boolean certain) {
+public record DatabaseIdentity(String key, String label) {
 
-    /** The one database of a recording that knows no other (tests of parts that ask no connection). */
-    public static final DatabaseIdentity NONE = new DatabaseIdentity("", "", true);
+    /** A database whose name is not known: the one of a recording that knows no other, or any of them. */
+    public static final DatabaseIdentity UNNAMED = new DatabaseIdentity("", "");
 
     public DatabaseIdentity {
         Objects.requireNonNull(key, "key is null");
@@ -27,21 +32,28 @@ public record DatabaseIdentity(String key, String label, boolean certain) {
     }
 
     /**
-     * The identity the server gave ({@code account}, whose last word is the database's name), or,
-     * where it gave none ({@code null}), the one {@code url} names.
+     * The database a connection whose URL is {@code url} reached ({@code null}: unknown, taken for
+     * the one database); {@code serverWide} where a connection reaches every database of its server.
      */
-    public static DatabaseIdentity of(String account, String url) {
-        if (account != null && !account.isBlank()) {
-            String trimmed = account.strip();
-            String name = trimmed.substring(trimmed.lastIndexOf(' ') + 1);
-            return new DatabaseIdentity(trimmed, label(name.isEmpty() ? trimmed.split(" ")[0] : name), true);
+    public static DatabaseIdentity of(String url, boolean serverWide) {
+        if (serverWide) {
+            // Told from the other dialects' databases (a MariaDB row is no PostgreSQL row), not from one another.
+            return new DatabaseIdentity("every database of a MariaDB or MySQL server", "mariadb");
         }
-        String plain = url == null ? "an unknown database" : withoutParameters(url);
-        return new DatabaseIdentity(plain, label(lastName(plain)), false);
+        String name = url == null ? "" : nameIn(url);
+        return name.isEmpty() ? UNNAMED : new DatabaseIdentity(name, label(name));
     }
 
-    /** {@code url} without what does not choose the database: parameters, and a user and password in it. */
-    static String withoutParameters(String url) {
+    /** Whether the database's name is not known. */
+    public boolean unnamed() {
+        return key.isEmpty();
+    }
+
+    /**
+     * The database's name in {@code url}: the last segment of its path, parameters
+     * ({@code ?...}, {@code ;...}) and credentials aside; empty where it names none.
+     */
+    static String nameIn(String url) {
         String plain = url;
         for (char end : new char[] {'?', ';'}) {
             int at = plain.indexOf(end);
@@ -49,30 +61,24 @@ public record DatabaseIdentity(String key, String label, boolean certain) {
                 plain = plain.substring(0, at);
             }
         }
-        // jdbc:mariadb://user:secret@host/db: the credentials are not the database.
+        // jdbc:postgresql://host:5432/shop -> shop; jdbc:h2:mem:shop -> shop; jdbc:h2:./target/shop -> shop.
         int authority = plain.indexOf("//");
-        int at = plain.indexOf('@', Math.max(authority, 0));
-        int path = authority < 0 ? -1 : plain.indexOf('/', authority + 2);
-        if (authority >= 0 && at > authority && (path < 0 || at < path)) {
-            plain = plain.substring(0, authority + 2) + plain.substring(at + 1);
+        if (authority >= 0 && plain.indexOf('/', authority + 2) < 0) {
+            // Only a host: the server's default database, unnamed here.
+            return "";
         }
-        return plain.toLowerCase(Locale.ROOT).startsWith("jdbc:") ? plain : "jdbc:" + plain;
-    }
-
-    private static String lastName(String url) {
-        String name = url;
+        String name = plain;
         for (char separator : new char[] {'/', ':', '\\'}) {
             int at = name.lastIndexOf(separator);
-            if (at >= 0 && at < name.length() - 1) {
+            if (at >= 0) {
                 name = name.substring(at + 1);
             }
         }
-        return name;
+        return name.toLowerCase(Locale.ROOT).equals("mem") ? "" : name;
     }
 
-    /** A name fit for a key's prefix: no {@code :} or {@code /}, which keys use. */
+    /** A name fit for a key's prefix: no {@code :} or {@code /}, which keys use, and no blanks. */
     private static String label(String name) {
-        String cleaned = name.replaceAll("[:/\\s]", "_");
-        return cleaned.isEmpty() ? "db" : cleaned;
+        return name.replaceAll("[:/\\s]", "_");
     }
 }

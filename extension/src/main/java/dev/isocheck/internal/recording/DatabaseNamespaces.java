@@ -1,24 +1,19 @@
 package dev.isocheck.internal.recording;
 
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The databases a recording's transactions reached, each with the prefix its rows' keys take in
- * the history: none for the first, {@code name:} for each other, so that {@code accounts/1} of two
- * databases are two keys. Where two databases may be one (told apart by their URLs only), a table
- * reached through both is left out instead: as one key it could show a made-up violation if they
- * were two, as two keys one if they were one. Thread-safe.
+ * The databases a recording's transactions reached ({@link DatabaseIdentity}), each with the
+ * prefix its rows' keys take in the history: none for the first, {@code name:} for each other, so
+ * that {@code accounts/1} of two databases are two keys. Thread-safe.
  */
 public final class DatabaseNamespaces {
 
     private final Map<String, String> prefixes = new LinkedHashMap<>();
     private final Set<String> labels = new HashSet<>();
-    /** Per table, the databases whose transactions touched it. */
-    private final Map<String, Map<String, DatabaseIdentity>> reached = new HashMap<>();
 
     /** The prefix of the keys of {@code database}'s rows: empty for the first database seen. */
     public synchronized String prefix(DatabaseIdentity database) {
@@ -40,6 +35,28 @@ public final class DatabaseNamespaces {
         return prefix;
     }
 
+    /**
+     * Notes that a transaction of {@code database} touched {@code tables}; leaves out, in
+     * {@code leftOut}, each table that both a database of no known name and a named one touched:
+     * they may be one database or two, and either reading could make up a violation.
+     */
+    public synchronized void touched(DatabaseIdentity database, Set<String> tables, LeftOutTables leftOut) {
+        prefix(database);
+        for (String table : tables) {
+            Map<String, DatabaseIdentity> databases = reached.computeIfAbsent(table, t -> new LinkedHashMap<>(2));
+            databases.putIfAbsent(database.key(), database);
+            // Said each time: a history built again (the test's history so far) says again what it leaves out.
+            if (databases.size() > 1 && databases.containsKey(DatabaseIdentity.UNNAMED.key())) {
+                databases.values().stream().filter(d -> !d.unnamed()).findFirst().ifPresent(named -> leftOut.leaveOut(table,
+                        new NotModelled("table " + table, "reached through a connection whose URL names no database and"
+                                + " one to database " + named.label() + ", which may be one database or two")));
+            }
+        }
+    }
+
+    /** Per table, the databases whose transactions touched it. */
+    private final Map<String, Map<String, DatabaseIdentity>> reached = new java.util.HashMap<>();
+
     /** {@code key} without the prefix of its database. */
     public synchronized String unprefixed(String key) {
         int colon = key.indexOf(':');
@@ -48,23 +65,5 @@ public final class DatabaseNamespaces {
             return key.substring(colon + 1);
         }
         return key;
-    }
-
-    /**
-     * Notes that a transaction of {@code database} touched {@code tables}; leaves out, in
-     * {@code leftOut}, each table that databases which may be one have both touched.
-     */
-    public synchronized void touched(DatabaseIdentity database, Set<String> tables, LeftOutTables leftOut) {
-        prefix(database);
-        for (String table : tables) {
-            Map<String, DatabaseIdentity> databases = reached.computeIfAbsent(table, t -> new LinkedHashMap<>(2));
-            databases.putIfAbsent(database.key(), database);
-            // Said each time: a history built again (a test's history so far) has a new account of what is left out.
-            if (databases.size() > 1 && databases.values().stream().anyMatch(d -> !d.certain())) {
-                leftOut.leaveOut(table, new dev.isocheck.internal.recording.NotModelled("table " + table,
-                        "reached through connections to " + String.join(" and ", databases.keySet()) + ", which may be"
-                                + " one database or two: its rows could be taken for one another's"));
-            }
-        }
     }
 }

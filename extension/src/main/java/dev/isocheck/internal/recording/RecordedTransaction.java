@@ -53,7 +53,7 @@ public final class RecordedTransaction {
     /** What the recorder knows of the tables, for reads; set before any read is added. */
     private PrimaryKeyLookup primaryKeys = table -> Optional.empty();
     /** The database whose rows it read and wrote. */
-    private DatabaseIdentity database = DatabaseIdentity.NONE;
+    private DatabaseIdentity database = DatabaseIdentity.UNNAMED;
 
     /** Has this be a transaction of {@code database}; returns it. */
     RecordedTransaction in(DatabaseIdentity database) {

@@ -99,11 +99,13 @@ public final class Recording {
     }
 
     /** Takes a transaction that started at {@code start} off those in progress: it ended, or will never be added. */
-    public void forget(long start) {
+    public void forget(long start, String thread) {
         synchronized (TIMELINE) {
             List<String> threads = inProgress.get(start);
             if (threads != null) {
-                threads.remove(threads.size() - 1);
+                // That thread's, where several started at one tick: the messages name the thread still in progress.
+                int at = threads.indexOf(thread);
+                threads.remove(at >= 0 ? at : threads.size() - 1);
                 if (threads.isEmpty()) {
                     inProgress.remove(start);
                 }
@@ -374,7 +376,7 @@ public final class Recording {
             }
         }
         // Only now: a round that took its watermark before the line above saw it in progress.
-        forget(transaction.start());
+        forget(transaction.start(), transaction.thread());
     }
 
     /**
@@ -528,7 +530,7 @@ public final class Recording {
         };
         List<Object> logs = List.copyOf(writeLogs.values());
         List<RecordedTransaction> transactions = new WriteAttribution(finished, logs, leftOut, note, writesFrom, peek)
-                .transactions();
+                .withDatabases(this::databaseOf).transactions();
         for (RecordedTransaction t : transactions) {
             t.notes().forEach(note);
             leftOut.from(t);
@@ -539,6 +541,18 @@ public final class Recording {
         all.addAll(notes);
         return new Built(transactions, leftOut.tables(), Map.copyOf(leftOut.columns()), all, writesFrom, namespaces);
     }
+
+    /** Notes that {@code log} is {@code database}'s log (the first account given stands). */
+    public void databaseOf(WriteLog log, DatabaseIdentity database) {
+        logDatabases.putIfAbsent(log, database);
+    }
+
+    /** The database of {@code log}, as the connection that opened it reached it; {@code null} where not known. */
+    DatabaseIdentity databaseOf(WriteLog log) {
+        return logDatabases.get(log);
+    }
+
+    private final Map<WriteLog, DatabaseIdentity> logDatabases = java.util.Collections.synchronizedMap(new IdentityHashMap<>());
 
     /** The databases the recording's transactions reached, and the prefixes of their keys. */
     public DatabaseNamespaces namespaces() {

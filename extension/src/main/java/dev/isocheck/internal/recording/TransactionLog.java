@@ -42,7 +42,7 @@ public final class TransactionLog {
     private long commitSent = -1;
 
     /** The database its connection reached. */
-    private DatabaseIdentity database = DatabaseIdentity.NONE;
+    private DatabaseIdentity database = DatabaseIdentity.UNNAMED;
 
     /** Has the transaction be one of {@code database}'s. */
     public void database(DatabaseIdentity database) {
@@ -69,6 +69,9 @@ public final class TransactionLog {
     public void writesFrom(WriteLog log, boolean autoCommit) {
         this.writeLog = log;
         this.autoCommit = autoCommit;
+        if (log != null) {
+            recording.databaseOf(log, database);
+        }
     }
 
     /** Where this transaction's writes are recorded; {@code null} when from its statements. */
@@ -79,6 +82,9 @@ public final class TransactionLog {
     /** Records the transaction into {@code other} too. */
     public void alsoFor(Also other) {
         also.add(other);
+        if (other.writeLog() != null) {
+            other.recording().databaseOf(other.writeLog(), database);
+        }
     }
 
     /** Whether a statement that may have written was sent. */
@@ -264,9 +270,9 @@ public final class TransactionLog {
      * to finish before it was added (the recording is then failed).
      */
     public void abandon() {
-        recording.forget(start);
+        recording.forget(start, thread);
         for (Also other : also) {
-            other.recording().forget(start);
+            other.recording().forget(start, thread);
         }
     }
 
@@ -290,7 +296,7 @@ public final class TransactionLog {
                         List<Observation> observations, PrimaryKeyLookup primaryKeys, WriteLog writeLog,
                         boolean autoCommit, long xid, long idsFrom, long idsUntil, long commitSent) {
             this(session, thread, start, end, outcome, observations, primaryKeys, writeLog, autoCommit, xid, idsFrom,
-                    idsUntil, commitSent, DatabaseIdentity.NONE);
+                    idsUntil, commitSent, DatabaseIdentity.UNNAMED);
         }
 
         /** Its operations, its writes as its statements showed them. */

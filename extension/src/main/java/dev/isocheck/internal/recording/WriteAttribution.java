@@ -50,6 +50,15 @@ final class WriteAttribution {
         this.peek = peek;
     }
 
+    /** The database of each log, as the connection that opened it reached it; {@code null} where not known. */
+    private java.util.function.Function<WriteLog, DatabaseIdentity> databaseOfLog = log -> null;
+
+    /** Has the transactions of a log no recorded one claimed be of the database {@code databaseOfLog} gives. */
+    WriteAttribution withDatabases(java.util.function.Function<WriteLog, DatabaseIdentity> databaseOfLog) {
+        this.databaseOfLog = java.util.Objects.requireNonNull(databaseOfLog, "databaseOfLog is null");
+        return this;
+    }
+
     List<RecordedTransaction> transactions() {
         Map<WriteLog, List<CommittedTransaction>> accounts = new IdentityHashMap<>();
         for (Object log : logs) {
@@ -62,15 +71,10 @@ final class WriteAttribution {
         Attributed attributed = attribute(accounts);
         byKeysLine(byKeysTried, byKeysMatched, byKeysFoundOtherwise).ifPresent(writesFrom::add);
         List<RecordedTransaction> built = new ArrayList<>(attributed.transactions());
-        // A log is one database's: a transaction no recorded one claimed is of the database of those that opened it.
-        Map<WriteLog, DatabaseIdentity> databases = new IdentityHashMap<>();
-        finished.forEach(f -> {
-            if (f.writeLog() != null) {
-                databases.putIfAbsent(f.writeLog(), f.database());
-            }
-        });
+        // A log is one database's: a transaction no recorded one claimed is of that database.
         attributed.unmatched().forEach((log, left) -> left.forEach(c -> built.add(RecordedTransaction.unrecorded(c)
-                .in(databases.getOrDefault(log, new DatabaseIdentity("the database of " + log.describe(), "db", false))))));
+                .in(java.util.Optional.ofNullable(databaseOfLog.apply(log)).orElseGet(
+                        () -> DatabaseIdentity.UNNAMED)))));
         return built;
     }
 

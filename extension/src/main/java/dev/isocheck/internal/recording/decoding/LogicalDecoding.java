@@ -64,14 +64,6 @@ public final class LogicalDecoding {
     }
 
     /**
-     * The database's identity as the server gives it (see {@link #database()}); empty where it
-     * could not be asked. What tells this database from another a test reaches.
-     */
-    public Optional<String> identity() {
-        return database() instanceof String known ? Optional.of(known) : Optional.empty();
-    }
-
-    /**
      * The database's identity (PostgreSQL: server start, port, database; MariaDB and MySQL: host,
      * port, server id, database), asked once; this object where it cannot be asked.
      */
@@ -84,7 +76,9 @@ public final class LogicalDecoding {
                 boolean mysql = product.contains("mysql") || product.contains("mariadb");
                 try (ResultSet rs = statement.executeQuery(mysql
                         ? "SELECT CONCAT(@@hostname, ' ', @@port, ' ', @@server_id, ' ', IFNULL(DATABASE(), ''))"
-                        : "SELECT pg_catalog.pg_postmaster_start_time()::text || ' '"
+                        // The start as seconds since the epoch: as text, a timestamp follows the
+                        // asking session's time zone, and one server would be two.
+                        : "SELECT extract(epoch FROM pg_catalog.pg_postmaster_start_time())::text || ' '"
                         + " || pg_catalog.current_setting('port') || ' ' || pg_catalog.current_database()")) {
                     if (!rs.next()) {
                         return this;

@@ -725,13 +725,10 @@ final class RecordedConnection implements InvocationHandler {
         return known == NO_PROBE ? null : (LockProbe) known;
     }
 
-    /** The database this connection reached, asked once; {@code null} before. */
+    /** The database this connection reached, learnt once; {@code null} before. */
     private dev.isocheck.internal.recording.DatabaseIdentity database;
 
-    /**
-     * Which database this connection reached: as the server says (its write log's side connection
-     * asks it once per data source), else as its URL names it (the driver's, no round trip).
-     */
+    /** Which database this connection reached, by the name its URL gives (the driver's answer, no round trip). */
     private dev.isocheck.internal.recording.DatabaseIdentity database() {
         if (database == null) {
             String url;
@@ -740,8 +737,7 @@ final class RecordedConnection implements InvocationHandler {
             } catch (SQLException | RuntimeException e) {
                 url = null;
             }
-            database = dev.isocheck.internal.recording.DatabaseIdentity.of(
-                    decoding == null ? null : decoding.identity().orElse(null), url);
+            database = dev.isocheck.internal.recording.DatabaseIdentity.of(url, dialect.isMysql());
         }
         return database;
     }
