@@ -50,7 +50,14 @@ public final class LogicalDecoding {
      * connection ran, and a transaction recorded twice over could look like a lost update.
      */
     public Optional<WriteLog> logFor(Recording recording) {
-        Object database = database();
+        // Asked once per test: where it cannot be asked (a pool whose every connection the test
+        // holds makes the recorder wait for one until the pool gives up), every transaction would
+        // wait again, and a later answer would open a second log of one database.
+        Object database = askedFor.get(recording);
+        if (database == null) {
+            Object answer = database();
+            database = java.util.Objects.requireNonNullElse(askedFor.putIfAbsent(recording, answer), answer);
+        }
         if (database instanceof String name && name.startsWith("mariadb ")) {
             Credentials configured = recording.logAccount().map(a -> new Credentials(a.user(), a.password(), null)).orElse(Credentials.NONE);
             return recording.writeLog(database, () -> MariadbWriteLog.open(side, configured.or(given)));
@@ -96,4 +103,6 @@ public final class LogicalDecoding {
     }
 
     private volatile Object database;
+    /** What {@link #database()} answered for each test, the first time it asked (weakly: a finished test's goes). */
+    private final java.util.Map<Recording, Object> askedFor = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 }
