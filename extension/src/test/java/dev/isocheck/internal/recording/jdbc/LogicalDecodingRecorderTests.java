@@ -48,6 +48,51 @@ class LogicalDecodingRecorderTests {
                 "CREATE TRIGGER ledger_audit AFTER UPDATE ON ledger FOR EACH ROW EXECUTE FUNCTION ledger_audited()");
     }
 
+    /**
+     * A pool of one connection, which the test's transactions hold whenever the recorder would
+     * borrow it: the recorder asks for it at the test's first transaction, is refused, and does
+     * not ask again at every transaction (each ask waits for the pool's timeout); the writes come
+     * from the statements, said so.
+     */
+    @Test
+    void aPoolTheTestHoldsWholeIsAskedOncePerTestNotAtEveryTransaction() throws Exception {
+        DataSource real = db().dataSource();
+        java.util.concurrent.Semaphore one = new java.util.concurrent.Semaphore(1);
+        java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+        DataSource poolOfOne = (DataSource) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
+                    if (!method.getName().equals("getConnection")) {
+                        return method.invoke(real, args);
+                    }
+                    if (!one.tryAcquire()) {
+                        refused.incrementAndGet();
+                        throw new SQLException("the pool has no connection free (its one is in use)");
+                    }
+                    Connection lent = real.getConnection();
+                    return java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
+                            (c, m, a) -> {
+                                if (m.getName().equals("close")) {
+                                    one.release();
+                                }
+                                try {
+                                    return m.invoke(lent, a);
+                                } catch (java.lang.reflect.InvocationTargetException e) {
+                                    throw e.getCause();
+                                }
+                            });
+                });
+        RecordedHistory recorded = RecordedRun.record("pool of one", poolOfOne, ds -> {
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                for (int i = 0; i < 5; i++) {
+                    s.executeUpdate("UPDATE ledger SET balance = balance - 1 WHERE id = 2");
+                }
+            }
+        });
+        // The database's name, and the slot: one refusal each at most, not one per transaction.
+        assertThat(refused.get()).isBetween(1, 2);
+        assertThat(recorded.writesFrom()).anyMatch(line -> line.startsWith("writes recorded from the statements"));
+    }
+
     @Test
     void writesOfAConnectionTheTestDidNotWrapAreTransactionsOfTheirOwn() throws Exception {
         RecordedHistory recorded = RecordedRun.record("unwrapped writer", db().dataSource(), ds -> {
