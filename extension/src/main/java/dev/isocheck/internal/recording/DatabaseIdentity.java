@@ -24,7 +24,7 @@ import java.util.Objects;
 public record DatabaseIdentity(String key, String label) {
 
     /** A database whose name is not known: the one of a recording that knows no other, or any of them. */
-    public static final DatabaseIdentity UNNAMED = new DatabaseIdentity("", "");
+    public static final DatabaseIdentity UNNAMED = new DatabaseIdentity("", "unnamed");
 
     public DatabaseIdentity {
         Objects.requireNonNull(key, "key is null");
@@ -41,7 +41,39 @@ public record DatabaseIdentity(String key, String label) {
             return new DatabaseIdentity("every database of a MariaDB or MySQL server", "mariadb");
         }
         String name = url == null ? "" : nameIn(url);
-        return name.isEmpty() ? UNNAMED : new DatabaseIdentity(name, label(name));
+        if (name.isEmpty()) {
+            return UNNAMED;
+        }
+        // A PostgreSQL server is also told by its port (two containers' databases are both "test"
+        // by default); not by its host, which one server answers to under several names.
+        int port = url.contains("postgresql:") ? postgresPort(url) : -1;
+        return new DatabaseIdentity(port < 0 ? name : port + "/" + name, label(name));
+    }
+
+    /**
+     * The port of a PostgreSQL URL of one host ({@code jdbc:postgresql://host:port/db}; 5432 where
+     * it gives none); -1 for several hosts or none, where the name alone tells.
+     */
+    static int postgresPort(String url) {
+        int authority = url.indexOf("//");
+        if (authority < 0) {
+            return -1;
+        }
+        int path = url.indexOf('/', authority + 2);
+        String hosts = url.substring(authority + 2, path < 0 ? url.length() : path);
+        hosts = hosts.substring(hosts.lastIndexOf('@') + 1);
+        if (hosts.isEmpty() || hosts.contains(",")) {
+            return -1;
+        }
+        int colon = hosts.lastIndexOf(':');
+        if (colon < 0 || hosts.endsWith("]")) {
+            return 5432;
+        }
+        try {
+            return Integer.parseInt(hosts.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** Whether the database's name is not known. */
@@ -74,7 +106,23 @@ public record DatabaseIdentity(String key, String label) {
                 name = name.substring(at + 1);
             }
         }
-        return name.toLowerCase(Locale.ROOT).equals("mem") ? "" : name;
+        if (name.toLowerCase(Locale.ROOT).equals("mem")) {
+            return "";
+        }
+        if (url.contains("postgresql:")) {
+            // pgjdbc's data sources write the name URL-encoded, and the driver decodes it.
+            try {
+                name = java.net.URLDecoder.decode(name, java.nio.charset.StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                // Not encoded after all: as written.
+            }
+        }
+        String lower = plain.toLowerCase(Locale.ROOT);
+        if (lower.contains("hsqldb:mem:") || lower.contains("hsqldb:hsql") || lower.contains("hsqldb:http")) {
+            // HSQLDB lower-cases the names of its in-memory databases and of a server's aliases.
+            name = name.toLowerCase(Locale.ROOT);
+        }
+        return name;
     }
 
     /** A name fit for a key's prefix: no {@code :} or {@code /}, which keys use, and no blanks. */

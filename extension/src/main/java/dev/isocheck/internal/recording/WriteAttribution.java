@@ -71,10 +71,33 @@ final class WriteAttribution {
         Attributed attributed = attribute(accounts);
         byKeysLine(byKeysTried, byKeysMatched, byKeysFoundOtherwise).ifPresent(writesFrom::add);
         List<RecordedTransaction> built = new ArrayList<>(attributed.transactions());
+        // Databases some of whose recorded transactions wrote from their statements (their data
+        // source's log could not be opened): one of theirs may be in another data source's log of
+        // that database, unclaimed, and added again it would be a write made twice.
+        Set<DatabaseIdentity> alsoFromStatements = new java.util.HashSet<>();
+        finished.forEach(f -> {
+            if (f.writeLog() == null && TransactionLog.mayHaveWritten(f.observations())) {
+                alsoFromStatements.add(f.database());
+            }
+        });
         // A log is one database's: a transaction no recorded one claimed is of that database.
-        attributed.unmatched().forEach((log, left) -> left.forEach(c -> built.add(RecordedTransaction.unrecorded(c)
-                .in(java.util.Optional.ofNullable(databaseOfLog.apply(log)).orElseGet(
-                        () -> DatabaseIdentity.UNNAMED)))));
+        attributed.unmatched().forEach((log, left) -> {
+            DatabaseIdentity database = java.util.Optional.ofNullable(databaseOfLog.apply(log)).orElse(DatabaseIdentity.UNNAMED);
+            boolean mayBeRecorded = alsoFromStatements.contains(database) || alsoFromStatements.contains(DatabaseIdentity.UNNAMED)
+                    || database.unnamed() && !alsoFromStatements.isEmpty();
+            for (WriteLog.CommittedTransaction c : left) {
+                if (!mayBeRecorded) {
+                    built.add(RecordedTransaction.unrecorded(c).in(database));
+                    continue;
+                }
+                for (WriteLog.CommittedWrite w : c.writes()) {
+                    leftOut.leaveOut(w.table(), new NotModelled("table " + w.table() + " (server transaction " + c.xid() + ")",
+                            "written by a transaction the log could not tie to a recorded one, while connections to the"
+                                    + " same database wrote from their statements (their data source's log could not be"
+                                    + " opened): it may be one of theirs, and taken twice it would look like a lost update"));
+                }
+            }
+        });
         return built;
     }
 
