@@ -52,12 +52,13 @@ public record DatabaseIdentity(String key, String label) {
 
     /**
      * The port of a PostgreSQL URL of one host ({@code jdbc:postgresql://host:port/db}; 5432 where
-     * it gives none); -1 for several hosts or none, where the name alone tells.
+     * it gives none, as in {@code jdbc:postgresql:db}); -1 for several hosts, where the name alone tells.
      */
     static int postgresPort(String url) {
         int authority = url.indexOf("//");
         if (authority < 0) {
-            return -1;
+            // jdbc:postgresql:shop: localhost at the default port.
+            return 5432;
         }
         int path = url.indexOf('/', authority + 2);
         String hosts = url.substring(authority + 2, path < 0 ? url.length() : path);

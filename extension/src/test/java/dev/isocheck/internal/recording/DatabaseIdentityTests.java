@@ -40,6 +40,7 @@ class DatabaseIdentityTests {
         assertThat(DatabaseIdentity.of("jdbc:postgresql://localhost:5432/test", false))
                 .isEqualTo(DatabaseIdentity.of("jdbc:postgresql://127.0.0.1/test?ssl=false", false))
                 .isEqualTo(DatabaseIdentity.of("jdbc:postgresql://app:secret@db.internal:5432/test", false))
+                .isEqualTo(DatabaseIdentity.of("jdbc:postgresql:test", false))
                 .isNotEqualTo(DatabaseIdentity.of("jdbc:postgresql://localhost:49153/test", false));
         // Several hosts: the name alone.
         assertThat(DatabaseIdentity.of("jdbc:postgresql://h1:5432,h2:5433/test", false).key()).isEqualTo("test");
