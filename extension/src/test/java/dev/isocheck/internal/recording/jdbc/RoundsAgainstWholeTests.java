@@ -118,17 +118,10 @@ class RoundsAgainstWholeTests {
     @Test
     void aWriteNoRecordedConnectionMadeMakesNoRoundViolate() throws Throwable {
         DataSource plain = postgres(true, "rounds_unrecorded_write");
-        try (Connection c = plain.getConnection(); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE x (id INT PRIMARY KEY, v INT NOT NULL)");
-            s.execute("CREATE TABLE y (id INT PRIMARY KEY, v INT NOT NULL)");
-            s.execute("INSERT INTO x VALUES (1, 0)");
-            s.execute("INSERT INTO y VALUES (1, 0)");
-        }
+        xAndY(plain);
         Recording recording = new Recording("unrecorded write");
-        RecordedRounds batches = new RecordedRounds(recording);
-        RoundChecker checker = new RoundChecker(IsolationLevel.STRICT_SERIALIZABLE,
-                h -> Isocheck.check(h, IsolationLevel.STRICT_SERIALIZABLE), 1_000_000);
-        checker.leaveOut(batches::leavesOutKey);
+        ByHand rounds = new ByHand(recording);
+        RecordedRounds batches = rounds.batches;
         DataSource recorded = Isocheck.record(plain);
         try (Recording.Binding ignored = recording.bind();
              Connection t0 = recorded.getConnection(); Connection t1 = recorded.getConnection();
@@ -145,19 +138,12 @@ class RoundsAgainstWholeTests {
             t2.commit();
             update(t1, "UPDATE y SET v = 1 WHERE id = 1");
             t1.commit();
-            RecordedRounds.Batch batch = batches.next();
-            checker.round(batch.history(), batch.watermark());
+            rounds.round();
             query(t0, "SELECT v FROM y WHERE id = 1");
             t0.commit();
             recording.stop();
         }
-        RecordedRounds.Batch last = batches.next();
-        checker.round(last.history(), last.watermark());
-        CheckResult result = checker.finish();
-        List<NotModelled> notes = batches.notModelled();
-        batches.close();
-        assertThat(result.isViolated()).as("%s", result.explanationText().orElse(result.verdict().toString())).isFalse();
-        assertThat(notes).anyMatch(n -> n.subject().startsWith("table x"));
+        rounds.finishWithoutAViolationLeavingXOut();
     }
 
     /**
@@ -171,17 +157,10 @@ class RoundsAgainstWholeTests {
     @Test
     void aWriteNoRecordedConnectionMadeJustBeforeATakeMakesNoRoundViolate() throws Throwable {
         DataSource plain = postgres(true, "rounds_unrecorded_write_window");
-        try (Connection c = plain.getConnection(); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE x (id INT PRIMARY KEY, v INT NOT NULL)");
-            s.execute("CREATE TABLE y (id INT PRIMARY KEY, v INT NOT NULL)");
-            s.execute("INSERT INTO x VALUES (1, 0)");
-            s.execute("INSERT INTO y VALUES (1, 0)");
-        }
+        xAndY(plain);
         Recording recording = new Recording("unrecorded write in the window");
-        RecordedRounds batches = new RecordedRounds(recording);
-        RoundChecker checker = new RoundChecker(IsolationLevel.STRICT_SERIALIZABLE,
-                h -> Isocheck.check(h, IsolationLevel.STRICT_SERIALIZABLE), 1_000_000);
-        checker.leaveOut(batches::leavesOutKey);
+        ByHand rounds = new ByHand(recording);
+        RecordedRounds batches = rounds.batches;
         DataSource recorded = Isocheck.record(plain);
         try (Recording.Binding ignored = recording.bind();
              Connection t0 = recorded.getConnection(); Connection t2 = recorded.getConnection();
@@ -190,8 +169,7 @@ class RoundsAgainstWholeTests {
             t2.setAutoCommit(false);
             update(t0, "UPDATE x SET v = 5 WHERE id = 1");
             t0.commit();
-            RecordedRounds.Batch first = batches.next();
-            checker.round(first.history(), first.watermark());
+            rounds.round();
             batches.beforeTake(() -> {
                 try {
                     update(unrecorded, "UPDATE x SET v = 7 WHERE id = 1");
@@ -202,23 +180,53 @@ class RoundsAgainstWholeTests {
                     throw new IllegalStateException(e);
                 }
             });
-            RecordedRounds.Batch window = batches.next();
+            rounds.round();
             batches.beforeTake(() -> { });
-            checker.round(window.history(), window.watermark());
             query(t0, "SELECT v FROM x WHERE id = 1");
             query(t0, "SELECT v FROM y WHERE id = 1");
             t0.commit();
-            RecordedRounds.Batch after = batches.next();
-            checker.round(after.history(), after.watermark());
+            rounds.round();
             recording.stop();
         }
-        RecordedRounds.Batch last = batches.next();
-        checker.round(last.history(), last.watermark());
-        CheckResult result = checker.finish();
-        List<NotModelled> notes = batches.notModelled();
-        batches.close();
-        assertThat(result.isViolated()).as("%s", result.explanationText().orElse(result.verdict().toString())).isFalse();
-        assertThat(notes).anyMatch(n -> n.subject().startsWith("table x"));
+        rounds.finishWithoutAViolationLeavingXOut();
+    }
+
+    /** Tables x and y, each with row 1 at 0. */
+    private static void xAndY(DataSource plain) throws SQLException {
+        try (Connection c = plain.getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE x (id INT PRIMARY KEY, v INT NOT NULL)");
+            s.execute("CREATE TABLE y (id INT PRIMARY KEY, v INT NOT NULL)");
+            s.execute("INSERT INTO x VALUES (1, 0)");
+            s.execute("INSERT INTO y VALUES (1, 0)");
+        }
+    }
+
+    /** Rounds of a recording taken where a test's steps say, on the test's thread. */
+    private static final class ByHand {
+
+        final RecordedRounds batches;
+        final RoundChecker checker = new RoundChecker(IsolationLevel.STRICT_SERIALIZABLE,
+                h -> Isocheck.check(h, IsolationLevel.STRICT_SERIALIZABLE), 1_000_000);
+
+        ByHand(Recording recording) {
+            this.batches = new RecordedRounds(recording);
+            checker.leaveOut(batches::leavesOutKey);
+        }
+
+        void round() {
+            RecordedRounds.Batch batch = batches.next();
+            checker.round(batch.history(), batch.watermark());
+        }
+
+        /** The last round (the recording stopped): no violation, and table x left out. */
+        void finishWithoutAViolationLeavingXOut() {
+            round();
+            CheckResult result = checker.finish();
+            List<NotModelled> notes = batches.notModelled();
+            batches.close();
+            assertThat(result.isViolated()).as("%s", result.explanationText().orElse(result.verdict().toString())).isFalse();
+            assertThat(notes).anyMatch(n -> n.subject().startsWith("table x"));
+        }
     }
 
     private static void singleWrites(DataSource plain, long seed) throws Throwable {
