@@ -55,8 +55,13 @@ public final class TestCheck {
         }
         Optional<CheckResult> result = checkWithinTimeout(history, level);
         String timedOut = "the check did not finish within " + format(configuration.timeout()) + " (" + Configuration.TIMEOUT + ")";
-        return outcome(testName, fileName, history, result.map(r -> (Object) r).orElse(timedOut), "", notModelled,
+        return outcome(testName, fileName, history, result.orElse(undecided(level, timedOut)), "", notModelled,
                 recorded.writesFrom(), level);
+    }
+
+    /** A result without a verdict at {@code level}: the check could not be made, for {@code reason}. */
+    public static CheckResult undecided(IsolationLevel level, String reason) {
+        return new CheckResult(new Verdict.Unknown(level, reason), Optional.empty(), Duration.ZERO, Duration.ZERO);
     }
 
     /**
@@ -65,12 +70,12 @@ public final class TestCheck {
      * after {@code fileName}.
      *
      * @param history     the history to write for a developer to check again; {@code null} for none
-     * @param result      the result, or why there is none (a String: the check could not be made)
+     * @param result      the result ({@link #undecided} where the check could not be made)
      * @param historyNote what the history file is, where it is not the test's whole history ("" else)
      */
-    public Outcome outcome(String testName, String fileName, History history, Object result, String historyNote,
+    public Outcome outcome(String testName, String fileName, History history, CheckResult result, String historyNote,
             List<NotModelled> notModelled, List<String> writesFrom, IsolationLevel level) {
-        if (result instanceof CheckResult r && r.isSatisfied()) {
+        if (result.isSatisfied()) {
             return new Outcome.Satisfied(notModelled);
         }
         Path directory = configuration.reportDirectory().toAbsolutePath().normalize();
@@ -78,12 +83,12 @@ public final class TestCheck {
         if (history != null) {
             writeHistory(history, historyFile);
         }
-        if (!(result instanceof CheckResult r) || r.isUnknown()) {
-            String reason = result instanceof CheckResult r ? ((Verdict.Unknown) r.verdict()).reason() : String.valueOf(result);
+        if (result.verdict() instanceof Verdict.Unknown unknown) {
+            String reason = unknown.reason();
             return new Outcome.Undecided(reason, historyFile, undecidedMessage(testName, level, reason, historyFile, notModelled)
                     + historyNote + writes(writesFrom));
         }
-        CheckResult violated = (CheckResult) result;
+        CheckResult violated = result;
         Explanation explanation = violated.explanation().orElseThrow();
         Path reportFile = directory.resolve(fileName + ".html");
         write(reportFile, new HtmlRenderer().render(explanation));

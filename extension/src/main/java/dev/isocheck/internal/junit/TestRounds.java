@@ -8,11 +8,9 @@ import dev.isocheck.internal.recording.NotModelled;
 import dev.isocheck.internal.recording.RecordedRounds;
 import dev.isocheck.internal.recording.Recording;
 import dev.isocheck.internal.rounds.RoundChecker;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.opentest4j.AssertionFailedError;
 
@@ -235,7 +233,8 @@ public final class TestRounds {
         List<String> writesFrom = batches.writesFrom();
         String rounds = "\nChecked in rounds (" + Configuration.ROUNDS + "): " + summary() + ".\n";
         if (first == null && broken != null) {
-            return check.outcome(testName, fileName, null, broken, rounds, notModelled, writesFrom, level);
+            return check.outcome(testName, fileName, null, TestCheck.undecided(level, broken), rounds, notModelled, writesFrom,
+                    level);
         }
         // A violation found stands whatever failed after it.
         if (first != null) {
@@ -245,10 +244,9 @@ public final class TestRounds {
                 return check.outcome(testName, fileName, first.checked(), first.result(), note, notModelled, writesFrom, level);
             }
             Verdict.Violated strict = (Verdict.Violated) first.result().verdict();
-            CheckResult unknown = new CheckResult(new Verdict.Unknown(level, "not strictly serializable: "
+            CheckResult unknown = TestCheck.undecided(level, "not strictly serializable: "
                     + strict.anomaly().explanation() + " (checking in rounds decides " + level.cliName()
-                    + " only where the history is strictly serializable)\n\n" + first.result().explanationText().orElse("")),
-                    Optional.empty(), Duration.ZERO, Duration.ZERO);
+                    + " only where the history is strictly serializable)\n\n" + first.result().explanationText().orElse(""));
             return check.outcome(testName, fileName, first.checked(), unknown, note, notModelled, writesFrom, level);
         }
         if (result.isUnknown()) {
