@@ -89,6 +89,7 @@ class CheckedInRoundsTests {
         assertThat(undecided(TransactionLeftOpenTestCase.class, "20")).contains("could not decide", "gave up after round",
                 "a transaction that thread " + TransactionLeftOpenTestCase.thread + " started", "has not ended",
                 "@Transactional", "The rest of the test was not checked");
+        assertThat(TransactionLeftOpenTestCase.slotsLeftWhileOpen).isZero();
     }
 
     @Test
@@ -425,7 +426,30 @@ class CheckedInRoundsTests {
                 // Its first statement starts the transaction, which lasts as long as the transfers.
                 WeakLevelsRealDatabaseTests.counter(open);
                 assertThat(CheckedInRoundsTests.transfers(recorded, 4, 400, 4, r -> { })).isEqualTo(800);
+                // The rounds gave up meanwhile: their replication slot no longer holds the server's log.
+                slotsLeftWhileOpen = slotsOf("rounds_open", 10);
                 open.commit();
+            }
+        }
+
+        static volatile long slotsLeftWhileOpen = -1;
+
+        /** The replication slots of {@code database}, once there are none or {@code seconds} have passed. */
+        private static long slotsOf(String database, int seconds) throws Throwable {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(seconds);
+            while (true) {
+                try (Connection c = PostgresDatabase.logical().dataSource().getConnection();
+                     PreparedStatement p = c.prepareStatement("SELECT count(*) FROM pg_replication_slots WHERE database = ?")) {
+                    p.setString(1, database);
+                    try (ResultSet rs = p.executeQuery()) {
+                        rs.next();
+                        long slots = rs.getLong(1);
+                        if (slots == 0 || System.nanoTime() > deadline) {
+                            return slots;
+                        }
+                    }
+                }
+                Thread.sleep(100);
             }
         }
     }

@@ -142,8 +142,7 @@ public final class TestRounds {
         try {
             batches.drainNow();
         } catch (Throwable e) {
-            broken = "checking in rounds failed reading the write log: " + e;
-            recording.holdAt(0);
+            giveUp("checking in rounds failed reading the write log: " + e);
         }
     }
 
@@ -157,14 +156,26 @@ public final class TestRounds {
             checker.round(batch.history(), batch.watermark());
             int held = checker.stats().held();
             if (held > giveUpAt && batch.watermark() != Long.MAX_VALUE) {
-                broken = heldBack(held, batch.watermark());
-                recording.holdAt(0);
+                giveUp(heldBack(held, batch.watermark()));
             }
         } catch (Throwable e) {
             // Whatever it was (an assertion of the engine's, a linkage error): no pass, and no one waits.
-            broken = "checking in rounds failed in round " + (checker.stats().rounds() + 1) + ": " + e;
-            // No more rounds take what finishes: the application must not wait for them.
-            recording.holdAt(0);
+            giveUp("checking in rounds failed in round " + (checker.stats().rounds() + 1) + ": " + e);
+        }
+    }
+
+    /**
+     * Ends the rounds without a verdict, for {@code why}: no more rounds take what finishes, so the
+     * application must not wait for them; and the write logs are closed, so that a replication
+     * slot no longer holds the server's write-ahead log for the rest of the test.
+     */
+    private void giveUp(String why) {
+        broken = why;
+        recording.holdAt(0);
+        try {
+            batches.close();
+        } catch (RuntimeException e) {
+            // Closed at the end again; the reason stands.
         }
     }
 
