@@ -228,11 +228,10 @@ final class WriteAttribution {
                 progress = true;
             }
         }
-        Set<Finished> foundByKeys = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        int foundByKeys = 0;
         for (Finished f : byKeys) {
             if (matched.containsKey(f)) {
-                byKeysMatched++;
-                foundByKeys.add(f);
+                foundByKeys++;
             } else if (byId.get(f) != null && open.remove(byId.get(f).xid()) != null) {
                 matched.put(f, byId.get(f));
             } else if (inRange(f)) {
@@ -240,12 +239,10 @@ final class WriteAttribution {
             }
         }
         byKeysTried += byKeys.size();
+        byKeysMatched += foundByKeys;
         matchByRange(byRange, open, matched);
-        for (Finished f : byKeys) {
-            if (matched.containsKey(f) && !foundByKeys.contains(f)) {
-                byKeysFoundOtherwise++;
-            }
-        }
+        // Those the rows could not tell that an id or an id range then found.
+        byKeysFoundOtherwise += (int) byKeys.stream().filter(matched::containsKey).count() - foundByKeys;
         return new ArrayList<>(open.values());
     }
 

@@ -62,4 +62,15 @@ record ExactWhere(String where, String reason) {
         }
         return new ExactWhere(text.get(), null);
     }
+
+    /**
+     * This, or, where it is no predicate and the statement's table's key and columns were not
+     * looked up yet ({@code columnsKnown} false), that reason instead of a column's: nothing was
+     * known of the columns to compare.
+     */
+    ExactWhere unlessColumnsUnknown(boolean columnsKnown) {
+        return where != null || columnsKnown ? this : new ExactWhere(null, "the table's key and columns had not been looked"
+                + " up yet (they are looked up between transactions, never inside the application's, where a look-up"
+                + " could start its snapshot early; the first transactions on a table are read so)");
+    }
 }

@@ -308,13 +308,8 @@ final class ObservedResultSet implements InvocationHandler {
         boolean booleansExact = connection.booleansExact();
         ExactWhere exact = ExactWhere.of(query.where(), parameters, (column, ordered) -> rows.exactlyComparable(column)
                 && (booleansExact || !rows.isBoolean(column))
-                || rows.isText(column) && table.isPresent() && table.get().comparedExactly(column, ordered));
-        if (exact.where() == null && table.isEmpty() && !connection.knowsColumnsOf(query.table())) {
-            // Not the columns' fault: nothing is known of them yet.
-            return unchecked(query.table(), query.where(), "the table's key and columns had not been looked up yet (they"
-                    + " are looked up between transactions, never inside the application's, where a look-up could start"
-                    + " its snapshot early; the first transactions on a table are read so)");
-        }
+                || rows.isText(column) && table.isPresent() && table.get().comparedExactly(column, ordered))
+                .unlessColumnsUnknown(table.isPresent() || connection.knowsColumnsOf(query.table()));
         return exact.where() != null ? exact.where() : unchecked(query.table(), query.where(), exact.reason());
     }
 

@@ -786,10 +786,10 @@ final class WrittenRows {
                         write.kind() == WriteKind.UPDATE, false);
             } else {
                 ExactWhere exact = ExactWhere.of(write.where(), statement.parameters.snapshot(),
-                        (column, ordered) -> table.isPresent() && table.get().comparedExactly(column, ordered));
+                        (column, ordered) -> table.isPresent() && table.get().comparedExactly(column, ordered))
+                        .unlessColumnsUnknown(table.isPresent() || connection.knowsColumnsOf(write.table()));
                 rangedOver = exact.where();
-                reason = rangedOver == null && table.isEmpty() && !connection.knowsColumnsOf(write.table())
-                        ? "the table's key and columns had not been looked up yet" : exact.reason();
+                reason = exact.reason();
             }
             if (rangedOver == null && log != null) {
                 log.notModelled(new NotModelled(
