@@ -249,8 +249,8 @@ class CheckedInRoundsTests {
     private static void transfer(Connection c, int from, int to, int amount) throws SQLException {
         while (true) {
             try {
-                int a = balance(c, from);
-                int b = balance(c, to);
+                int a = WeakLevelsRealDatabaseTests.balance(c, from);
+                int b = WeakLevelsRealDatabaseTests.balance(c, to);
                 set(c, from, a - amount);
                 set(c, to, b + amount);
                 c.commit();
@@ -260,16 +260,6 @@ class CheckedInRoundsTests {
                 if (!"40001".equals(e.getSQLState()) && !"40P01".equals(e.getSQLState())) {
                     throw e;
                 }
-            }
-        }
-    }
-
-    private static int balance(Connection c, int id) throws SQLException {
-        try (PreparedStatement p = c.prepareStatement("SELECT balance FROM accounts WHERE id = ?")) {
-            p.setInt(1, id);
-            try (ResultSet rs = p.executeQuery()) {
-                rs.next();
-                return rs.getInt(1);
             }
         }
     }
@@ -287,9 +277,15 @@ class CheckedInRoundsTests {
         WeakLevelsRealDatabaseTests.lostIncrementOn(recorded);
     }
 
-    /** Sleeps a little: the lost update comes after some rounds, and transfers go on after it. */
-    private static void pause(long millis) throws InterruptedException {
-        Thread.sleep(millis);
+    /**
+     * 3 threads' {@code transfers} transfers each, and a lost increment on the test's thread after
+     * some rounds (300 ms in), while the transfers go on.
+     */
+    static void withALostUpdate(DataSource recorded, int transfers, long seed) throws Exception {
+        CheckedInRoundsTests.transfers(recorded, 3, transfers, seed, r -> {
+            Thread.sleep(300);
+            lostIncrement(r);
+        });
     }
 
     @SerializableCheck(level = IsolationLevel.STRICT_SERIALIZABLE)
@@ -307,11 +303,7 @@ class CheckedInRoundsTests {
 
         @org.junit.jupiter.api.Test
         void transfersAndALostUpdate() throws Throwable {
-            DataSource recorded = Isocheck.record(database("rounds_lost", true));
-            CheckedInRoundsTests.transfers(recorded, 3, 120, 2, r -> {
-                pause(300);
-                lostIncrement(r);
-            });
+            CheckedInRoundsTests.withALostUpdate(Isocheck.record(database("rounds_lost", true)), 120, 2);
         }
     }
 
@@ -320,11 +312,7 @@ class CheckedInRoundsTests {
 
         @org.junit.jupiter.api.Test
         void transfersAndALostUpdate() throws Throwable {
-            DataSource recorded = Isocheck.record(database("rounds_lost_ser", false));
-            CheckedInRoundsTests.transfers(recorded, 3, 120, 3, r -> {
-                pause(300);
-                lostIncrement(r);
-            });
+            CheckedInRoundsTests.withALostUpdate(Isocheck.record(database("rounds_lost_ser", false)), 120, 3);
         }
     }
 
@@ -375,11 +363,7 @@ class CheckedInRoundsTests {
 
         @org.junit.jupiter.api.Test
         void transfersAndALostUpdate() throws Throwable {
-            DataSource recorded = Isocheck.record(mariadb("rounds_maria_lost"));
-            CheckedInRoundsTests.transfers(recorded, 3, 80, 6, r -> {
-                pause(300);
-                lostIncrement(r);
-            });
+            CheckedInRoundsTests.withALostUpdate(Isocheck.record(mariadb("rounds_maria_lost")), 80, 6);
         }
     }
 
@@ -405,10 +389,7 @@ class CheckedInRoundsTests {
         void transfersAndALostUpdate() throws Throwable {
             DataSource recorded = Isocheck.record(database("rounds_parallel_lost", true));
             meet();
-            CheckedInRoundsTests.transfers(recorded, 3, 120, 8, r -> {
-                pause(300);
-                lostIncrement(r);
-            });
+            CheckedInRoundsTests.withALostUpdate(recorded, 120, 8);
         }
     }
 

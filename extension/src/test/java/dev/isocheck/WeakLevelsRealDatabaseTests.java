@@ -179,7 +179,8 @@ class WeakLevelsRealDatabaseTests {
         }
     }
 
-    private static int balance(Connection c, int id) throws SQLException {
+    /** Account {@code id}'s balance, read on {@code c}. */
+    static int balance(Connection c, int id) throws SQLException {
         try (PreparedStatement p = c.prepareStatement("SELECT balance FROM accounts WHERE id = ?")) {
             p.setInt(1, id);
             try (ResultSet rs = p.executeQuery()) {
