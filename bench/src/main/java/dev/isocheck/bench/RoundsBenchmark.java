@@ -73,7 +73,7 @@ public final class RoundsBenchmark {
         // found, explained, and found involving a transaction that is not an injected anomaly's
         // (none should: every run is serial but for its anomaly)
         int[] found = new int[3];
-        RoundChecker rounds = new RoundChecker(level, h -> Isocheck.check(h, IsolationLevel.STRICT_SERIALIZABLE, options))
+        RoundChecker rounds = new RoundChecker(level, (h, l) -> Isocheck.check(h, l, options))
                 .onViolation(round -> {
                     CheckResult result = round.result();
                     found[0]++;

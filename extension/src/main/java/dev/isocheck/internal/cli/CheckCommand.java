@@ -105,7 +105,8 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--rounds", arity = "0..1", paramLabel = "true|false",
             description = "Check each history in rounds as it is read, in memory bounded by what later rounds can need "
                     + "(JSON Lines, every transaction timed, in the order they ended): strict serializability decided "
-                    + "exactly, a weaker level satisfied when it holds. --timeout limits each round.")
+                    + "exactly; a weaker level satisfied when it holds, violated where a violation's own transactions "
+                    + "show it. --timeout limits each round.")
     private boolean rounds;
 
     @Option(names = "--round-size", paramLabel = "N",

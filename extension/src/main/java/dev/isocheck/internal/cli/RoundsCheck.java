@@ -61,7 +61,7 @@ final class RoundsCheck {
     Outcome run(HistorySource source, Consumer<String> warnings, Consumer<RoundChecker.Stats> stats) {
         long started = System.nanoTime();
         // Held past two rounds' worth, keys whose last writer no known order decides are let go.
-        RoundChecker rounds = new RoundChecker(level, h -> Isocheck.check(h, IsolationLevel.STRICT_SERIALIZABLE, options),
+        RoundChecker rounds = new RoundChecker(level, (h, l) -> Isocheck.check(h, l, options),
                 (int) Math.min(Integer.MAX_VALUE, 2L * batch));
         long[] starts = new long[Math.min(batch, MAX_LOOKBACK)];
         Arrays.fill(starts, Long.MAX_VALUE);

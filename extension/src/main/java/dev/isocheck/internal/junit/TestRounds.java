@@ -11,6 +11,7 @@ import dev.isocheck.internal.rounds.RoundChecker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.opentest4j.AssertionFailedError;
 
@@ -70,8 +71,8 @@ public final class TestRounds {
         this.batches = new RecordedRounds(recording);
         // Past what a round may take (the recording's backlog) and two rounds more held, undecided
         // last writers are let go (said so in the result).
-        this.checker = new RoundChecker(level, h -> Isocheck.check(h, IsolationLevel.STRICT_SERIALIZABLE,
-                configuration.checkOptions()), rounds(HELD_ROUNDS + 2, roundSize, 1000)).onViolation(this::found);
+        this.checker = new RoundChecker(level, (h, l) -> Isocheck.check(h, l, configuration.checkOptions()),
+                rounds(HELD_ROUNDS + 2, roundSize, 1000)).onViolation(this::found);
         // A table the recorder finds it cannot see exactly leaves the rounds, kept transactions included.
         checker.leaveOut(batches::leavesOutKey);
         // Not the test's thread's binding: the rounds' thread records nothing itself.
@@ -208,10 +209,15 @@ public final class TestRounds {
         }
         first = violation;
         if (failEarly) {
+            // Below strict serializability a write later in the test may still explain the reads:
+            // the message says so, and the outcome at the end (added as suppressed) decides.
+            String soFar = level == IsolationLevel.STRICT_SERIALIZABLE ? ""
+                    : ", as far as what the test wrote so far shows: a write later in the test of a value these reads saw"
+                    + " could still explain them, and the outcome when the test ends decides";
             recording.stopWith(new AssertionFailedError("isocheck: the transactions of " + testName + " violate "
-                    + IsolationLevel.STRICT_SERIALIZABLE.cliName() + " (found in round " + violation.round()
-                    + " while the test ran; " + Configuration.ROUNDS_FAIL_EARLY + " = true stops the test at the first"
-                    + " violation, and the test fails with the whole explanation when it ends)\n\n"
+                    + level.cliName() + " (found in round " + violation.round()
+                    + " while the test ran" + soFar + "; " + Configuration.ROUNDS_FAIL_EARLY + " = true stops the test at"
+                    + " the first violation, and the test fails with the whole explanation when it ends)\n\n"
                     + violation.result().explanationText().orElse("")));
         }
     }
@@ -243,22 +249,29 @@ public final class TestRounds {
         List<NotModelled> notModelled = new ArrayList<>(batches.notModelled());
         List<String> writesFrom = batches.writesFrom();
         String rounds = "\nChecked in rounds (" + Configuration.ROUNDS + "): " + summary() + ".\n";
-        if (first == null && broken != null) {
+        boolean strict = level == IsolationLevel.STRICT_SERIALIZABLE;
+        if (broken != null) {
+            // A violation of strict serializability found stands whatever failed after it; a weaker
+            // level's candidate needs every later write heard of, which a broken round did not.
+            if (strict && first != null) {
+                return check.outcome(testName, fileName, first.checked(), first.result(), roundsNote(rounds, first, true),
+                        notModelled, writesFrom, level);
+            }
             return check.outcome(testName, fileName, null, TestCheck.undecided(level, broken), rounds, notModelled, writesFrom,
                     level);
         }
-        // A violation found stands whatever failed after it.
-        if (first != null) {
-            String note = rounds + "The history file is round " + first.round() + "'s: its first transactions stand for what"
-                    + " earlier rounds folded away, each with the last value it wrote of a key the round touched.\n";
-            if (level == IsolationLevel.STRICT_SERIALIZABLE) {
-                return check.outcome(testName, fileName, first.checked(), first.result(), note, notModelled, writesFrom, level);
-            }
-            Verdict.Violated strict = (Verdict.Violated) first.result().verdict();
-            CheckResult unknown = TestCheck.undecided(level, "not strictly serializable: "
-                    + strict.anomaly().explanation() + " (checking in rounds decides " + level.cliName()
-                    + " only where the history is strictly serializable)\n\n" + first.result().explanationText().orElse(""));
-            return check.outcome(testName, fileName, first.checked(), unknown, note, notModelled, writesFrom, level);
+        Optional<RoundChecker.Found> violation = strict ? Optional.ofNullable(first) : checker.violation();
+        if (violation.isPresent()) {
+            return check.outcome(testName, fileName, violation.get().checked(), violation.get().result(),
+                    roundsNote(rounds, violation.get(), strict), notModelled, writesFrom, level);
+        }
+        Optional<RoundChecker.Found> strictViolation = checker.firstFound();
+        if (strictViolation.isPresent()) {
+            // At a weaker level, a violation of strict serializability that none of its candidates confirmed.
+            CheckResult unknown = TestCheck.undecided(level, ((Verdict.Unknown) result.verdict()).reason() + "\n\n"
+                    + strictViolation.get().result().explanationText().orElse(""));
+            return check.outcome(testName, fileName, strictViolation.get().checked(), unknown,
+                    roundsNote(rounds, strictViolation.get(), true), notModelled, writesFrom, level);
         }
         if (result.isUnknown()) {
             return check.outcome(testName, fileName, checker.undecidedRound().orElse(null), result,
@@ -266,6 +279,15 @@ public final class TestRounds {
         }
         ((Verdict.Satisfied) result.verdict()).caveats().forEach(c -> notModelled.add(new NotModelled("checking in rounds", c)));
         return check.outcome(testName, fileName, null, result, rounds, notModelled, writesFrom, level);
+    }
+
+    /** What the rounds did, and what the history file written for {@code found} holds. */
+    private static String roundsNote(String rounds, RoundChecker.Found found, boolean roundsHistory) {
+        return rounds + (roundsHistory ? "The history file is round " + found.round() + "'s: its first transactions stand"
+                + " for what earlier rounds folded away, each with the last value it wrote of a key the round touched.\n"
+                : "The history file holds the transactions of the violation found in round " + found.round() + ", and the"
+                + " writes they may have read, with those reads only whose values nothing else the test wrote could have"
+                + " given.\n");
     }
 
     /** How the writes were recorded, a line per database: for the test's report entry. */

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
  * What the folded prefix left, key by key: its last version of each key it wrote (its writer and
@@ -32,6 +33,13 @@ final class FoldedState {
     private final Map<String, List<Entry>> pins = new HashMap<>();
     private final Map<String, List<Entry>> abortedWrites = new HashMap<>();
     private long entries;
+    /** Hears each write the state lets go of (a version overwritten, an aborted value no longer needed). */
+    private BiConsumer<String, Value> forgotten = (key, value) -> { };
+
+    /** Tells {@code listener} of each write the state no longer holds from now on. */
+    void onForget(BiConsumer<String, Value> listener) {
+        this.forgotten = listener;
+    }
 
     /** Whether the folded prefix wrote {@code key} (committed). */
     boolean written(String key) {
@@ -53,6 +61,11 @@ final class FoldedState {
         // unknown initial value from being one of them no longer matter.
         List<Entry> aborted = abortedWrites.remove(key);
         entries -= aborted == null ? 0 : aborted.size();
+        for (List<Entry> gone : java.util.Arrays.asList(before, aborted)) {
+            if (gone != null) {
+                gone.forEach(e -> forgotten.accept(key, e.value()));
+            }
+        }
     }
 
     /** A transaction of the prefix read {@code value} of the key's unknown initial value; whether it is new. */

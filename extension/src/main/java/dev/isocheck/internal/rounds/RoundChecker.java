@@ -23,7 +23,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * Checks a history a batch at a time, holding only what later rounds can need.
@@ -38,9 +38,11 @@ import java.util.function.Function;
  * rounds"). After a violation the rounds go on, with the reads of the transactions it involved
  * left out, so that it is not found again and later ones still are.
  *
- * <p>Strict serializability implies every weaker level; a violation of it decides a weaker level
- * only through a check of that level, which rounds do not make: the result is then unknown, with
- * the violation of strict serializability in its reason.
+ * <p>Strict serializability implies every weaker level. A violation of it found in a round is one
+ * of a weaker level only if some of the transactions involved violate that level with reads that
+ * nothing else could have given their values ({@link WeakerViolation}); which can be known only once
+ * every later write was seen, so such a candidate is decided at {@link #finish}. Where none is, the
+ * result at the weaker level is unknown, with the violation of strict serializability in its reason.
  */
 public final class RoundChecker {
 
@@ -60,8 +62,19 @@ public final class RoundChecker {
     /** Past this many transactions held, a round folds keys whose last writer is undecided (by default). */
     public static final int DEFAULT_MAX_HELD = 200_000;
 
+    /** At most this many candidate violations of a weaker level are held for the last round to decide. */
+    static final int MAX_CANDIDATES = 8;
+    /** A round of at most this many transactions is checked whole at a weaker level when a violation's own transactions show nothing there. */
+    static final int MAX_WHOLE_ROUND_CANDIDATE = 20_000;
+    /** At most this many rounds are checked whole at a weaker level in one run. */
+    static final int MAX_WHOLE_ROUND_TRIES = 16;
+
     private final IsolationLevel level;
-    private final Function<History, CheckResult> strictCheck;
+    private final BiFunction<History, IsolationLevel, CheckResult> check;
+    /** What folds forgot; only below strict serializability, where a candidate violation asks it. */
+    private final ForgottenWrites forgotten;
+    private final List<WeakerViolation> candidates = new ArrayList<>();
+    private int wholeRoundTries;
     private Map<String, Value> initialValues;
     private boolean complete;
     private UnknownInitialValues unknownValues;
@@ -82,6 +95,9 @@ public final class RoundChecker {
     private int peakHeld;
     private int violations;
     private CheckResult firstViolation;
+    private Found firstFound;
+    /** The violation the result of {@link #finish} is, below strict serializability: a candidate confirmed. */
+    private Found violation;
     private String undecided;
     private Duration checking = Duration.ZERO;
     private Consumer<Found> onViolation = found -> { };
@@ -91,26 +107,31 @@ public final class RoundChecker {
     private History undecidedRound;
 
     /**
-     * Rounds that answer at {@code level}, each round checked at strict serializability by
-     * {@code strictCheck} (the check and its explanation).
+     * Rounds that answer at {@code level}: {@code check} checks a history at a level and explains
+     * what it finds; each round is checked at strict serializability, and a candidate violation of a
+     * weaker {@code level} at that level.
      */
-    public RoundChecker(IsolationLevel level, Function<History, CheckResult> strictCheck) {
-        this(level, strictCheck, DEFAULT_MAX_HELD);
+    public RoundChecker(IsolationLevel level, BiFunction<History, IsolationLevel, CheckResult> check) {
+        this(level, check, DEFAULT_MAX_HELD);
     }
 
     /**
-     * As {@link #RoundChecker(IsolationLevel, Function)}; past {@code maxHeld} transactions held, a
+     * As {@link #RoundChecker(IsolationLevel, BiFunction)}; past {@code maxHeld} transactions held, a
      * round also folds keys whose last writer no known order decided, letting later rounds take any
      * of their writers as last: memory stays bounded, and the result says that the check was weaker
      * there (a missed violation is possible, a false one is not).
      */
-    public RoundChecker(IsolationLevel level, Function<History, CheckResult> strictCheck, int maxHeld) {
+    public RoundChecker(IsolationLevel level, BiFunction<History, IsolationLevel, CheckResult> check, int maxHeld) {
         this.level = Objects.requireNonNull(level, "level is null");
-        this.strictCheck = Objects.requireNonNull(strictCheck, "strictCheck is null");
+        this.check = Objects.requireNonNull(check, "check is null");
         if (maxHeld < 1) {
             throw new IllegalArgumentException("maxHeld must be positive, not " + maxHeld);
         }
         this.maxHeld = maxHeld;
+        this.forgotten = level == IsolationLevel.STRICT_SERIALIZABLE ? null : new ForgottenWrites();
+        if (forgotten != null) {
+            state.onForget(forgotten::add);
+        }
     }
 
     /**
@@ -141,6 +162,18 @@ public final class RoundChecker {
             }
         }
         long w = Math.max(watermark, this.watermark);
+        // A candidate of an earlier round hears of every later write: one may have given its reads.
+        if (!candidates.isEmpty()) {
+            for (Transaction t : batch.transactions()) {
+                for (int op = 0; op < t.size(); op++) {
+                    if (t.kind(op) == OpKind.WRITE) {
+                        String key = batch.keys().name(t.key(op));
+                        Value value = batch.values().get(t.value(op));
+                        candidates.forEach(c -> c.laterWrite(key, value));
+                    }
+                }
+            }
+        }
         Set<String> touched = new HashSet<>();
         for (int i : keptIndexes) {
             touch(touched, kept, kept.transaction(i));
@@ -169,16 +202,24 @@ public final class RoundChecker {
         long readsUntil = w;
         History checked = full.restrictedTo(all, (t, op) -> t.kind(op) != OpKind.READ
                 || t.index() < stubCount || (t.endTime() < readsUntil && !quarantined.contains(t.id())));
-        CheckResult result = strictCheck.apply(checked);
+        CheckResult result = check.apply(checked, IsolationLevel.STRICT_SERIALIZABLE);
         rounds++;
         checking = checking.plus(result.checkDuration());
         if (result.verdict() instanceof Verdict.Violated violated) {
             violations++;
+            Found found = new Found(rounds, result, checked);
             if (firstViolation == null) {
                 firstViolation = result;
+                // Below strict serializability its round is the history of an undecided result;
+                // at strict serializability the listener has it, and a long run need not hold it.
+                firstFound = forgotten == null ? null : found;
             }
             quarantined.addAll(violated.anomaly().transactions());
-            onViolation.accept(new Found(rounds, result, checked));
+            if (forgotten == null) {
+                onViolation.accept(found);
+            } else if (candidates.size() < MAX_CANDIDATES) {
+                weakerCandidate(full, stubCount, violated.anomaly().transactions(), touched);
+            }
         } else if (result.verdict() instanceof Verdict.Unknown unknown && undecided == null) {
             undecided = "round " + rounds + ": " + unknown.reason();
             undecidedRound = checked;
@@ -204,6 +245,43 @@ public final class RoundChecker {
     }
 
     /**
+     * Keeps the candidate violation of the weaker level that a violation of strict serializability
+     * found in this round points to, if it violates that level with what is known now (later writes
+     * can only make fewer of its reads sure, never more): first the transactions of the violation
+     * with the writers of what they read; failing that, the whole round's (the violation of the
+     * weaker level may be another cycle than the one found, which real time may have closed), where
+     * the round is small enough to check again.
+     */
+    private void weakerCandidate(History full, int stubCount, List<String> involved, Set<String> touched) {
+        // The whole round is a check as long as the round's own: a few tries at most in a long run.
+        List<List<String>> tries = new ArrayList<>();
+        if (!involved.isEmpty()) {
+            tries.add(involved);
+        }
+        if (full.size() <= MAX_WHOLE_ROUND_CANDIDATE && wholeRoundTries < MAX_WHOLE_ROUND_TRIES) {
+            tries.add(List.of());
+        }
+        for (List<String> transactions : tries) {
+            WeakerViolation candidate = WeakerViolation.of(rounds, full, stubCount, transactions, forgotten,
+                    newBuilder(touched), this::copy);
+            if (candidate == null) {
+                continue;
+            }
+            History now = candidate.history(leftOut);
+            CheckResult atLevel = check.apply(now, level);
+            checking = checking.plus(atLevel.checkDuration());
+            if (atLevel.verdict().isViolated()) {
+                candidates.add(candidate);
+                onViolation.accept(new Found(rounds, atLevel, now));
+                return;
+            }
+            if (transactions.isEmpty()) {
+                wholeRoundTries++;
+            }
+        }
+    }
+
+    /**
      * Checks what is left (every transaction has ended) and answers for the whole history.
      *
      * @return never {@code null}
@@ -218,9 +296,21 @@ public final class RoundChecker {
             if (level == IsolationLevel.STRICT_SERIALIZABLE) {
                 return firstViolation;
             }
+            // Every write has been heard of: a candidate that still violates the level decides it.
+            for (WeakerViolation candidate : candidates) {
+                History h = candidate.history(leftOut);
+                CheckResult atLevel = check.apply(h, level);
+                checking = checking.plus(atLevel.checkDuration());
+                if (atLevel.verdict().isViolated()) {
+                    violation = new Found(candidate.round(), atLevel, h);
+                    return atLevel;
+                }
+            }
             Verdict.Violated strict = (Verdict.Violated) firstViolation.verdict();
             return new CheckResult(new Verdict.Unknown(level, "not strictly serializable: " + strict.anomaly().explanation()
-                    + " (checking in rounds decides " + level + " only where the history is strictly serializable)"),
+                    + " (checking in rounds decides " + level + " where the history is strictly serializable, or where"
+                    + " the transactions of a violation found, with the writes their reads may have seen, violate "
+                    + level + " too: none did; a check of the whole history decides " + level + ")"),
                     Optional.empty(), checking, Duration.ZERO);
         }
         if (undecided != null) {
@@ -234,8 +324,10 @@ public final class RoundChecker {
     }
 
     /**
-     * Tells {@code listener} of each violation a round finds, as it finds it (the first is also the
-     * result's): to fail a long run early, or count what it found.
+     * Tells {@code listener} of each violation a round finds, as it finds it: to fail a long run
+     * early, or count what it found. At strict serializability each is one of the whole history, the
+     * first the result's; at a weaker level each is a candidate that violates the level with what is
+     * known then, which only a write of a later round could still explain away.
      */
     public RoundChecker onViolation(Consumer<Found> listener) {
         this.onViolation = Objects.requireNonNull(listener, "listener is null");
@@ -266,6 +358,24 @@ public final class RoundChecker {
     /** The first violation of strict serializability found so far, explained. */
     public Optional<CheckResult> firstViolation() {
         return Optional.ofNullable(firstViolation);
+    }
+
+    /**
+     * Below strict serializability, the first violation of strict serializability found so far,
+     * with its round's history (at strict serializability {@link #onViolation} hears of it).
+     */
+    public Optional<Found> firstFound() {
+        return Optional.ofNullable(firstFound);
+    }
+
+    /**
+     * After {@link #finish}, below strict serializability, the violation its result is, with the
+     * history that shows it: the transactions of the violation that decided it, with the reads
+     * whose sources are sure. Empty when none (at strict serializability the result's violation is
+     * the first {@link #onViolation} heard of).
+     */
+    public Optional<Found> violation() {
+        return Optional.ofNullable(violation);
     }
 
     /**
@@ -364,11 +474,17 @@ public final class RoundChecker {
             state.pin(full.keys().name(key), new FoldedState.Version(t.id(), t.hasNumericId(), at[0], at[1],
                     full.values().get(explanations.value(obs))), thisFold);
         }
+        // The writes a stub holds from now on, as (transaction, operation): every other write of a
+        // folded transaction is forgotten (a weaker level's candidate asks whether one may be a source).
+        Set<Long> held = new HashSet<>();
         for (Map.Entry<Integer, List<Integer>> e : fold.lastWriters.entrySet()) {
             int key = e.getKey();
             List<FoldedState.Version> writers = new ArrayList<>();
             for (int w : e.getValue()) {
                 Transaction writer = full.transaction(w);
+                if (forgotten != null) {
+                    held.add(operation(w, lastWrite(writer, key)));
+                }
                 long[] at = times.apply(writer);
                 writers.add(new FoldedState.Version(writer.id(), writer.hasNumericId(), at[0], at[1],
                         full.values().get(writer.finalValue(key))));
@@ -398,9 +514,34 @@ public final class RoundChecker {
                     long[] at = times.apply(t);
                     state.abortedWrite(name, new FoldedState.Version(t.id(), t.hasNumericId(), at[0], at[1],
                             full.values().get(t.value(op))), thisFold);
+                    held.add(operation(i, op));
                 }
             }
         }
+        if (forgotten != null) {
+            for (int i = stubCount; i < full.size(); i++) {
+                Transaction t = full.transaction(i);
+                for (int op = 0; fold.folded[i] && op < t.size(); op++) {
+                    if (t.kind(op) == OpKind.WRITE && !held.contains(operation(i, op))) {
+                        forgotten.add(full.keys().name(t.key(op)), full.values().get(t.value(op)));
+                    }
+                }
+            }
+        }
+    }
+
+    private static long operation(int transaction, int op) {
+        return ((long) transaction << 32) | op;
+    }
+
+    /** The index of {@code t}'s last write of {@code key}. */
+    private static int lastWrite(Transaction t, int key) {
+        for (int op = t.size() - 1; op >= 0; op--) {
+            if (t.kind(op) == OpKind.WRITE && t.key(op) == key) {
+                return op;
+            }
+        }
+        throw new IllegalStateException("transaction " + t.id() + " does not write key " + key);
     }
 
     private void touch(Set<String> touched, History from, Transaction t) {
@@ -414,6 +555,11 @@ public final class RoundChecker {
 
     /** Adds {@code t} of {@code from} to {@code builder}: its session, status, times, provenance and operations on keys not left out. */
     private void copy(HistoryBuilder builder, History from, Transaction t) {
+        copy(builder, from, t, (x, op) -> true);
+    }
+
+    /** As {@link #copy(HistoryBuilder, History, Transaction)}, with only the operations {@code keep} accepts. */
+    private void copy(HistoryBuilder builder, History from, Transaction t, History.OperationFilter keep) {
         HistoryBuilder.TransactionBuilder copy = builder.transaction(t.hasNumericId() ? (Object) Long.parseLong(t.id()) : t.id());
         Session session = from.sessionOf(t);
         if (!session.isImplicit()) {
@@ -428,7 +574,7 @@ public final class RoundChecker {
         t.statements().forEach(copy::statement);
         for (int op = 0; op < t.size(); op++) {
             String key = from.keys().name(t.key(op));
-            if (leftOut.test(key)) {
+            if (leftOut.test(key) || !keep.keeps(t, op)) {
                 continue;
             }
             if (statements) {

@@ -51,8 +51,10 @@ class CommandLineTests {
                                               memory bounded by what later rounds can need
                                               (JSON Lines, every transaction timed, in the
                                               order they ended): strict serializability
-                                              decided exactly, a weaker level satisfied
-                                              when it holds. --timeout limits each round.
+                                              decided exactly; a weaker level satisfied
+                                              when it holds, violated where a violation's
+                                              own transactions show it. --timeout limits
+                                              each round.
                   --round-size=N            With --rounds: transactions read per round
                                               (default 100000).
                   --follow[=true|false]     With --rounds: read a file still being written

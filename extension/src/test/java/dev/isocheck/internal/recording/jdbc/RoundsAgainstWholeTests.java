@@ -206,7 +206,7 @@ class RoundsAgainstWholeTests {
 
         final RecordedRounds batches;
         final RoundChecker checker = new RoundChecker(IsolationLevel.STRICT_SERIALIZABLE,
-                h -> Isocheck.check(h, IsolationLevel.STRICT_SERIALIZABLE), 1_000_000);
+                (h, level) -> Isocheck.check(h, level), 1_000_000);
 
         ByHand(Recording recording) {
             this.batches = new RecordedRounds(recording);
@@ -428,7 +428,7 @@ class RoundsAgainstWholeTests {
 
         final RecordedRounds batches;
         final RoundChecker checker = new RoundChecker(IsolationLevel.STRICT_SERIALIZABLE,
-                h -> Isocheck.check(h, IsolationLevel.STRICT_SERIALIZABLE), 1_000_000);
+                (h, level) -> Isocheck.check(h, level), 1_000_000);
         private final Recording recording;
         private final AtomicReference<Throwable> failed = new AtomicReference<>();
         // A flag, not an interrupt: a driver reading the log may swallow an interrupt.
