@@ -105,7 +105,7 @@ public final class RoundsBenchmark {
                 InjectedAnomaly anomaly = anomalies[c % anomalies.length];
                 BenchHistory run = from == null ? Workloads.generate(kind, chunk, c, anomaly, timing)
                         : Workloads.generate(kind, chunk, c, anomaly, timing, from);
-                injected += anomaly.violates(IsolationLevel.STRICT_SERIALIZABLE) ? 1 : 0;
+                injected += anomaly.violates(level) ? 1 : 0;
                 History batch = renamed(run.history(), "c" + c + ":", offset, c == 0);
                 from = continuation(run);
                 long next = offset + 1;

@@ -211,7 +211,8 @@ public final class RecordedRounds {
                         leftOut.leaveOut(w.table(), new NotModelled("table " + w.table() + " (server transaction "
                                 + u.transaction().xid() + ")", "written by a transaction the log could not tie to one recorded"
                                 + " transaction (auto-commit statements alike at once, or a connection not recorded: another"
-                                + " pool, another test, a job), which checking in rounds cannot place in time"));
+                                + " pool, another test, a job), which checking in rounds cannot place in time (checked whole,"
+                                + " without isocheck.rounds, the test keeps it as a transaction without times)"));
                     }
                 }
             }
