@@ -34,15 +34,24 @@ import java.util.function.Predicate;
  */
 final class WeakerViolation {
 
-    /** A read that a later write of a consistent value would leave out: by its transaction's index and its key. */
-    private record Watch(int transaction, String key, Value value) {
+    /**
+     * A read: its transaction's index, its key, and how many reads of that key the transaction made
+     * before it (which stays so when keys are left out: a key's operations go together).
+     */
+    private record ReadRef(int transaction, String key, int nth) {
+    }
+
+    /** A read that a later write of a consistent value would make unsure. */
+    private record Watch(ReadRef read, Value value) {
     }
 
     private final int round;
     private final History history;
     private final Map<String, List<Watch>> watched = new HashMap<>();
-    /** (transaction, key) whose reads, up to the transaction's first write of the key, are left out. */
-    private final Set<Map.Entry<Integer, String>> unsure = new HashSet<>();
+    /** (transaction, key) whose first read is unsure: its reads, up to the transaction's first write of the key, are left out. */
+    private final Set<Map.Entry<Integer, String>> unsureFirst = new HashSet<>();
+    /** Later reads that are unsure, left out one by one (the first read stays the first). */
+    private final Set<ReadRef> unsureLater = new HashSet<>();
 
     private WeakerViolation(int round, History history) {
         this.round = round;
@@ -92,33 +101,33 @@ final class WeakerViolation {
         for (int i : taken) {
             newIndex.put(i, newIndex.size());
         }
-        // A read is sure when every source the round offers is taken and no forgotten write may be one.
-        Set<Map.Entry<Integer, String>> unsure = new HashSet<>();
-        List<Watch> watches = new ArrayList<>();
-        for (int i : taken) {
-            Transaction t = full.transaction(i);
-            for (int op = 0; op < t.size(); op++) {
-                if (t.kind(op) != OpKind.READ || afterOwnWrite(t, op)) {
-                    continue;
-                }
-                String key = full.keys().name(t.key(op));
-                Value value = full.values().get(t.value(op));
-                boolean sure = i >= stubs && t.isCommitted() && taken.containsAll(sources.of(t, op))
-                        && !forgotten.mayHaveGiven(key, value);
-                if (sure) {
-                    watches.add(new Watch(newIndex.get(i), key, value));
-                } else {
-                    unsure.add(Map.entry(newIndex.get(i), key));
-                }
-            }
-        }
         for (int i : taken) {
             copy.copy(builder, full, full.transaction(i), (from, op) -> true);
         }
         WeakerViolation candidate = new WeakerViolation(round, builder.build());
-        candidate.unsure.addAll(unsure);
-        for (Watch w : watches) {
-            candidate.watched.computeIfAbsent(w.key(), k -> new ArrayList<>()).add(w);
+        // A read is sure when every source the round offers is taken and no forgotten write may be one.
+        for (int i : taken) {
+            Transaction t = full.transaction(i);
+            Map<Integer, Integer> readsOfKey = new HashMap<>();
+            for (int op = 0; op < t.size(); op++) {
+                if (t.kind(op) != OpKind.READ) {
+                    continue;
+                }
+                int nth = readsOfKey.merge(t.key(op), 1, Integer::sum) - 1;
+                if (afterOwnWrite(t, op)) {
+                    continue;
+                }
+                String key = full.keys().name(t.key(op));
+                Value value = full.values().get(t.value(op));
+                ReadRef read = new ReadRef(newIndex.get(i), key, nth);
+                boolean sure = i >= stubs && t.isCommitted() && taken.containsAll(sources.of(t, op))
+                        && !forgotten.mayHaveGiven(key, value);
+                if (sure) {
+                    candidate.watched.computeIfAbsent(key, k -> new ArrayList<>()).add(new Watch(read, value));
+                } else {
+                    candidate.unsure(read);
+                }
+            }
         }
         return candidate;
     }
@@ -216,9 +225,22 @@ final class WeakerViolation {
         for (java.util.Iterator<Watch> it = reads.iterator(); it.hasNext(); ) {
             Watch w = it.next();
             if (w.value().isConsistentWith(value)) {
-                unsure.add(Map.entry(w.transaction(), w.key()));
+                unsure(w.read());
                 it.remove();
             }
+        }
+    }
+
+    /**
+     * Leaves {@code read} out; a first read with every other read of its key up to the
+     * transaction's own write, so that no later one becomes the first the check sees (and is
+     * taken for what the database served, which it need not have been).
+     */
+    private void unsure(ReadRef read) {
+        if (read.nth() == 0) {
+            unsureFirst.add(Map.entry(read.transaction(), read.key()));
+        } else {
+            unsureLater.add(read);
         }
     }
 
@@ -250,13 +272,24 @@ final class WeakerViolation {
             if (leftOut.test(key)) {
                 return false;
             }
-            if (t.kind(op) != OpKind.READ || !unsure.contains(Map.entry(t.index(), key))) {
+            if (t.kind(op) != OpKind.READ) {
                 return true;
             }
-            // Reads after the transaction's own write of the key read that write: they stay. The
-            // others of the key go together, so that no later one becomes the first the check sees.
+            // Reads after the transaction's own write of the key read that write: they stay.
             Integer written = firstWrite.getOrDefault(t.index(), Map.of()).get(key);
-            return written != null && op > written;
+            if (written != null && op > written) {
+                return true;
+            }
+            if (unsureFirst.contains(Map.entry(t.index(), key))) {
+                return false;
+            }
+            int nth = 0;
+            for (int j = 0; j < op; j++) {
+                if (t.kind(j) == OpKind.READ && t.key(j) == t.key(op)) {
+                    nth++;
+                }
+            }
+            return !unsureLater.contains(new ReadRef(t.index(), key, nth));
         });
     }
 }
