@@ -1,7 +1,6 @@
 package dev.isocheck.bench;
 
 import dev.isocheck.Isocheck;
-import dev.isocheck.IsolationLevel;
 import dev.isocheck.SerializableCheck;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
@@ -32,8 +31,9 @@ import javax.sql.DataSource;
  * GC: flat after warm-up is what a long run needs.
  *
  * <p>{@code java -Xmx2g -cp bench/target/isocheck-bench.jar dev.isocheck.bench.LongLoadBenchmark
- * DURATION [THREADS [ROUND_SIZE]]}, DURATION as {@code 10m} or {@code 90s}; THREADS 4 by default,
- * ROUND_SIZE 10000 ({@code isocheck.rounds = on}).
+ * DURATION [THREADS [ROUND_SIZE [LEVEL]]]}, DURATION as {@code 10m} or {@code 90s}; THREADS 4 by
+ * default, ROUND_SIZE 10000 ({@code isocheck.rounds = on}), LEVEL {@code strict-serializable}
+ * ({@code isocheck.level}).
  */
 public final class LongLoadBenchmark {
 
@@ -48,6 +48,7 @@ public final class LongLoadBenchmark {
         Duration duration = parse(args.length > 0 ? args[0] : "60s");
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 4;
         String roundSize = args.length > 2 ? args[2] : "on";
+        String level = args.length > 3 ? args[3] : "strict-serializable";
         Path reports = Files.createTempDirectory("isocheck-long-load");
         try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().setServerConfig("wal_level", "logical")
                 .setServerConfig("max_replication_slots", "10").start()) {
@@ -61,11 +62,11 @@ public final class LongLoadBenchmark {
             Body.plain = plain;
             Body.duration = duration;
             Body.threads = threads;
-            System.out.printf(Locale.ROOT, "%s of load, %d threads, rounds of %s, -Xmx%d MB, %d cores%n", duration, threads,
-                    roundSize, Runtime.getRuntime().maxMemory() >> 20, Runtime.getRuntime().availableProcessors());
+            System.out.printf(Locale.ROOT, "%s of load, %d threads, rounds of %s, at %s, -Xmx%d MB, %d cores%n", duration,
+                    threads, roundSize, level, Runtime.getRuntime().maxMemory() >> 20, Runtime.getRuntime().availableProcessors());
             long started = System.nanoTime();
             LaunchedTest test = LaunchedTest.run(Body.class, "load", Map.of("isocheck.report.dir", reports.toString(),
-                    "isocheck.rounds", roundSize));
+                    "isocheck.rounds", roundSize, "isocheck.level", level));
             double seconds = (System.nanoTime() - started) / 1e9;
             System.out.printf(Locale.ROOT, "outcome: %s%n", test.outcome());
             System.out.printf(Locale.ROOT, "rounds: %s%n", test.entries().getOrDefault("isocheck.rounds", "?"));
@@ -87,8 +88,8 @@ public final class LongLoadBenchmark {
         };
     }
 
-    /** The test: a load for the configured time, checked at strict serializability. */
-    @SerializableCheck(level = IsolationLevel.STRICT_SERIALIZABLE)
+    /** The test: a load for the configured time, checked at the level configured ({@code isocheck.level}). */
+    @SerializableCheck
     public static class Body {
 
         static DataSource plain;
