@@ -58,9 +58,6 @@ public final class LogicalDecoding {
             Object answer = database();
             database = java.util.Objects.requireNonNullElse(askedFor.putIfAbsent(recording, answer), answer);
         }
-        if (database == NO_LOG) {
-            return Optional.empty();
-        }
         if (database instanceof String name && name.startsWith("mariadb ")) {
             Credentials configured = recording.logAccount().map(a -> new Credentials(a.user(), a.password(), null)).orElse(Credentials.NONE);
             return recording.writeLog(database, () -> MariadbWriteLog.open(side, configured.or(given)));
@@ -84,11 +81,6 @@ public final class LogicalDecoding {
                 String product = connection.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT);
                 String version = connection.getMetaData().getDatabaseProductVersion().toLowerCase(java.util.Locale.ROOT);
                 boolean mysql = product.contains("mysql") || product.contains("mariadb");
-                if (!mysql && !product.contains("postgresql")) {
-                    // H2, HSQLDB (some answer PostgreSQL's functions in its mode): no log to read.
-                    database = NO_LOG;
-                    return NO_LOG;
-                }
                 try (ResultSet rs = statement.executeQuery(mysql
                         ? "SELECT CONCAT(@@hostname, ' ', @@port, ' ', @@server_id, ' ', IFNULL(DATABASE(), ''))"
                         // The start as seconds since the epoch: as text, a timestamp follows the
@@ -111,8 +103,6 @@ public final class LogicalDecoding {
     }
 
     private volatile Object database;
-    /** What {@link #database()} answers for a database with no log the recorder reads. */
-    private static final Object NO_LOG = new Object();
     /** What {@link #database()} answered for each test, the first time it asked (weakly: a finished test's goes). */
     private final java.util.Map<Recording, Object> askedFor = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 }

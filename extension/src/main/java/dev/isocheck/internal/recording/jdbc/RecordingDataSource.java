@@ -1,7 +1,6 @@
 package dev.isocheck.internal.recording.jdbc;
 
 import dev.isocheck.internal.recording.decoding.LogicalDecoding;
-import dev.isocheck.internal.recording.sql.Dialect;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.sql.Connection;
@@ -19,8 +18,6 @@ public final class RecordingDataSource implements InvocationHandler {
     private final PrimaryKeys primaryKeys = new PrimaryKeys();
     /** The recorder's own connections come from the same data source: a pool lends one for a moment. */
     private final LogicalDecoding decoding;
-    /** Whether a connection showed a database whose log the recorder reads (PostgreSQL, MariaDB); {@code null} before one did. */
-    private volatile Boolean logged;
 
     private RecordingDataSource(DataSource real) {
         this.real = real;
@@ -93,18 +90,10 @@ public final class RecordingDataSource implements InvocationHandler {
         // Each test's log of this database is opened at its first connection, before the pool
         // lends it: a test that then holds all of a small pool's connections would otherwise make
         // the recorder wait for one at its first transaction (the pool's timeout), and write from
-        // its statements. Not where a connection showed a database without such a log.
-        if (!Boolean.FALSE.equals(logged)) {
-            dev.isocheck.internal.recording.Recording.currentAll().forEach(decoding::logFor);
-        }
+        // its statements.
+        dev.isocheck.internal.recording.Recording.currentAll().forEach(decoding::logFor);
         // A pool may make the caller wait for a connection: a point where the test's threads meet.
         Connection result = (Connection) GatePoint.pass("getConnection", () -> null, () -> Proxies.call(real, method, args));
-        if (logged == null && result != null) {
-            // The metadata the wrap reads too, from the driver, without a round trip.
-            java.sql.DatabaseMetaData meta = result.getMetaData();
-            Dialect dialect = Dialect.of(meta.getDatabaseProductName(), meta.getDatabaseProductVersion());
-            logged = dialect == Dialect.POSTGRESQL || dialect == Dialect.MARIADB;
-        }
         return RecordedConnection.wrap(result, primaryKeys, decoding);
     }
 }

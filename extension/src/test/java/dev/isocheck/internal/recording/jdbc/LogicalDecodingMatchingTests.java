@@ -158,15 +158,9 @@ class LogicalDecodingMatchingTests {
                 SplittableRandom random = new SplittableRandom(seed * 100 + t);
                 boolean recordedThread = t > 0;
                 Thread thread = new Thread(() -> {
-                    // The first thread's connection is nobody's: another pool, a job. Taken
-                    // when the threads start together, as the test's log is opened at its first.
-                    try {
-                        start.await();
-                    } catch (InterruptedException e) {
-                        failure.compareAndSet(null, e);
-                        return;
-                    }
+                    // The first thread's connection is nobody's: another pool, a job.
                     try (Connection c = (recordedThread ? ds : db().dataSource()).getConnection()) {
+                        start.await();
                         for (int n = 0; n < TRANSACTIONS; n++) {
                             transaction(c, random);
                         }
