@@ -87,11 +87,6 @@ public final class RecordingDataSource implements InvocationHandler {
         if (!method.getName().equals("getConnection")) {
             return Proxies.call(real, method, args);
         }
-        // Each test's log of this database is opened at its first connection, before the pool
-        // lends it: a test that then holds all of a small pool's connections would otherwise make
-        // the recorder wait for one at its first transaction (the pool's timeout), and write from
-        // its statements.
-        dev.isocheck.internal.recording.Recording.currentAll().forEach(decoding::logFor);
         // A pool may make the caller wait for a connection: a point where the test's threads meet.
         Connection result = (Connection) GatePoint.pass("getConnection", () -> null, () -> Proxies.call(real, method, args));
         return RecordedConnection.wrap(result, primaryKeys, decoding);

@@ -51,13 +51,13 @@ class LogicalDecodingRecorderTests {
     }
 
     /**
-     * A pool of one connection, which the test holds from its first connection to its end: the
-     * recorder asks the database and opens its log at that first connection, before the pool lends
-     * it (it would otherwise wait for the pool's timeout at the first transaction, and write from
-     * the statements).
+     * A pool of one connection, which the test's transactions hold whenever the recorder would
+     * borrow it: the recorder asks for it at the test's first transaction, is refused, and does
+     * not ask again at every transaction (each ask waits for the pool's timeout); the writes come
+     * from the statements, said so.
      */
     @Test
-    void aPoolOfOneTheTestHoldsIsAskedBeforeItLendsItsConnection() throws Exception {
+    void aPoolTheTestHoldsWholeIsAskedOncePerTestNotAtEveryTransaction() throws Exception {
         java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
         DataSource poolOfOne = poolOfOne(db().dataSource(), refused);
         RecordedHistory recorded = RecordedRun.record("pool of one", poolOfOne, ds -> {
@@ -67,33 +67,9 @@ class LogicalDecodingRecorderTests {
                 }
             }
         });
-        // Asked at the test's first connection, before the pool lent its one: no refusal, and the
-        // writes from the log.
-        assertThat(refused.get()).isZero();
-        assertThat(recorded.writesFrom()).anyMatch(line -> line.contains("logical decoding"));
-    }
-
-    /**
-     * A pool whose one connection the test took before it was recorded (a connection opened in a
-     * set-up outside the test): the database is asked at the first transaction, refused, and not
-     * asked again at each of the others; the writes come from the statements.
-     */
-    @Test
-    void aPoolHeldWholeBeforeTheTestIsAskedOncePerTestNotAtEveryTransaction() throws Exception {
-        java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
-        DataSource poolOfOne = poolOfOne(db().dataSource(), refused);
-        DataSource recorded = dev.isocheck.Isocheck.record(poolOfOne);
-        // Taken before the recording begins (a recording in progress takes every thread's connections).
-        try (Connection c = recorded.getConnection(); Statement s = c.createStatement()) {
-            RecordedHistory history = RecordedRun.record("pool of one held before", poolOfOne, ds -> {
-                for (int i = 0; i < 5; i++) {
-                    s.executeUpdate("UPDATE ledger SET balance = balance - 1 WHERE id = 2");
-                }
-            });
-            // The database's name, and the slot: one refusal each at most, not one per transaction.
-            assertThat(refused.get()).isBetween(1, 2);
-            assertThat(history.writesFrom()).anyMatch(line -> line.startsWith("writes recorded from the statements"));
-        }
+        // The database's name, and the slot: one refusal each at most, not one per transaction.
+        assertThat(refused.get()).isBetween(1, 2);
+        assertThat(recorded.writesFrom()).anyMatch(line -> line.startsWith("writes recorded from the statements"));
     }
 
     /**
@@ -136,19 +112,19 @@ class LogicalDecodingRecorderTests {
     void aTransactionWrittenFromItsStatementsIsNotTakenAgainFromAnotherDataSourcesLog() throws Exception {
         DataSource held = Isocheck.record(poolOfOne(db().dataSource(), new java.util.concurrent.atomic.AtomicInteger()));
         DataSource logged = Isocheck.record(db().dataSource());
-        // The pool's one connection, taken before the test (a set-up's): the recorder's ask is refused.
-        Connection c = held.getConnection();
         Recording recording = new Recording("one database, two data sources");
-        try (c; Recording.Binding ignored = recording.bind()) {
-            try (Connection other = logged.getConnection(); Statement s = other.createStatement()) {
+        try (Recording.Binding ignored = recording.bind()) {
+            try (Connection c = logged.getConnection(); Statement s = c.createStatement()) {
                 s.executeQuery("SELECT balance FROM ledger WHERE id = 2").close();
             }
-            c.setAutoCommit(false);
-            try (Statement s = c.createStatement()) {
-                s.executeQuery("SELECT balance FROM ledger WHERE id = 2").close();
-                s.executeUpdate("UPDATE ledger SET balance = 99 WHERE id = 2");
+            try (Connection c = held.getConnection()) {
+                c.setAutoCommit(false);
+                try (Statement s = c.createStatement()) {
+                    s.executeQuery("SELECT balance FROM ledger WHERE id = 2").close();
+                    s.executeUpdate("UPDATE ledger SET balance = 99 WHERE id = 2");
+                }
+                c.commit();
             }
-            c.commit();
             assertThat(balance(logged, 2)).isEqualTo(99);
         }
         RecordedHistory recorded = recording.finish();
