@@ -24,8 +24,10 @@ import org.opentest4j.AssertionFailedError;
  * <p>A table the recorder finds it cannot see exactly leaves the rounds from then on, the
  * transactions kept included ({@link RoundChecker#leaveOut}); reads that may have seen a write the
  * log gave and no recorded transaction claimed yet wait for a later round ({@link RecordedRounds}).
- * So a violation a round finds is final: with {@value Configuration#ROUNDS_FAIL_EARLY} it stops the
- * test at once (each recorded statement after it throws).
+ * So a violation of strict serializability a round finds is final: with
+ * {@value Configuration#ROUNDS_FAIL_EARLY} it stops the test at once (each recorded statement after
+ * it throws). At a weaker level the first violation of that level a round's own transactions show
+ * does (a later write could still explain it: the outcome at the end decides, and says so).
  */
 public final class TestRounds {
 
