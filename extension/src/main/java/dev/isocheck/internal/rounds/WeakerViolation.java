@@ -21,10 +21,11 @@ import java.util.function.Predicate;
  *
  * <p>Below strict serializability a read may see any version of its key, however old or new in
  * real time, so a round's stubs (the folds put first) say nothing there. What does: a history of
- * some transactions, each with all its writes, and reads only where every write that could have
- * given the value is in it, is valid at a level whenever the whole history is (restrict a valid
- * order of the whole: each kept read keeps its writer, and no write comes between that was not
- * between before). So a violation of such a history is one of the whole history. A read's possible
+ * some transactions, each with its writes (a stub with those it holds: the others are forgotten),
+ * and reads only where every write that could have given the value is in it, is valid at a level
+ * whenever the whole history is (restrict a valid execution of the whole: each kept read keeps its
+ * writer, and what held among the transactions kept held in the whole; fewer writes only relax).
+ * So a violation of such a history is one of the whole history. A read's possible
  * sources are the round's writes it is consistent with, the writes the folds forgot
  * ({@link ForgottenWrites}) and the writes of later batches, which this candidate hears of
  * ({@link #laterWrite}) until the last round; only then is it decided ({@link #history}).
@@ -60,8 +61,8 @@ final class WeakerViolation {
 
     /**
      * The candidate of round {@code round}, whose history {@code full} has {@code stubs} stubs
-     * first; {@code violation} names the transactions of
-     * the violation found (all of the round's when empty). {@code copy} adds a transaction of
+     * first; {@code violation} names the transactions of the violation found (all of the round's
+     * when empty). {@code copy} adds a transaction of
      * {@code full} with the operations a filter keeps to a builder; {@code builder} declares the
      * round's initial values. Empty ({@code null}) when none of the violation's transactions is in
      * the round.
