@@ -252,13 +252,9 @@ public final class TestRounds {
         List<String> writesFrom = batches.writesFrom();
         String rounds = "\nChecked in rounds (" + Configuration.ROUNDS + "): " + summary() + ".\n";
         boolean strict = level == IsolationLevel.STRICT_SERIALIZABLE;
-        if (broken != null) {
-            // A violation of strict serializability found stands whatever failed after it; a weaker
-            // level's candidate needs every later write heard of, which a broken round did not.
-            if (strict && first != null) {
-                return check.outcome(testName, fileName, first.checked(), first.result(), roundsNote(rounds, first, true),
-                        notModelled, writesFrom, level);
-            }
+        // A violation of strict serializability found stands whatever failed after it; a weaker
+        // level's candidate needs every later write heard of, which a broken round did not.
+        if (broken != null && (!strict || first == null)) {
             return check.outcome(testName, fileName, null, TestCheck.undecided(level, broken), rounds, notModelled, writesFrom,
                     level);
         }

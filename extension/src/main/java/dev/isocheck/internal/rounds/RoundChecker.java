@@ -474,17 +474,11 @@ public final class RoundChecker {
             state.pin(full.keys().name(key), new FoldedState.Version(t.id(), t.hasNumericId(), at[0], at[1],
                     full.values().get(explanations.value(obs))), thisFold);
         }
-        // The writes a stub holds from now on, as (transaction, operation): every other write of a
-        // folded transaction is forgotten (a weaker level's candidate asks whether one may be a source).
-        Set<Long> held = new HashSet<>();
         for (Map.Entry<Integer, List<Integer>> e : fold.lastWriters.entrySet()) {
             int key = e.getKey();
             List<FoldedState.Version> writers = new ArrayList<>();
             for (int w : e.getValue()) {
                 Transaction writer = full.transaction(w);
-                if (forgotten != null) {
-                    held.add(operation(w, lastWrite(writer, key)));
-                }
                 long[] at = times.apply(writer);
                 writers.add(new FoldedState.Version(writer.id(), writer.hasNumericId(), at[0], at[1],
                         full.values().get(writer.finalValue(key))));
@@ -501,6 +495,8 @@ public final class RoundChecker {
                 }
             }
         }
+        // The aborted writes a stub holds from now on, as (transaction, operation).
+        Set<Long> heldAborted = new HashSet<>();
         for (int i = stubCount; i < full.size(); i++) {
             Transaction t = full.transaction(i);
             if (!fold.folded[i] || t.isCommitted()) {
@@ -514,15 +510,22 @@ public final class RoundChecker {
                     long[] at = times.apply(t);
                     state.abortedWrite(name, new FoldedState.Version(t.id(), t.hasNumericId(), at[0], at[1],
                             full.values().get(t.value(op))), thisFold);
-                    held.add(operation(i, op));
+                    heldAborted.add(operation(i, op));
                 }
             }
         }
         if (forgotten != null) {
+            // Every write of a folded transaction that no stub holds is forgotten: a weaker
+            // level's candidate asks whether one may have given a read its value.
             for (int i = stubCount; i < full.size(); i++) {
                 Transaction t = full.transaction(i);
                 for (int op = 0; fold.folded[i] && op < t.size(); op++) {
-                    if (t.kind(op) == OpKind.WRITE && !held.contains(operation(i, op))) {
+                    if (t.kind(op) != OpKind.WRITE || heldAborted.contains(operation(i, op))) {
+                        continue;
+                    }
+                    boolean held = t.isCommitted() && t.isFinalWrite(op)
+                            && fold.lastWriters.getOrDefault(t.key(op), List.of()).contains(i);
+                    if (!held) {
                         forgotten.add(full.keys().name(t.key(op)), full.values().get(t.value(op)));
                     }
                 }
@@ -532,16 +535,6 @@ public final class RoundChecker {
 
     private static long operation(int transaction, int op) {
         return ((long) transaction << 32) | op;
-    }
-
-    /** The index of {@code t}'s last write of {@code key}. */
-    private static int lastWrite(Transaction t, int key) {
-        for (int op = t.size() - 1; op >= 0; op--) {
-            if (t.kind(op) == OpKind.WRITE && t.key(op) == key) {
-                return op;
-            }
-        }
-        throw new IllegalStateException("transaction " + t.id() + " does not write key " + key);
     }
 
     private void touch(Set<String> touched, History from, Transaction t) {
@@ -555,11 +548,6 @@ public final class RoundChecker {
 
     /** Adds {@code t} of {@code from} to {@code builder}: its session, status, times, provenance and operations on keys not left out. */
     private void copy(HistoryBuilder builder, History from, Transaction t) {
-        copy(builder, from, t, (x, op) -> true);
-    }
-
-    /** As {@link #copy(HistoryBuilder, History, Transaction)}, with only the operations {@code keep} accepts. */
-    private void copy(HistoryBuilder builder, History from, Transaction t, History.OperationFilter keep) {
         HistoryBuilder.TransactionBuilder copy = builder.transaction(t.hasNumericId() ? (Object) Long.parseLong(t.id()) : t.id());
         Session session = from.sessionOf(t);
         if (!session.isImplicit()) {
@@ -574,7 +562,7 @@ public final class RoundChecker {
         t.statements().forEach(copy::statement);
         for (int op = 0; op < t.size(); op++) {
             String key = from.keys().name(t.key(op));
-            if (leftOut.test(key) || !keep.keeps(t, op)) {
+            if (leftOut.test(key)) {
                 continue;
             }
             if (statements) {

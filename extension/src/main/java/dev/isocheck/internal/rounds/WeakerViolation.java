@@ -63,7 +63,7 @@ final class WeakerViolation {
      * The candidate of round {@code round}, whose history {@code full} has {@code stubs} stubs
      * first; {@code violation} names the transactions of the violation found (all of the round's
      * when empty). {@code copy} adds a transaction of
-     * {@code full} with the operations a filter keeps to a builder; {@code builder} declares the
+     * {@code full} to a builder; {@code builder} declares the
      * round's initial values. Empty ({@code null}) when none of the violation's transactions is in
      * the round.
      */
@@ -103,7 +103,7 @@ final class WeakerViolation {
             newIndex.put(i, newIndex.size());
         }
         for (int i : taken) {
-            copy.copy(builder, full, full.transaction(i), (from, op) -> true);
+            copy.copy(builder, full, full.transaction(i));
         }
         WeakerViolation candidate = new WeakerViolation(round, builder.build());
         // A read is sure when every source the round offers is taken and no forgotten write may be one.
@@ -212,9 +212,9 @@ final class WeakerViolation {
         return false;
     }
 
-    /** Adds a transaction of a history to a builder with the operations {@code keep} accepts. */
+    /** Adds a transaction of a history to a builder. */
     interface Copier {
-        void copy(HistoryBuilder builder, History from, Transaction t, History.OperationFilter keep);
+        void copy(HistoryBuilder builder, History from, Transaction t);
     }
 
     /** A transaction of a later batch wrote {@code value} to {@code key}: a read it is consistent with is no longer sure. */
